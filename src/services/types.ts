@@ -1,0 +1,59 @@
+// The two service interfaces of the seed. Parameter names are the seed's query parameters,
+// so the HTTP server, the HTTP client and the command line map onto them one to one.
+import type {
+  DomainKeysResult,
+  IconsResult,
+  QueryResult,
+  RedirectsResult,
+  SpfRoot,
+  UnfurlResult,
+  WhoisResult,
+} from '../engine/types';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface QueryParams {
+  host: string;
+  types?: string[];
+  server?: string;
+}
+
+export interface DomainKeysParams {
+  host: string;
+  selectors?: string[];
+  server?: string;
+}
+
+export interface SenderPolicyParams {
+  host: string;
+  server?: string;
+}
+
+export interface WhoisParams {
+  host: string;
+}
+
+export interface MetaParams {
+  url: string;
+  language?: string;
+}
+
+export interface DomainService {
+  query(params: QueryParams, options?: CallOptions): Promise<QueryResult>;
+  domainKeys(params: DomainKeysParams, options?: CallOptions): Promise<DomainKeysResult>;
+  senderPolicyRanges(params: SenderPolicyParams, options?: CallOptions): Promise<SpfRoot>;
+  whois(params: WhoisParams, options?: CallOptions): Promise<WhoisResult>;
+}
+
+export interface MetaService {
+  icons(params: MetaParams, options?: CallOptions): Promise<IconsResult>;
+  redirects(params: MetaParams, options?: CallOptions): Promise<RedirectsResult>;
+  unfurl(params: MetaParams, options?: CallOptions): Promise<UnfurlResult>;
+}
+
+export interface Services {
+  domain: DomainService;
+  meta: MetaService;
+}
