@@ -1,0 +1,117 @@
+// The server's two load limits: a token bucket per API token (429 with Retry-After) and a gate
+// on concurrent upstream work. The gate queues a bounded number of requests and answers 429
+// `rate_limited` (Retry-After: 1) when the queue is full too, so callers get the one contract
+// code for "slow down" and the server never holds an unbounded backlog.
+import { LookupError } from '../engine/errors';
+
+export interface RateLimitOptions {
+  perMinute: number;
+  /** Bucket size: how many requests may arrive at once. Default: perMinute / 6, at least 1. */
+  burst?: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updated: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string | number, Bucket>();
+  private readonly perMs: number;
+  private readonly burst: number;
+
+  constructor(
+    options: RateLimitOptions,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    if (!(options.perMinute > 0)) throw new Error('rateLimit.perMinute must be positive');
+    this.perMs = options.perMinute / 60_000;
+    this.burst = Math.max(1, Math.floor(options.burst ?? options.perMinute / 6));
+  }
+
+  /** Takes one request from the key's bucket; throws `rate_limited` when it is empty. */
+  take(key: string | number): void {
+    const now = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, updated: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.updated) * this.perMs);
+    bucket.updated = now;
+    this.buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return;
+    }
+    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000));
+    throw new LookupError('rate_limited', `Too many requests; retry in ${retryAfter} s`, {
+      retryAfter,
+    });
+  }
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: LookupError) => void;
+}
+
+export class WorkGate {
+  private running = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(
+    readonly maxConcurrent: number,
+    readonly maxQueued: number,
+  ) {
+    if (!(maxConcurrent >= 1)) throw new Error('maxConcurrent must be at least 1');
+  }
+
+  get active(): number {
+    return this.running;
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Resolves with a release function once a slot is free. */
+  async acquire(signal: AbortSignal): Promise<() => void> {
+    if (this.running < this.maxConcurrent) {
+      this.running++;
+      return this.releaser();
+    }
+    if (this.queue.length >= this.maxQueued) {
+      throw new LookupError('rate_limited', 'The server is busy; retry shortly', { retryAfter: 1 });
+    }
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        reject,
+      };
+      const onAbort = () => {
+        const at = this.queue.indexOf(waiter);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(new LookupError('cancelled', 'The request was cancelled while queued'));
+      };
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(waiter);
+    });
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const next = this.queue.shift();
+      // The slot passes straight to the next waiter, so `running` stays the same.
+      if (next) next.resolve();
+      else this.running--;
+    };
+  }
+}
