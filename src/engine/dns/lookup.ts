@@ -1,0 +1,64 @@
+// The one DNS question the mail modules ask: one name, one type. Injectable so the SPF and
+// DKIM logic can be driven by any backend; the default asks the engine's `query`.
+import { LookupError } from '../errors';
+import type { DnsRecord, QueryResult, RecordType } from '../types';
+import { query, type DnsOptions } from './query';
+
+export type DnsLookup = (
+  name: string,
+  type: RecordType,
+  signal?: AbortSignal,
+) => Promise<QueryResult>;
+
+export interface MailDnsOptions extends DnsOptions {
+  /** replaces the engine's `query` for every question (other backends, tests) */
+  dnsLookup?: DnsLookup;
+}
+
+/** The lookup to use: the injected one, or `query` against `server` with these options. */
+export function resolveLookup(server: string | undefined, options: MailDnsOptions): DnsLookup {
+  if (options.dnsLookup) return options.dnsLookup;
+  const base: DnsOptions = {};
+  if (options.timeoutMs !== undefined) base.timeoutMs = options.timeoutMs;
+  if (options.tries !== undefined) base.tries = options.tries;
+  if (options.lookup !== undefined) base.lookup = options.lookup;
+  return (name, type, signal) =>
+    query(
+      { host: name, types: [type], ...(server !== undefined ? { server } : {}) },
+      { ...base, ...(signal ? { signal } : {}) },
+    );
+}
+
+/** How one question ended, in the terms SPF and DKIM reason with. */
+export type Answer =
+  | { kind: 'records'; records: DnsRecord[] }
+  /** NXDOMAIN, or the name exists without records of the type (an RFC 7208 void lookup) */
+  | { kind: 'void' }
+  /** timeout, SERVFAIL, REFUSED: the answer is unknown */
+  | { kind: 'error'; code: string };
+
+/** Asks one question and classifies the outcome; throws only `cancelled`. */
+export async function ask(
+  lookup: DnsLookup,
+  name: string,
+  type: RecordType,
+  signal?: AbortSignal,
+): Promise<Answer> {
+  let result: QueryResult;
+  try {
+    result = await lookup(name, type, signal);
+  } catch (err) {
+    if (err instanceof LookupError) {
+      if (err.code === 'cancelled') throw err;
+      // A name no resolver would accept cannot have records.
+      if (err.code === 'invalid_host') return { kind: 'void' };
+      return { kind: 'error', code: err.code };
+    }
+    if (signal?.aborted) throw new LookupError('cancelled', 'The request was cancelled');
+    return { kind: 'error', code: 'upstream_error' };
+  }
+  const failure = result.errors?.find((e) => e.type === type);
+  if (failure) return { kind: 'error', code: failure.code };
+  const records = result.records.filter((r) => r.type === type);
+  return records.length > 0 ? { kind: 'records', records } : { kind: 'void' };
+}
