@@ -1,0 +1,385 @@
+// The one way the engine fetches a web page or image: undici with redirects followed by hand
+// (each hop recorded, every connection re-checked by the address guard), bounded in time and
+// bytes across the whole operation, with a cookie jar that lives for one chain only.
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP, type Socket } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createUnzip } from 'node:zlib';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { LookupError } from '../errors';
+import type { RedirectHop } from '../types';
+import { ChainCookieJar } from './cookies';
+import { createAddressGuard, type AddressGuard } from './guard';
+
+export const USER_AGENT = 'HostLens/0.1 (+https://hostlens.dev)';
+
+export interface WebLimits {
+  /** TCP (and TLS) connection set-up, per connection */
+  connectTimeoutMs: number;
+  /** from request sent to response headers complete; also the longest pause inside a body */
+  headersTimeoutMs: number;
+  /** everything one operation does: the whole chain, the page, every icon probe */
+  totalTimeoutMs: number;
+  /** body bytes of a page after decompression */
+  maxBodyBytes: number;
+  /** body bytes of one image (icon probe, data: URI for the panel) after decompression */
+  maxImageBytes: number;
+  /** body bytes of a web app manifest */
+  maxManifestBytes: number;
+  maxRedirects: number;
+  maxIcons: number;
+}
+
+export const DEFAULT_WEB_LIMITS: Readonly<WebLimits> = {
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 10_000,
+  totalTimeoutMs: 20_000,
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxImageBytes: 1024 * 1024,
+  maxManifestBytes: 256 * 1024,
+  maxRedirects: 20,
+  maxIcons: 20,
+};
+
+/** Resolves a host name to its addresses (tests inject one; the default is the system's). */
+export type LookupFunction = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface WebOptions {
+  signal?: AbortSignal;
+  /** Refuse private, loopback, link-local, CGNAT, multicast, mapped and metadata addresses. */
+  blockPrivate?: boolean;
+  /** With blockPrivate: ranges the operator does want reachable (CIDR strings). */
+  allowCidrs?: string[];
+  limits?: Partial<WebLimits>;
+  /** Name resolution used by the connector (tests: to change an answer between look-ups). */
+  lookup?: LookupFunction;
+  /**
+   * Replaces how sockets are opened (tests: route every origin to one loopback server). The
+   * guard still checks the address each socket really connected to.
+   */
+  connector?: buildConnector.connector;
+}
+
+export interface ChainEnd {
+  hops: RedirectHop[];
+  /** the URL that gave the last response */
+  url: URL;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** the last response with its body unread; absent when the walk stopped on an error */
+  response?: Dispatcher.ResponseData;
+  error?: 'redirect_loop' | 'too_many_redirects';
+}
+
+export interface ChainRequest {
+  accept: string;
+  language?: string;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** One operation's fetching context: limits, deadline, guard and connection pool. */
+export class WebSession {
+  readonly limits: WebLimits;
+  readonly signal: AbortSignal;
+  private readonly controller = new AbortController();
+  private readonly agent: Agent;
+  private readonly timer: NodeJS.Timeout;
+  private readonly detach: () => void;
+
+  constructor(options: WebOptions = {}) {
+    this.limits = { ...DEFAULT_WEB_LIMITS, ...options.limits };
+    this.signal = this.controller.signal;
+    const outer = options.signal;
+    if (outer?.aborted) this.abortAsCancelled(outer.reason);
+    const onAbort = () => this.abortAsCancelled(outer?.reason);
+    outer?.addEventListener('abort', onAbort, { once: true });
+    this.detach = () => outer?.removeEventListener('abort', onAbort);
+    this.timer = setTimeout(() => {
+      this.controller.abort(new LookupError('upstream_timeout', 'The site did not answer in time'));
+    }, this.limits.totalTimeoutMs);
+    this.timer.unref();
+    const guard = options.blockPrivate ? createAddressGuard(options.allowCidrs) : undefined;
+    this.agent = new Agent({
+      connect: guardedConnector(options, this.limits, guard),
+      headersTimeout: this.limits.headersTimeoutMs,
+      bodyTimeout: this.limits.headersTimeoutMs,
+      connections: 8,
+    });
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.detach();
+    await this.agent.destroy().catch(() => undefined);
+  }
+
+  /**
+   * Requests `start` and follows redirects by hand. Every hop is recorded; a loop or more
+   * than maxRedirects hops ends the walk with `error` and the hops so far.
+   */
+  async follow(start: URL, request: ChainRequest): Promise<ChainEnd> {
+    const jar = new ChainCookieJar();
+    const hops: RedirectHop[] = [];
+    const seen = new Set<string>();
+    let url = start;
+    for (;;) {
+      const cookie = jar.header(url);
+      // A revisit is only a loop if nothing changed: a cookie set on the way may send the
+      // same URL somewhere new (consent and login redirects).
+      const key = `${url.href}\n${cookie ?? ''}`;
+      if (seen.has(key))
+        return {
+          hops,
+          url,
+          status: hops.at(-1)?.status_code ?? 0,
+          headers: {},
+          error: 'redirect_loop',
+        };
+      seen.add(key);
+      const response = await this.request(url, request, cookie);
+      jar.store(url, response.headers['set-cookie']);
+      const location = header(response.headers, 'location');
+      const next =
+        REDIRECT_STATUSES.has(response.statusCode) && location !== undefined
+          ? resolveLocation(location, url)
+          : undefined;
+      if (next === undefined) {
+        return { hops, url, status: response.statusCode, headers: response.headers, response };
+      }
+      response.body.destroy();
+      hops.push({ status_code: response.statusCode, location: next.href });
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        return { hops, url, status: response.statusCode, headers: response.headers };
+      }
+      if (hops.length > this.limits.maxRedirects) {
+        return {
+          hops,
+          url,
+          status: response.statusCode,
+          headers: response.headers,
+          error: 'too_many_redirects',
+        };
+      }
+      url = next;
+    }
+  }
+
+  /**
+   * Reads a body after decompression, stopping with `response_too_large` past `maxBytes`
+   * (a compression bomb is cut off as it inflates). `sink` returns true to stop early.
+   */
+  async readBody(
+    end: ChainEnd,
+    maxBytes: number,
+    sink: (chunk: Buffer) => boolean | void,
+  ): Promise<void> {
+    const response = end.response;
+    if (!response) return;
+    const declared = Number(header(response.headers, 'content-length'));
+    const encoding = (header(response.headers, 'content-encoding') ?? '').trim().toLowerCase();
+    const inflater = decompressor(encoding);
+    if (!inflater && declared > maxBytes) {
+      response.body.destroy();
+      throw tooLarge(maxBytes);
+    }
+    const stream: Readable = inflater
+      ? pipeline(response.body, inflater, () => undefined)
+      : response.body;
+    let total = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (total > maxBytes) throw tooLarge(maxBytes);
+        if (sink(chunk)) break;
+      }
+    } catch (err) {
+      throw this.toError(err, end.url);
+    } finally {
+      response.body.destroy();
+      inflater?.destroy();
+    }
+  }
+
+  /** Reads a whole body into one buffer, within `maxBytes`. */
+  async readAll(end: ChainEnd, maxBytes: number): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    await this.readBody(end, maxBytes, (chunk) => {
+      chunks.push(chunk);
+    });
+    return Buffer.concat(chunks);
+  }
+
+  /** Maps anything a fetch threw to a contract error, without internal addresses. */
+  toError(err: unknown, url: URL): LookupError {
+    if (this.signal.aborted && this.signal.reason instanceof LookupError) return this.signal.reason;
+    if (err instanceof LookupError) return err;
+    const code = (err as { code?: string } | undefined)?.code ?? '';
+    const host = url.hostname;
+    if (code.endsWith('_TIMEOUT') || code === 'ETIMEDOUT') {
+      return new LookupError('upstream_timeout', `${host} did not answer in time`, { cause: err });
+    }
+    if (code === 'ENOTFOUND') {
+      return new LookupError('not_found', `${host} does not resolve`, { cause: err });
+    }
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+      return new LookupError('response_too_large', `${host} sent oversized headers`, {
+        cause: err,
+      });
+    }
+    if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+      return new LookupError(
+        'upstream_error',
+        `${host} sent a body that does not match its length`,
+        { cause: err },
+      );
+    }
+    if (code.startsWith('Z_') || code === 'ERR__ERROR_FORMAT_PADDING_1') {
+      return new LookupError('upstream_error', `${host} sent a body that does not decompress`, {
+        cause: err,
+      });
+    }
+    return new LookupError('upstream_error', `${host} could not be fetched`, { cause: err });
+  }
+
+  private async request(url: URL, request: ChainRequest, cookie: string | undefined) {
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      accept: request.accept,
+      'accept-encoding': 'gzip, deflate, br',
+    };
+    if (request.language !== undefined) headers['accept-language'] = request.language;
+    if (cookie !== undefined) headers.cookie = cookie;
+    try {
+      return await this.agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        headers,
+        signal: this.signal,
+      });
+    } catch (err) {
+      throw this.toError(err, url);
+    }
+  }
+
+  private abortAsCancelled(reason: unknown): void {
+    this.controller.abort(
+      new LookupError('cancelled', 'The request was cancelled', { cause: reason }),
+    );
+  }
+}
+
+/** Runs `work` in a fresh session and always releases its connections. */
+export async function withSession<T>(
+  options: WebOptions | undefined,
+  work: (session: WebSession) => Promise<T>,
+): Promise<T> {
+  const session = new WebSession(options);
+  try {
+    return await work(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** Validates the language parameter before it becomes a header. */
+export function checkLanguage(language: string | undefined): string | undefined {
+  if (language === undefined) return undefined;
+  const trimmed = language.trim();
+  if (trimmed === '') return undefined;
+  if (trimmed.length > 256 || !/^[\x20-\x7e]+$/.test(trimmed)) {
+    throw new LookupError('invalid_argument', 'language must be a short Accept-Language value');
+  }
+  return trimmed;
+}
+
+export function header(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function resolveLocation(location: string, base: URL): URL | undefined {
+  try {
+    return new URL(location.trim(), base);
+  } catch {
+    return undefined;
+  }
+}
+
+function decompressor(encoding: string) {
+  if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate') return createUnzip();
+  if (encoding === 'br') return createBrotliDecompress();
+  return undefined;
+}
+
+function tooLarge(maxBytes: number): LookupError {
+  return new LookupError('response_too_large', `The response is larger than ${maxBytes} bytes`);
+}
+
+function blocked(): LookupError {
+  return new LookupError('blocked_target', 'The URL points to an address that may not be fetched');
+}
+
+/**
+ * undici's connector with the guard on both sides of the connection: the resolved addresses
+ * before connecting (IP literals included) and the socket's remote address after.
+ */
+function guardedConnector(
+  options: WebOptions,
+  limits: WebLimits,
+  guard: AddressGuard | undefined,
+): buildConnector.connector {
+  const resolve = options.lookup;
+  const lookup =
+    guard || resolve
+      ? (
+          hostname: string,
+          lookupOptions: LookupOptions,
+          callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+        ) => {
+          (resolve ?? ((name: string) => dnsLookup(name, { all: true })))(hostname)
+            .then((addresses) => {
+              if (addresses.length === 0)
+                throw Object.assign(new Error('no address'), { code: 'ENOTFOUND' });
+              if (guard && addresses.some((a) => guard.refusal(a.address) !== undefined))
+                throw blocked();
+              const wanted =
+                lookupOptions.family === 6 || lookupOptions.family === 4
+                  ? addresses.filter((a) => a.family === lookupOptions.family)
+                  : addresses;
+              if (lookupOptions.all) callback(null, wanted);
+              else callback(null, wanted[0]?.address ?? '', wanted[0]?.family ?? 4);
+            })
+            .catch((err: Error) => callback(err, ''));
+        }
+      : undefined;
+  const base =
+    options.connector ??
+    buildConnector({ timeout: limits.connectTimeoutMs, ...(lookup ? { lookup } : {}) });
+  if (!guard) return base;
+  return (connectOptions, callback) => {
+    const literal = connectOptions.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) !== 0 && guard.refusal(literal) !== undefined) {
+      callback(blocked(), null);
+      return;
+    }
+    base(connectOptions, (err, socket) => {
+      if (err) {
+        callback(err, null);
+        return;
+      }
+      const remote = (socket).remoteAddress;
+      if (remote === undefined || guard.refusal(remote) !== undefined) {
+        socket.destroy();
+        callback(blocked(), null);
+        return;
+      }
+      callback(null, socket);
+    });
+  };
+}

@@ -1,0 +1,229 @@
+// Streaming extraction of a page's head metadata with htmlparser2. Parsing stops once the
+// head is done and a little of the body has been seen: sloppy pages put <link rel=icon> and
+// <meta> late in the head or early in the body, so the cut is made at the first substantial
+// body text or after BODY_BUDGET characters of body, whichever comes first.
+import { Parser } from 'htmlparser2';
+
+/** Characters of body read after the head before giving up on late head tags. */
+export const BODY_BUDGET = 32 * 1024;
+/** Non-blank body text that counts as "the page has started". */
+const BODY_TEXT_BUDGET = 512;
+/** Feed size when the whole document is at hand, so a stop skips the rest. */
+const SLICE = 16 * 1024;
+
+export interface LinkTag {
+  /** rel tokens, lower case, single spaces */
+  rel: string;
+  href: string;
+  sizes?: string;
+  type?: string;
+}
+
+export interface HeadMeta {
+  title: string;
+  /** <meta name=…> contents by lower-case name, first one wins */
+  names: Map<string, string>;
+  /** og:* properties in document order */
+  openGraph: Array<[string, string]>;
+  /** twitter:* tags, first one wins */
+  twitter: Map<string, string>;
+  links: LinkTag[];
+  baseHref: string;
+  /** <meta http-equiv=refresh content> as written */
+  refresh: string;
+}
+
+const HEAD_ELEMENTS = new Set([
+  'html',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'base',
+  'style',
+  'script',
+  'noscript',
+  'template',
+]);
+
+export class HeadExtractor {
+  readonly meta: HeadMeta = {
+    title: '',
+    names: new Map(),
+    openGraph: [],
+    twitter: new Map(),
+    links: [],
+    baseHref: '',
+    refresh: '',
+  };
+  private readonly parser: Parser;
+  private done = false;
+  private inTitle = false;
+  private titleText = '';
+  private svgDepth = 0;
+  private skipText = 0;
+  private bodyAt = -1;
+  private bodyText = 0;
+
+  constructor() {
+    this.parser = new Parser(
+      {
+        onopentag: (name, attribs) => this.open(name, attribs),
+        onclosetag: (name) => this.close(name),
+        ontext: (text) => this.text(text),
+      },
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    );
+  }
+
+  /** True once enough has been read; further writes are ignored. */
+  get finished(): boolean {
+    return this.done;
+  }
+
+  write(text: string): boolean {
+    for (let i = 0; i < text.length && !this.done; i += SLICE) {
+      this.parser.write(i === 0 && text.length <= SLICE ? text : text.slice(i, i + SLICE));
+    }
+    return this.done;
+  }
+
+  end(): HeadMeta {
+    if (!this.done) this.parser.end();
+    this.finish();
+    return this.meta;
+  }
+
+  private stop(): void {
+    if (this.done) return;
+    this.done = true;
+    this.parser.pause();
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.inTitle) this.endTitle();
+  }
+
+  private startBody(): void {
+    if (this.bodyAt < 0) this.bodyAt = this.parser.startIndex;
+  }
+
+  private open(name: string, attribs: Record<string, string>): void {
+    if (this.done) return;
+    if (name === 'svg' || name === 'math') this.svgDepth += 1;
+    if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template') {
+      this.skipText += 1;
+    }
+    if (name === 'body' || (!HEAD_ELEMENTS.has(name) && this.svgDepth === 0)) this.startBody();
+    if (this.bodyAt >= 0 && this.parser.startIndex - this.bodyAt > BODY_BUDGET) {
+      this.stop();
+      return;
+    }
+    if (name === 'title' && this.svgDepth === 0 && this.meta.title === '' && !this.inTitle) {
+      this.inTitle = true;
+      this.titleText = '';
+    } else if (name === 'meta') {
+      this.metaTag(attribs);
+    } else if (name === 'link') {
+      this.linkTag(attribs);
+    } else if (name === 'base' && this.meta.baseHref === '' && attribs.href) {
+      this.meta.baseHref = attribs.href.trim();
+    }
+  }
+
+  private close(name: string): void {
+    if (name === 'svg' || name === 'math') this.svgDepth = Math.max(0, this.svgDepth - 1);
+    if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template') {
+      this.skipText = Math.max(0, this.skipText - 1);
+    }
+    if (name === 'title' && this.inTitle) this.endTitle();
+    if (name === 'head') this.startBody();
+  }
+
+  private text(text: string): void {
+    if (this.done) return;
+    if (this.inTitle) {
+      this.titleText += text;
+      return;
+    }
+    if (this.bodyAt < 0 || this.skipText > 0) return;
+    this.bodyText += text.replace(/\s+/g, '').length;
+    if (this.bodyText >= BODY_TEXT_BUDGET) this.stop();
+  }
+
+  private endTitle(): void {
+    this.inTitle = false;
+    this.meta.title = collapse(this.titleText);
+  }
+
+  private metaTag(attribs: Record<string, string>): void {
+    const content = attribs.content;
+    const equiv = attribs['http-equiv']?.trim().toLowerCase();
+    if (equiv === 'refresh' && content !== undefined && this.meta.refresh === '') {
+      this.meta.refresh = content.trim();
+      return;
+    }
+    if (content === undefined) return;
+    const property = (attribs.property ?? attribs.name ?? '').trim().toLowerCase();
+    if (property === '') return;
+    if (property.startsWith('og:')) {
+      this.meta.openGraph.push([property, content.trim()]);
+    } else if (property.startsWith('twitter:')) {
+      if (!this.meta.twitter.has(property)) this.meta.twitter.set(property, content.trim());
+    }
+    const name = attribs.name?.trim().toLowerCase();
+    if (name && !this.meta.names.has(name)) this.meta.names.set(name, content);
+  }
+
+  private linkTag(attribs: Record<string, string>): void {
+    const rel = (attribs.rel ?? '').trim().toLowerCase().split(/\s+/).join(' ');
+    const href = (attribs.href ?? '').trim();
+    if (rel === '' || href === '') return;
+    const link: LinkTag = { rel, href };
+    if (attribs.sizes) link.sizes = attribs.sizes.trim();
+    if (attribs.type) link.type = attribs.type.trim().toLowerCase();
+    this.meta.links.push(link);
+  }
+}
+
+/** Extracts the head metadata of a whole document held in memory. */
+export function extractHead(html: string): HeadMeta {
+  const extractor = new HeadExtractor();
+  extractor.write(html);
+  return extractor.end();
+}
+
+/** Whitespace runs to one space, trimmed: how titles and descriptions are shown. */
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Resolves an href against the document's base, or undefined when it is not a URL. */
+export function resolveHref(href: string, page: URL, baseHref: string): URL | undefined {
+  try {
+    const base = baseHref === '' ? page : new URL(baseHref, page);
+    return new URL(href, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses `<meta http-equiv=refresh content="5; url=/next">`. */
+export function parseRefresh(
+  content: string,
+  page: URL,
+): { delay: number; url: string } | undefined {
+  const match = /^\s*(\d+(?:\.\d*)?)?\s*(?:[;,]\s*(?:url\s*=\s*)?(['"]?)(.*?)\2\s*)?$/i.exec(
+    content,
+  );
+  if (!match) return undefined;
+  const delay = Math.floor(Number(match[1] ?? '0'));
+  const target = (match[3] ?? '').trim();
+  if (target === '') return { delay, url: page.href };
+  try {
+    return { delay, url: new URL(target, page).href };
+  } catch {
+    return undefined;
+  }
+}

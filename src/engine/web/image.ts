@@ -1,0 +1,110 @@
+// Fetching and measuring images within the caps: icon probes and the data: URIs the panel
+// shows (the webview loads nothing from the network itself).
+import { imageSize } from 'image-size';
+import { LookupError } from '../errors';
+import { normalizeUrl } from '../names';
+import { header, withSession, type WebOptions, type WebSession } from './fetcher';
+
+export const IMAGE_ACCEPT = 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5';
+
+export interface ImageSize {
+  width: number;
+  height: number;
+  /** image-size's type name: png, ico, jpg, gif, webp, svg, … */
+  format: string;
+}
+
+const MIME_BY_FORMAT: Record<string, string> = {
+  png: 'image/png',
+  ico: 'image/x-icon',
+  cur: 'image/x-icon',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  bmp: 'image/bmp',
+  avif: 'image/avif',
+  heif: 'image/heif',
+  tiff: 'image/tiff',
+};
+
+/** Decoded pixel size; for an ICO with several images, the largest. Undefined if not an image. */
+export function measureImage(bytes: Uint8Array): ImageSize | undefined {
+  if (bytes.length === 0) return undefined;
+  try {
+    const result = imageSize(bytes);
+    const format = result.type ?? '';
+    let { width, height } = result;
+    for (const image of result.images ?? []) {
+      if (image.width * image.height > width * height) ({ width, height } = image);
+    }
+    if (!Number.isFinite(width) || !Number.isFinite(height)) return undefined;
+    return { width: Math.round(width), height: Math.round(height), format };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface FetchedImage {
+  url: string;
+  status: number;
+  bytes: Buffer;
+  contentType: string;
+}
+
+/** Fetches an image (following its own redirects) within maxImageBytes. */
+export async function fetchImage(session: WebSession, url: URL): Promise<FetchedImage> {
+  const end = await session.follow(url, { accept: IMAGE_ACCEPT });
+  if (!end.response) {
+    throw new LookupError('upstream_error', `${url.hostname} redirects the image without end`);
+  }
+  if (end.status < 200 || end.status >= 300) {
+    end.response.body.destroy();
+    return { url: end.url.href, status: end.status, bytes: Buffer.alloc(0), contentType: '' };
+  }
+  const bytes = await session.readAll(end, session.limits.maxImageBytes);
+  const contentType = header(end.headers, 'content-type') ?? '';
+  return { url: end.url.href, status: end.status, bytes, contentType };
+}
+
+/** Decodes a data: URI (icons inlined in the page), within `maxBytes`. */
+export function decodeDataUri(uri: string, maxBytes: number): Buffer | undefined {
+  const match = /^data:([^,]*?)(;base64)?,(.*)$/is.exec(uri);
+  if (!match) return undefined;
+  const payload = match[3] ?? '';
+  if (payload.length > maxBytes * 2) return undefined;
+  const bytes = match[2]
+    ? Buffer.from(payload, 'base64')
+    : Buffer.from(decodeURIComponent(payload), 'utf8');
+  return bytes.length > maxBytes ? undefined : bytes;
+}
+
+export interface DataUriImage extends ImageSize {
+  dataUri: string;
+}
+
+/**
+ * Fetches an image and returns it as a data: URI for the panel, with its decoded size.
+ * Anything that does not decode as an image is refused, so no page HTML reaches the panel.
+ */
+export async function fetchImageAsDataUri(
+  url: string,
+  options?: WebOptions,
+): Promise<DataUriImage> {
+  return withSession(options, async (session) => {
+    const target = normalizeUrl(url);
+    const image = await fetchImage(session, target);
+    if (image.status === 404 || image.status === 410) {
+      throw new LookupError('not_found', `${target.hostname} has no image at that address`);
+    }
+    if (image.status < 200 || image.status >= 300) {
+      throw new LookupError('upstream_error', `${target.hostname} answered HTTP ${image.status}`);
+    }
+    const size = measureImage(image.bytes);
+    const mime = size ? MIME_BY_FORMAT[size.format] : undefined;
+    if (!size || !mime) {
+      throw new LookupError('upstream_error', `${target.hostname} did not send an image`);
+    }
+    return { ...size, dataUri: `data:${mime};base64,${image.bytes.toString('base64')}` };
+  });
+}

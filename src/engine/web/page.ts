@@ -1,0 +1,94 @@
+// Fetches a page and extracts its head as the bytes arrive, decoded in the page's own charset:
+// the first bytes are held back until the charset can be decided, then the rest streams.
+import { normalizeUrl } from '../names';
+import type { ChainEnd, ChainRequest, WebSession } from './fetcher';
+import { header } from './fetcher';
+import { detectCharset, PRESCAN_BYTES } from './charset';
+import { HeadExtractor, type HeadMeta } from './html';
+
+export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+export interface FetchedPage {
+  chain: ChainEnd;
+  /** undefined when the final response is not HTML or the walk stopped on an error */
+  head: HeadMeta | undefined;
+  /** the charset the page was decoded in */
+  encoding?: string;
+}
+
+export function isHtml(contentType: string | undefined): boolean {
+  if (contentType === undefined || contentType.trim() === '') return true;
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'text/html' || type === 'application/xhtml+xml';
+}
+
+/** Parses the head of a body that is already in memory (bench, corpus checks). */
+export function extractFromBytes(bytes: Uint8Array, contentType?: string): HeadMeta {
+  const charset = detectCharset(bytes.subarray(0, PRESCAN_BYTES), contentType);
+  const extractor = new HeadExtractor();
+  extractor.write(new TextDecoder(charset.encoding).decode(bytes.subarray(charset.skip)));
+  return extractor.end();
+}
+
+/** A push decoder: holds bytes back until the charset is decided, then streams text. */
+class PageDecoder {
+  encoding = '';
+  private decoder: TextDecoder | undefined;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  constructor(private readonly contentType: string | undefined) {}
+
+  push(chunk: Buffer): string {
+    if (this.decoder) return this.decoder.decode(chunk, { stream: true });
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    return this.pendingBytes < PRESCAN_BYTES ? '' : this.release(true);
+  }
+
+  end(): string {
+    return this.decoder ? this.decoder.decode() : this.release(false);
+  }
+
+  private release(stream: boolean): string {
+    const first = Buffer.concat(this.pending);
+    this.pending = [];
+    const charset = detectCharset(first.subarray(0, PRESCAN_BYTES), this.contentType);
+    this.encoding = charset.encoding;
+    const decoder = new TextDecoder(charset.encoding);
+    this.decoder = decoder;
+    return decoder.decode(first.subarray(charset.skip), { stream });
+  }
+}
+
+export async function fetchPage(
+  session: WebSession,
+  url: string,
+  language: string | undefined,
+): Promise<FetchedPage> {
+  const start = normalizeUrl(url);
+  const request: ChainRequest = { accept: HTML_ACCEPT };
+  if (language !== undefined) request.language = language;
+  const chain = await session.follow(start, request);
+  const contentType = header(chain.headers, 'content-type');
+  if (!chain.response || !isHtml(contentType)) {
+    chain.response?.body.destroy();
+    return { chain, head: undefined };
+  }
+  const { head, encoding } = await readHead(session, chain);
+  return { chain, head, encoding };
+}
+
+/** Reads the head of the chain's final response, which must be HTML. */
+export async function readHead(
+  session: WebSession,
+  chain: ChainEnd,
+): Promise<{ head: HeadMeta; encoding: string }> {
+  const extractor = new HeadExtractor();
+  const decoder = new PageDecoder(header(chain.headers, 'content-type'));
+  await session.readBody(chain, session.limits.maxBodyBytes, (chunk) =>
+    extractor.write(decoder.push(chunk)),
+  );
+  if (!extractor.finished) extractor.write(decoder.end());
+  return { head: extractor.end(), encoding: decoder.encoding };
+}
