@@ -27,7 +27,7 @@ export function tokenFromHeader(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   const bearer = /^bearer(?:\s+(.*))?$/i.exec(trimmed);
-  const token = bearer ? (bearer[1] ?? "").trim() : trimmed;
+  const token = bearer ? (bearer[1] ?? '').trim() : trimmed;
   return token === '' ? undefined : token;
 }
 
@@ -46,7 +46,7 @@ export class TokenSet {
     const presented = digest(token ?? '');
     let found = -1;
     for (let i = 0; i < this.digests.length; i++) {
-      if (timingSafeEqual(presented, this.digests[i]!) && token !== undefined && found === -1) {
+      if (timingSafeEqual(presented, this.digests[i]) && token !== undefined && found === -1) {
         found = i;
       }
     }

@@ -1,0 +1,340 @@
+// The HTTP backend: both service interfaces against a hosted (or self-hosted) HostLens
+// service. The token is handed in by the caller (SecretStorage in the editor) and only ever
+// goes to the two configured origins: https, or http when the host is loopback; no redirect
+// is ever followed; it never appears in an error message.
+import ipaddr from 'ipaddr.js';
+import { Agent, type Dispatcher } from 'undici';
+import { fromProblem, LookupError, type Problem } from '../engine/errors';
+import { printable } from '../engine/names';
+import type {
+  DomainKeysResult,
+  IconsResult,
+  QueryResult,
+  RedirectsResult,
+  SpfRoot,
+  UnfurlResult,
+  WhoisResult,
+} from '../engine/types';
+import { OPERATIONS, type Operation } from './operations';
+import type {
+  CallOptions,
+  DomainKeysParams,
+  DomainService,
+  MetaParams,
+  MetaService,
+  QueryParams,
+  SenderPolicyParams,
+  Services,
+  WhoisParams,
+} from './types';
+
+export interface HttpServicesOptions {
+  domainApiBaseUrl: string;
+  metaApiBaseUrl: string;
+  /** Read on every call, so a token set or cleared later is picked up. */
+  token: () => Promise<string | undefined> | string | undefined;
+  /** Whole call, connect to last body byte. Default 30 s. */
+  timeoutMs?: number;
+  /** Largest response body accepted. Default 8 MiB. */
+  maxResponseBytes?: number;
+  /** Default: an Agent owned (and closed) by this object. */
+  dispatcher?: Dispatcher;
+}
+
+const LABEL = { domain: 'domain service', meta: 'web metadata service' } as const;
+
+/** True for 127.0.0.0/8, ::1 (and its IPv4-mapped form) and localhost. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host === 'localhost.') return true;
+  if (!ipaddr.isValid(host)) return false;
+  return ipaddr.process(host).range() === 'loopback';
+}
+
+/**
+ * Checks a configured base URL; throws `invalid_argument` naming the setting when the token
+ * would not be safe on it. Returns it without a trailing slash.
+ */
+export function checkBaseUrl(value: string, setting: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new LookupError('invalid_argument', `${setting} is not a valid URL`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new LookupError(
+      'invalid_argument',
+      `${setting} must not contain a user name or password`,
+    );
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new LookupError('invalid_argument', `${setting} must not have a query or fragment`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new LookupError(
+      'invalid_argument',
+      `${setting} must use https (http is allowed only for loopback hosts), not ${url.origin}`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new LookupError('invalid_argument', `${setting} must be an https URL`);
+  }
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+function operation(method: string): Operation {
+  const op = OPERATIONS.find((o) => o.method === method);
+  if (!op) throw new Error(`No operation for ${method}`);
+  return op;
+}
+
+/** The query string of a call: repeated names for arrays, absent values left out. */
+export function queryString(op: Operation, params: object): string {
+  const search = new URLSearchParams();
+  const values = params as Record<string, unknown>;
+  for (const spec of op.params) {
+    const value = values[spec.name];
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      search.append(spec.name, String(item));
+    }
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+export class HttpServices implements DomainService, MetaService, Services {
+  private readonly bases: { domain: URL | LookupError; meta: URL | LookupError };
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private closed = false;
+
+  constructor(private readonly options: HttpServicesOptions) {
+    // A bad URL fails each call (a typed error in the editor), not construction.
+    const check = (value: string, setting: string) => {
+      try {
+        return checkBaseUrl(value, setting);
+      } catch (err) {
+        return err as LookupError;
+      }
+    };
+    this.bases = {
+      domain: check(options.domainApiBaseUrl, 'The domain API base URL'),
+      meta: check(options.metaApiBaseUrl, 'The metadata API base URL'),
+    };
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({ connections: 16 });
+  }
+
+  get domain(): DomainService {
+    return this;
+  }
+
+  get meta(): MetaService {
+    return this;
+  }
+
+  query(params: QueryParams, options?: CallOptions): Promise<QueryResult> {
+    return this.call(operation('query'), params, options);
+  }
+
+  domainKeys(params: DomainKeysParams, options?: CallOptions): Promise<DomainKeysResult> {
+    return this.call(operation('domainKeys'), params, options);
+  }
+
+  senderPolicyRanges(params: SenderPolicyParams, options?: CallOptions): Promise<SpfRoot> {
+    return this.call(operation('senderPolicyRanges'), params, options);
+  }
+
+  whois(params: WhoisParams, options?: CallOptions): Promise<WhoisResult> {
+    return this.call(operation('whois'), params, options);
+  }
+
+  icons(params: MetaParams, options?: CallOptions): Promise<IconsResult> {
+    return this.call(operation('icons'), params, options);
+  }
+
+  redirects(params: MetaParams, options?: CallOptions): Promise<RedirectsResult> {
+    return this.call(operation('redirects'), params, options);
+  }
+
+  unfurl(params: MetaParams, options?: CallOptions): Promise<UnfurlResult> {
+    return this.call(operation('unfurl'), params, options);
+  }
+
+  /** Closes the connection pool this object created (not a dispatcher passed in). */
+  async close(): Promise<void> {
+    if (!this.ownsDispatcher || this.closed) return;
+    this.closed = true;
+    await this.dispatcher.close();
+  }
+
+  private async call<T>(op: Operation, params: object, options: CallOptions = {}): Promise<T> {
+    const base = this.bases[op.service];
+    if (base instanceof LookupError) throw base;
+    if (options.signal?.aborted) throw cancelled(options.signal.reason);
+    let token: string | undefined;
+    try {
+      token = await this.options.token();
+    } catch (err) {
+      throw new LookupError('unauthorized', 'The API token could not be read', { cause: err });
+    }
+    if (token === undefined || token.trim() === '') {
+      throw new LookupError('unauthorized', 'No API token is set');
+    }
+    if (/[^\x21-\x7e]/.test(token)) {
+      throw new LookupError('unauthorized', 'The API token holds characters a header cannot carry');
+    }
+    const secret = token;
+    const redact = (text: string) => text.split(secret).join('[token]');
+    const label = LABEL[op.service];
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const response = await this.dispatcher.request({
+        origin: base.origin,
+        path: `${base.pathname}${op.path}${queryString(op, params)}`,
+        method: 'GET',
+        headers: { authorization: secret, accept: 'application/json' },
+        signal: controller.signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        // Turns off a redirect interceptor a caller's dispatcher may carry.
+        maxRedirections: 0,
+      } as Dispatcher.RequestOptions);
+      const body = await this.readBody(response, label);
+      const status = response.statusCode;
+      if (status >= 300 && status < 400) {
+        throw new LookupError(
+          'upstream_error',
+          `The ${label} answered with a redirect (HTTP ${status}); redirects are not followed`,
+        );
+      }
+      if (status >= 400) throw errorFrom(status, response.headers, body, label, redact);
+      const parsed = parseObject(body);
+      if (parsed === undefined) {
+        throw new LookupError(
+          'upstream_error',
+          `The ${label} answered with a body that is not a JSON object`,
+        );
+      }
+      return parsed as T;
+    } catch (err) {
+      if (err instanceof LookupError) throw err;
+      if (options.signal?.aborted) throw cancelled(options.signal.reason);
+      if (timedOut) {
+        throw new LookupError(
+          'upstream_timeout',
+          `The ${label} did not answer within ${this.timeoutMs} ms`,
+        );
+      }
+      throw transportError(err, label, base.origin, redact);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async readBody(response: Dispatcher.ResponseData, label: string): Promise<string> {
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.maxResponseBytes) {
+      response.body.destroy();
+      throw tooLarge(label, this.maxResponseBytes);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > this.maxResponseBytes) {
+        response.body.destroy();
+        throw tooLarge(label, this.maxResponseBytes);
+      }
+      chunks.push(buf);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+}
+
+function parseObject(text: string): object | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? parsed
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cancelled(reason: unknown): LookupError {
+  return new LookupError('cancelled', 'The request was cancelled', { cause: reason });
+}
+
+function tooLarge(label: string, max: number): LookupError {
+  return new LookupError('response_too_large', `The ${label} sent more than ${max} bytes`);
+}
+
+function errorFrom(
+  status: number,
+  headers: Dispatcher.ResponseData['headers'],
+  body: string,
+  label: string,
+  redact: (text: string) => string,
+): LookupError {
+  const type = String(headers['content-type'] ?? '');
+  let problem: Partial<Problem> | undefined;
+  if (/json/i.test(type)) {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      if (typeof parsed === 'object' && parsed !== null) problem = parsed;
+    } catch {
+      problem = undefined;
+    }
+  }
+  const fallback = body.trim() === '' ? '' : `: ${printable(redact(body.trim()), 200)}`;
+  const base = problem
+    ? fromProblem(problem, status)
+    : fromProblem({ detail: `The ${label} answered HTTP ${status}${fallback}` }, status);
+  const retry = Number(headers['retry-after']);
+  return new LookupError(base.code, redact(base.detail), {
+    retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : undefined,
+  });
+}
+
+function transportError(
+  err: unknown,
+  label: string,
+  origin: string,
+  redact: (text: string) => string,
+): LookupError {
+  const code = (err as { code?: unknown }).code;
+  const tag = typeof code === 'string' ? code : err instanceof Error ? err.name : 'error';
+  if (
+    tag === 'UND_ERR_HEADERS_TIMEOUT' ||
+    tag === 'UND_ERR_BODY_TIMEOUT' ||
+    tag === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
+    return new LookupError('upstream_timeout', `The ${label} at ${origin} timed out (${tag})`);
+  }
+  return new LookupError(
+    'upstream_error',
+    redact(`Could not reach the ${label} at ${origin} (${tag})`),
+    {
+      cause: err,
+    },
+  );
+}
