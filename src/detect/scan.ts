@@ -1,0 +1,133 @@
+// Finds URLs, e-mail addresses, IP addresses and host names on one line of prose, config or
+// code. Candidates are gathered by kind, most specific first (a URL wins over the host inside
+// it), and a later candidate overlapping an earlier one is dropped.
+import { isIPv4, isIPv6 } from 'node:net';
+import { codeSpans, hostSpans, linkTextSpans, type HostSpan } from './contexts';
+import { asHostname } from './hostname';
+import type { Detected, Span } from './types';
+
+// Lookbehinds keep every search starting at a token boundary, so a long line costs linear time.
+const URL_RE = /(?<![\p{L}\p{N}+.-])https?:\/\/[^\s<>"'`\\^{}|]+/giu;
+const EMAIL_RE =
+  /(?<![\p{L}\p{N}._%+-])([\p{L}\p{N}_%+-]+(?:\.[\p{L}\p{N}_%+-]+)*)@([\p{L}\p{M}\p{N}_-]+(?:\.[\p{L}\p{M}\p{N}_-]+)+)/gu;
+const IPV4_RE = /(?<![\p{L}\p{N}_.])(?:\d{1,3}\.){3}\d{1,3}(?![\p{L}\p{N}_]|\.\d)/gu;
+// "ip6:" is the SPF mechanism; elsewhere a colon before the candidate means it is a fragment.
+const IPV6_RE = /(?<=^|[^\p{L}\p{N}_:.]|ip6:)[0-9a-f]*:[0-9a-f:.]*[0-9a-f:]/giu;
+const NAME_RE =
+  /(?<![\p{L}\p{M}\p{N}_.\-@$%&\\~*])(?:\*\.)?[\p{L}\p{M}\p{N}_-]+(?:\.[\p{L}\p{M}\p{N}_-]+)+\.?/gu;
+const LOCALHOST_RE = /(?<![\p{L}\p{N}_.\-@/])localhost(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/giu;
+const HOST_TOKEN_RE = /[^\s,;"'`()[\]{}<>=|]+/gu;
+
+/** All items on a line that is not a zone file line. `offset` shifts the ranges. */
+export function scanLine(line: string, languageId?: string, offset = 0): Detected[] {
+  const allowed = codeSpans(line, languageId);
+  const excluded = linkTextSpans(line);
+  const hosts = hostSpans(line, languageId);
+  const found: Detected[] = [];
+  const add = (item: Detected): void => {
+    if (allowed && !allowed.some((s) => s.start <= item.start && item.end <= s.end)) return;
+    if (excluded.some((s) => overlaps(s, item))) return;
+    if (found.some((f) => overlaps(f, item))) return;
+    found.push(item);
+  };
+  const item = (kind: Detected['kind'], start: number, text: string, value: string): Detected => ({
+    kind,
+    text,
+    value,
+    start,
+    end: start + text.length,
+  });
+
+  for (const m of line.matchAll(URL_RE)) {
+    const text = trimUrl(m[0]);
+    if (isLookupableUrl(text)) add(item('url', m.index, text, text));
+  }
+  for (const m of line.matchAll(EMAIL_RE)) {
+    const domainStart = m.index + m[1].length + 1;
+    const inHost = hosts.some((h) => h.start <= domainStart && domainStart < h.end);
+    const domain = asHostname(m[2], { hostContext: inHost });
+    if (domain !== undefined) add(item('email', m.index, m[0], domain));
+  }
+  for (const m of line.matchAll(IPV6_RE)) {
+    const ip = trimIpv6(m[0]);
+    if (ip !== undefined && !/^[\p{L}\p{N}_]/u.test(line.slice(m.index + ip.length))) {
+      add(item('ip', m.index, ip, ip.toLowerCase()));
+    }
+  }
+  for (const m of line.matchAll(IPV4_RE)) {
+    if (isIPv4(m[0])) add(item('ip', m.index, m[0], m[0]));
+  }
+  for (const span of hosts) {
+    for (const token of hostTokens(line, span)) add(item('hostname', ...token));
+  }
+  for (const m of line.matchAll(NAME_RE)) {
+    const text = m[0].endsWith('.') ? m[0].slice(0, -1) : m[0];
+    const after = line[m.index + m[0].length];
+    if (after === '(' || after === '@') continue;
+    const value = asHostname(text);
+    if (value !== undefined) add(item('hostname', m.index, text, value));
+  }
+  for (const m of line.matchAll(LOCALHOST_RE)) add(item('hostname', m.index, m[0], 'localhost'));
+
+  return found
+    .sort((a, b) => a.start - b.start)
+    .map((d) => ({ ...d, start: d.start + offset, end: d.end + offset }));
+}
+
+function overlaps(a: Span, b: Span): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+// Sentence punctuation and closing brackets that the URL did not open belong to the prose.
+function trimUrl(raw: string): string {
+  let url = raw;
+  for (;;) {
+    const last = url[url.length - 1];
+    const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+    const open = pairs[last];
+    if ('.,;:!?*_~'.includes(last)) url = url.slice(0, -1);
+    else if (open !== undefined && count(url, open) < count(url, last)) url = url.slice(0, -1);
+    else return url;
+  }
+}
+
+function count(text: string, ch: string): number {
+  return text.split(ch).length - 1;
+}
+
+function isLookupableUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return isIPv6(host) || isIPv4(host) || /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?$/.test(host);
+}
+
+// A candidate may carry sentence punctuation or a port-ish colon; shorten until it parses.
+// A digit is required so that hex words around "::" in code ("dec::add") are not addresses.
+function trimIpv6(raw: string): string | undefined {
+  let ip = raw;
+  while (ip.length > 2 && !isIPv6(ip) && /[.:]$/.test(ip)) ip = ip.slice(0, -1);
+  if (!isIPv6(ip) || ip === '::' || !/\d/.test(ip)) return undefined;
+  return ip;
+}
+
+function* hostTokens(line: string, span: HostSpan): Generator<[number, string, string]> {
+  const region = line.slice(span.start, span.end);
+  for (const m of region.matchAll(HOST_TOKEN_RE)) {
+    let start = span.start + m.index;
+    let text = m[0];
+    if (text.startsWith('~') || text.startsWith('-') || text.startsWith('+')) continue;
+    text = text.replace(/:\d*$/, ''); // a port
+    if (text.endsWith('.')) text = text.slice(0, -1);
+    if (text.startsWith('.')) {
+      text = text.slice(1); // nginx ".example.com": the name and all below it
+      start++;
+    }
+    const value = asHostname(text, { hostContext: true, allowSingleLabel: span.singleLabel });
+    if (value !== undefined && text !== '') yield [start, text, value];
+  }
+}
