@@ -1,0 +1,192 @@
+// RFC 3912 WHOIS over TCP port 43: one query line, the server answers and closes. Bounded in
+// every direction (connect time, total time, bytes), and decoding never throws.
+import { Socket } from 'node:net';
+import { LookupError, throwIfAborted } from '../errors';
+import type { WhoisResult } from '../types';
+import table from './data/whois-servers.json';
+import { findReferral, parseWhois } from './parse';
+
+export const MAX_REPLY_BYTES = 1024 * 1024;
+export const MAX_REFERRAL_HOPS = 3;
+const IANA_WHOIS = 'whois.iana.org';
+
+export interface Port43Options {
+  signal?: AbortSignal;
+  /** default 5 s */
+  connectTimeoutMs?: number;
+  /** for one server's reply, default 15 s */
+  totalTimeoutMs?: number;
+  /** default 1 MB */
+  maxBytes?: number;
+  /** "host:port" that every query is sent to, whatever server it is meant for */
+  serverOverride?: string;
+}
+
+/** The bytes of a reply as text: UTF-8 when they are valid UTF-8, else Latin-1 (never throws). */
+export function decodeReply(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return Buffer.from(bytes).toString('latin1');
+  }
+}
+
+/** The query line a server expects for a domain; most take the bare name. */
+export function queryLine(server: string, domain: string): string {
+  const host = server.replace(/:\d+$/, '').toLowerCase();
+  if (host === 'whois.verisign-grs.com' || host === 'ccwhois.verisign-grs.com')
+    return `domain ${domain}`;
+  if (host === 'whois.denic.de') return `-T dn,ace ${domain}`;
+  if (host === 'whois.jprs.jp') return `${domain}/e`;
+  if (host === 'whois.nic.ad.jp') return `${domain}/e`;
+  return domain;
+}
+
+/** The registry's port-43 server for a TLD from the bundled table, if it lists one. */
+export function tableServer(tld: string): string | undefined {
+  const servers = (table as { servers: Record<string, string> }).servers;
+  return Object.prototype.hasOwnProperty.call(servers, tld) ? servers[tld] : undefined;
+}
+
+function splitHostPort(target: string): { host: string; port: number } {
+  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(target);
+  if (bracket) return { host: bracket[1], port: bracket[2] ? Number(bracket[2]) : 43 };
+  const m = /^([^:]+)(?::(\d+))?$/.exec(target);
+  if (!m) throw new LookupError('invalid_server', `"${target}" is not host:port`);
+  const port = m[2] ? Number(m[2]) : 43;
+  if (!(port > 0 && port < 65536))
+    throw new LookupError('invalid_server', `Bad port in "${target}"`);
+  return { host: m[1], port };
+}
+
+/** Sends one query and resolves with the whole reply, decoded. */
+export function queryServer(
+  server: string,
+  query: string,
+  options: Port43Options = {},
+): Promise<string> {
+  throwIfAborted(options.signal);
+  const { host, port } = splitHostPort(options.serverOverride ?? server);
+  const maxBytes = options.maxBytes ?? MAX_REPLY_BYTES;
+  const connectMs = options.connectTimeoutMs ?? 5000;
+  const totalMs = options.totalTimeoutMs ?? 15000;
+  return new Promise<string>((resolve, reject) => {
+    const socket = new Socket();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (err: LookupError | undefined, text?: string): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(connectTimer);
+      clearTimeout(totalTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(text ?? '');
+    };
+    const onAbort = (): void =>
+      finish(
+        new LookupError('cancelled', 'The request was cancelled', {
+          cause: options.signal?.reason,
+        }),
+      );
+    const connectTimer = setTimeout(
+      () =>
+        finish(
+          new LookupError('upstream_timeout', `No connection to ${server} within ${connectMs} ms`),
+        ),
+      connectMs,
+    );
+    const totalTimer = setTimeout(
+      () =>
+        finish(
+          new LookupError(
+            'upstream_timeout',
+            `${server} did not finish its reply within ${totalMs} ms`,
+          ),
+        ),
+      totalMs,
+    );
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    socket.once('connect', () => {
+      clearTimeout(connectTimer);
+      socket.write(`${query}\r\n`);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        finish(new LookupError('response_too_large', `${server} sent more than ${maxBytes} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    socket.once('end', () => finish(undefined, decodeReply(Buffer.concat(chunks))));
+    socket.once('error', (err) =>
+      finish(new LookupError('upstream_error', `Could not query ${server}`, { cause: err })),
+    );
+    socket.connect({ host, port });
+  });
+}
+
+/** The registry server for a TLD: the bundled table, else IANA's `refer:` for it. */
+export async function registryServer(tld: string, options: Port43Options = {}): Promise<string> {
+  const known = tableServer(tld);
+  if (known !== undefined) return known;
+  const text = await queryServer(IANA_WHOIS, tld, options);
+  const refer = findReferral(text);
+  if (refer === undefined) {
+    throw new LookupError('not_found', `No WHOIS server is known for .${tld}`);
+  }
+  return refer;
+}
+
+export interface Port43Answer {
+  result: WhoisResult;
+  /** the servers asked, in order */
+  servers: string[];
+}
+
+/**
+ * Asks the registry, then follows its referral to the registrar (at most MAX_REFERRAL_HOPS
+ * hops, never the same server twice). The registry's answer decides registered / not found /
+ * rate limited; a registrar that fails only loses its extra detail.
+ */
+export async function lookupPort43(
+  domain: string,
+  options: Port43Options = {},
+): Promise<Port43Answer> {
+  const tld = domain.slice(domain.lastIndexOf('.') + 1);
+  let server = await registryServer(tld, options);
+  const servers: string[] = [];
+  const texts: string[] = [];
+  let result: WhoisResult | undefined;
+  for (let hop = 0; hop <= MAX_REFERRAL_HOPS; hop++) {
+    servers.push(server.toLowerCase());
+    let text: string;
+    try {
+      text = await queryServer(server, queryLine(server, domain), options);
+    } catch (err) {
+      if (result === undefined || (err instanceof LookupError && err.code === 'cancelled'))
+        throw err;
+      break;
+    }
+    let parsed: WhoisResult;
+    try {
+      parsed = parseWhois([...texts, text].join('\n\n'), { domain });
+    } catch (err) {
+      if (result === undefined) throw err;
+      break;
+    }
+    texts.push(text);
+    result = parsed;
+    const next = findReferral(text);
+    if (next === undefined || servers.includes(next.toLowerCase())) break;
+    server = next;
+  }
+  if (result === undefined) throw new LookupError('upstream_error', 'No WHOIS server answered');
+  const consulted = servers[texts.length - 1].replace(/:\d+$/, '');
+  result.domain.whois_server ??= consulted;
+  result.raw = texts.join('\n\n');
+  return { result, servers: servers.slice(0, texts.length) };
+}
