@@ -8,6 +8,7 @@ import * as packet from 'dns-packet';
 import { loadZoneFile, type FixtureRecord } from './zone-file';
 
 export { loadZoneFile, type FixtureRecord };
+export { loadFixtureZones, parseZone, ZONES_DIR } from './zone-file';
 
 export type Behaviour = 'normal' | 'servfail' | 'refused' | 'timeout' | 'truncate';
 

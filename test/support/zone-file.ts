@@ -1,7 +1,11 @@
 // A reader for the subset of BIND master files the fixtures use: $ORIGIN, $TTL, `@`, relative
 // owner names, blank owners, parentheses across lines, quoted strings with escapes, and the ten
 // record types of the contract. Produces FixtureRecords whose `data` is dns-packet's shape.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** test/fixtures/zones: one `<origin>.zone` file per zone */
+export const ZONES_DIR = resolve(__dirname, '../fixtures/zones');
 
 export interface FixtureRecord {
   name: string;
@@ -31,6 +35,19 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w
 
 export function loadZoneFile(path: string, origin?: string): FixtureRecord[] {
   return parseZone(readFileSync(path, 'utf8'), origin, path);
+}
+
+/**
+ * Records of the fixture zones (all of them by default), each file read with its file name as
+ * origin, so `example.test.zone` is the zone `example.test.`.
+ */
+export function loadFixtureZones(files?: string[]): FixtureRecord[] {
+  const names =
+    files ??
+    readdirSync(ZONES_DIR)
+      .filter((f) => f.endsWith('.zone'))
+      .sort();
+  return names.flatMap((f) => loadZoneFile(join(ZONES_DIR, f), f.replace(/\.zone$/, '')));
 }
 
 export function parseZone(text: string, origin?: string, source = 'zone'): FixtureRecord[] {

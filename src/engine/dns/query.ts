@@ -167,11 +167,16 @@ const FAILURE_TEXT: Record<TypeFailure['code'], string> = {
   connection_refused: 'refused the connection',
 };
 
+/** What a failed `query` carries as its `cause`: the failure of every type asked. */
+export interface AllTypesFailed {
+  failures: TypeFailure[];
+}
+
 function allFailed(errors: TypeFailure[]): LookupError {
   const codes = [...new Set(errors.map((e) => e.code))];
   const detail = `The nameserver ${codes.map((c) => FAILURE_TEXT[c]).join(' or ')} for every type asked`;
-  if (codes.length === 1 && codes[0] === 'upstream_timeout') {
-    return new LookupError('upstream_timeout', detail);
-  }
-  return new LookupError('upstream_error', detail);
+  const cause: AllTypesFailed = { failures: errors };
+  const code =
+    codes.length === 1 && codes[0] === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error';
+  return new LookupError(code, detail, { cause });
 }
