@@ -250,6 +250,8 @@ export class HttpServices implements DomainService, MetaService, Services {
 
   private async readBody(response: Dispatcher.ResponseData, label: string): Promise<string> {
     const declared = Number(response.headers['content-length']);
+    // Destroying the body makes undici emit an abort error; nobody else is listening for it.
+    response.body.on('error', () => undefined);
     if (Number.isFinite(declared) && declared > this.maxResponseBytes) {
       response.body.destroy();
       throw tooLarge(label, this.maxResponseBytes);

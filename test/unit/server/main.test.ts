@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { loadTokens, serve, type ServeArgs, type ServeIo } from '../../../src/server/main';
+import { startServer } from '../../../src/server/server';
+import { FakeServices, FIXED } from '../../support/fake-services';
+
+const TOKEN_A = 'token-a-0123456789abcdef';
+const TOKEN_B = 'token-b-0123456789abcdef';
+
+interface Harness {
+  io: ServeIo;
+  out: string[];
+  err: string[];
+  signals: EventEmitter;
+  listening: Promise<string>;
+}
+
+function harness(): Harness {
+  const out: string[] = [];
+  const err: string[] = [];
+  const signals = new EventEmitter();
+  let onListening!: (url: string) => void;
+  const listening = new Promise<string>((resolve) => (onListening = resolve));
+  const io: ServeIo = {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    signals,
+    graceMs: 2000,
+    onListening,
+  };
+  return { io, out, err, signals, listening };
+}
+
+describe('serve()', () => {
+  let dir: string;
+  const agent = new Agent();
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hostlens-serve-'));
+  });
+
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await agent.close();
+  });
+
+  it('reads tokens from HOSTLENS_TOKENS and the tokens file, skipping comments', async () => {
+    const file = join(dir, 'tokens');
+    writeFileSync(file, `# operators\n${TOKEN_B}\n\n  # old one below\n${TOKEN_A}\r\n`);
+    assert.deepEqual(await loadTokens({ tokensFile: file }, { HOSTLENS_TOKENS: ` ${TOKEN_A} ,` }), [
+      TOKEN_A,
+      TOKEN_B,
+    ]);
+    assert.deepEqual(await loadTokens({}, {}), []);
+  });
+
+  const refusals: [string, ServeArgs, Record<string, string>, RegExp][] = [
+    ['no tokens at all', {}, {}, /no API tokens configured.*HOSTLENS_TOKENS.*--tokens-file/],
+    ['only blank tokens', {}, { HOSTLENS_TOKENS: ' , ,' }, /no API tokens configured/],
+    [
+      'a missing tokens file',
+      { tokensFile: '/nonexistent/t' },
+      {},
+      /cannot read the tokens file.*ENOENT/,
+    ],
+    ['a weak token', {}, { HOSTLENS_TOKENS: `${TOKEN_A},weak-secret` }, /token #2: .*at least 16/],
+    ['a bad port', { port: '80a' }, { HOSTLENS_TOKENS: TOKEN_A }, /--port must be a number/],
+  ];
+  for (const [label, argv, env, message] of refusals) {
+    it(`refuses to start with ${label}`, async () => {
+      const h = harness();
+      let created = false;
+      const code = await serve(argv, env, () => ((created = true), new FakeServices()), h.io);
+      assert.equal(code, 2);
+      assert.equal(created, false);
+      assert.equal(h.err.length, 1);
+      assert.match(h.err[0], message);
+      assert.ok(!h.err[0].includes('weak-secret'));
+    });
+  }
+
+  it('serves with the guard on, prints the URL and stops cleanly on SIGTERM', async () => {
+    const h = harness();
+    const fake = new FakeServices();
+    let release!: () => void;
+    fake.behaviour.query = async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return FIXED.query;
+    };
+    let blockPrivate: boolean | undefined;
+    const exit = serve(
+      { port: 0 },
+      { HOSTLENS_TOKENS: TOKEN_A },
+      (o) => {
+        blockPrivate = o.blockPrivate;
+        return fake;
+      },
+      h.io,
+    );
+    const url = await h.listening;
+    assert.equal(blockPrivate, true);
+    assert.match(
+      h.out[0],
+      new RegExp(`listening on ${url} \\(domain: ${url}/domain, meta: ${url}/meta\\)`),
+    );
+    const inflight = request(`${url}/domain/query?host=x.test`, {
+      headers: { authorization: TOKEN_A },
+      dispatcher: agent,
+    });
+    while (fake.calls.length === 0) await new Promise((r) => setTimeout(r, 5));
+    h.signals.emit('SIGTERM');
+    h.signals.emit('SIGTERM'); // a second signal does not start a second shutdown
+    await new Promise((r) => setTimeout(r, 30));
+    release();
+    const res = await inflight;
+    assert.equal(res.statusCode, 200);
+    assert.equal(await res.body.text(), JSON.stringify(FIXED.query));
+    assert.equal(await exit, 0);
+    assert.ok(h.out.some((l) => l.includes('SIGTERM')));
+    assert.equal(h.out.at(-1), 'hostlens serve: stopped');
+    assert.equal(h.signals.listenerCount('SIGTERM'), 0);
+    assert.ok(h.out.every((l) => !l.includes(TOKEN_A)));
+  });
+
+  it('turns the guard off with --allow-private and stops on SIGINT', async () => {
+    const h = harness();
+    let blockPrivate: boolean | undefined;
+    const exit = serve(
+      { port: 0, allowPrivate: true },
+      { HOSTLENS_TOKENS: TOKEN_A },
+      (o) => {
+        blockPrivate = o.blockPrivate;
+        return new FakeServices();
+      },
+      h.io,
+    );
+    await h.listening;
+    assert.equal(blockPrivate, false);
+    assert.match(h.out[0], /private addresses allowed/);
+    h.signals.emit('SIGINT');
+    assert.equal(await exit, 0);
+  });
+
+  it('exits 1 with a clear message when the port is taken', async () => {
+    const other = await startServer({ services: new FakeServices(), tokens: [TOKEN_A], port: 0 });
+    try {
+      const h = harness();
+      const code = await serve(
+        { port: other.port },
+        { HOSTLENS_TOKENS: TOKEN_A },
+        () => new FakeServices(),
+        h.io,
+      );
+      assert.equal(code, 1);
+      assert.match(h.err[0], /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+    } finally {
+      await other.close();
+    }
+  });
+});
