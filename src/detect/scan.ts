@@ -10,7 +10,7 @@ import type { Detected, Span } from './types';
 const URL_RE = /(?<![\p{L}\p{N}+.-])https?:\/\/[^\s<>"'`\\^{}|]+/giu;
 const EMAIL_RE =
   /(?<![\p{L}\p{N}._%+-])([\p{L}\p{N}_%+-]+(?:\.[\p{L}\p{N}_%+-]+)*)@([\p{L}\p{M}\p{N}_-]+(?:\.[\p{L}\p{M}\p{N}_-]+)+)/gu;
-const IPV4_RE = /(?<![\p{L}\p{N}_.])(?:\d{1,3}\.){3}\d{1,3}(?![\p{L}\p{N}_]|\.\d)/gu;
+const IPV4_RE = /(?<![\p{L}\p{N}_.])(?:\d{1,3}\.){3}\d{1,3}(?![\p{L}\p{N}_]|\.[\p{L}\p{N}_-])/gu;
 // "ip6:" is the SPF mechanism; elsewhere a colon before the candidate means it is a fragment.
 const IPV6_RE = /(?<=^|[^\p{L}\p{N}_:.]|ip6:)[0-9a-f]*:[0-9a-f:.]*[0-9a-f:]/giu;
 const NAME_RE =

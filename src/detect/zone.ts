@@ -97,14 +97,15 @@ export function zoneOriginAt(
   return origin;
 }
 
-// A hint is an origin ("example.com.") or a file name/path ("db.example.com", "x.zone").
+// A hint is an origin ("example.com.") or a file name/path ("db.example.com", "x.zone", or
+// a bare "example.com", which must then pass the ordinary host name test).
 function originFromHint(hint: string | undefined): string | undefined {
   if (hint === undefined || hint === '') return undefined;
   if (hint.endsWith('.')) return hint === '.' ? '.' : resolveName(hint, undefined)?.concat('.');
   const fromName = originFromFileName(hint);
   if (fromName !== undefined) return fromName;
   const base = hint.split(/[\\/]/).pop() ?? '';
-  const value = asHostname(base, { hostContext: true });
+  const value = asHostname(base);
   return value === undefined || value.startsWith('*') ? undefined : `${value}.`;
 }
 
