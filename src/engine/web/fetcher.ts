@@ -3,7 +3,7 @@
 // bytes across the whole operation, with a cookie jar that lives for one chain only.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP, type Socket } from 'node:net';
+import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
@@ -148,7 +148,7 @@ export class WebSession {
       if (next === undefined) {
         return { hops, url, status: response.statusCode, headers: response.headers, response };
       }
-      response.body.destroy();
+      discard(response);
       hops.push({ status_code: response.statusCode, location: next.href });
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         return { hops, url, status: response.statusCode, headers: response.headers };
@@ -181,7 +181,7 @@ export class WebSession {
     const encoding = (header(response.headers, 'content-encoding') ?? '').trim().toLowerCase();
     const inflater = decompressor(encoding);
     if (!inflater && declared > maxBytes) {
-      response.body.destroy();
+      discard(response);
       throw tooLarge(maxBytes);
     }
     const stream: Readable = inflater
@@ -197,7 +197,7 @@ export class WebSession {
     } catch (err) {
       throw this.toError(err, end.url);
     } finally {
-      response.body.destroy();
+      discard(response);
       inflater?.destroy();
     }
   }
@@ -373,7 +373,7 @@ function guardedConnector(
         callback(err, null);
         return;
       }
-      const remote = (socket).remoteAddress;
+      const remote = socket.remoteAddress;
       if (remote === undefined || guard.refusal(remote) !== undefined) {
         socket.destroy();
         callback(blocked(), null);
@@ -382,4 +382,10 @@ function guardedConnector(
       callback(null, socket);
     });
   };
+}
+
+/** Drops a response body we will not read; undici reports the abort as an error event. */
+export function discard(response: Dispatcher.ResponseData): void {
+  response.body.on('error', () => undefined);
+  response.body.destroy();
 }

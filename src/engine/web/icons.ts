@@ -4,6 +4,7 @@ import { LookupError } from '../errors';
 import type { Icon, IconsResult } from '../types';
 import type { MetaParams } from '../../services/types';
 import { checkLanguage, withSession, type WebOptions, type WebSession } from './fetcher';
+import { discard } from './fetcher';
 import { resolveHref, type HeadMeta } from './html';
 import { decodeDataUri, fetchImage, measureImage } from './image';
 import { fetchPage, type FetchedPage } from './page';
@@ -101,7 +102,7 @@ async function manifestIcons(
       accept: 'application/manifest+json,application/json;q=0.9,*/*;q=0.5',
     });
     if (!end.response || end.status < 200 || end.status >= 300) {
-      end.response?.body.destroy();
+      if (end.response) discard(end.response);
       return [];
     }
     const body = await session.readAll(end, session.limits.maxManifestBytes);

@@ -4,6 +4,7 @@ import { imageSize } from 'image-size';
 import { LookupError } from '../errors';
 import { normalizeUrl } from '../names';
 import { header, withSession, type WebOptions, type WebSession } from './fetcher';
+import { discard } from './fetcher';
 
 export const IMAGE_ACCEPT = 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5';
 
@@ -59,7 +60,7 @@ export async function fetchImage(session: WebSession, url: URL): Promise<Fetched
     throw new LookupError('upstream_error', `${url.hostname} redirects the image without end`);
   }
   if (end.status < 200 || end.status >= 300) {
-    end.response.body.destroy();
+    discard(end.response);
     return { url: end.url.href, status: end.status, bytes: Buffer.alloc(0), contentType: '' };
   }
   const bytes = await session.readAll(end, session.limits.maxImageBytes);

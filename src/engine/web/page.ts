@@ -2,6 +2,7 @@
 // the first bytes are held back until the charset can be decided, then the rest streams.
 import { normalizeUrl } from '../names';
 import type { ChainEnd, ChainRequest, WebSession } from './fetcher';
+import { discard } from './fetcher';
 import { header } from './fetcher';
 import { detectCharset, PRESCAN_BYTES } from './charset';
 import { HeadExtractor, type HeadMeta } from './html';
@@ -72,7 +73,7 @@ export async function fetchPage(
   const chain = await session.follow(start, request);
   const contentType = header(chain.headers, 'content-type');
   if (!chain.response || !isHtml(contentType)) {
-    chain.response?.body.destroy();
+    if (chain.response) discard(chain.response);
     return { chain, head: undefined };
   }
   const { head, encoding } = await readHead(session, chain);

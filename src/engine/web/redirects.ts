@@ -5,6 +5,7 @@ import { normalizeUrl } from '../names';
 import type { RedirectsResult } from '../types';
 import type { MetaParams } from '../../services/types';
 import { checkLanguage, header, withSession, type ChainRequest, type WebOptions } from './fetcher';
+import { discard } from './fetcher';
 import { parseRefresh } from './html';
 import { HTML_ACCEPT, isHtml, readHead } from './page';
 
@@ -26,7 +27,7 @@ export async function redirects(
     };
     if (!chain.response) return result;
     if (!isHtml(header(chain.headers, 'content-type'))) {
-      chain.response.body.destroy();
+      discard(chain.response);
       return result;
     }
     try {
