@@ -112,7 +112,7 @@ describe('detect: zoneOriginAt', () => {
     const at = (needle: string): string[] => {
       const index = zone.findIndex((l) => l.startsWith(needle));
       const origin = zoneOriginAt(zone, index, fixture);
-      return detectInLine(zone[index]!, { languageId: 'dns-zone', origin }).map((d) => d.value);
+      return detectInLine(zone[index], { languageId: 'dns-zone', origin }).map((d) => d.value);
     };
     assert.deepEqual(at('blog'), ['blog.example.test', 'www.example.test']);
     assert.deepEqual(at('@               IN  MX    10'), ['example.test', 'mail.example.test']);
