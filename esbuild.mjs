@@ -2,7 +2,7 @@
 // command line (dist/cli.js) and, with --tests, the integration suites for the VS Code
 // harness. --production minifies; --watch rebuilds on change.
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -53,12 +53,15 @@ const builds = [
   },
 ];
 
+// The webview bundle joins once its source exists (it arrives with the first panel).
+const present = builds.filter((b) => b.entryPoints.every((e) => existsSync(e)));
+
 if (watch) {
-  for (const options of builds) {
+  for (const options of present) {
     const context = await esbuild.context(options);
     await context.watch();
   }
   console.log('[esbuild] watching');
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  await Promise.all(present.map((options) => esbuild.build(options)));
 }

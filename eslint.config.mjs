@@ -66,6 +66,7 @@ export default tseslint.config(
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
+      parserOptions: { projectService: false, program: null },
       globals: {
         process: 'readonly',
         console: 'readonly',
@@ -74,6 +75,7 @@ export default tseslint.config(
         clearTimeout: 'readonly',
         URL: 'readonly',
         window: 'readonly',
+        fetch: 'readonly',
       },
     },
   },

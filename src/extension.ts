@@ -1,0 +1,72 @@
+// Wires VS Code to the services: settings, log, history, views, commands. No logic here and
+// no network I/O during activation.
+import * as vscode from 'vscode';
+import { registerClearHistory } from './commands/clearHistory';
+import { registerCopyJson } from './commands/copyJson';
+import { registerCopyValue } from './commands/copyValue';
+import { registerLookUpDnsRecords } from './commands/lookUpDnsRecords';
+import { registerLookUpHostnameAtCursor } from './commands/lookUpHostnameAtCursor';
+import { registerRefreshEntry } from './commands/refreshEntry';
+import { registerRemoveEntry } from './commands/removeEntry';
+import { registerShowLog } from './commands/showLog';
+import type { Deps } from './deps';
+import { createLog } from './log';
+import { EmbeddedServices } from './services/embedded';
+import { readSettings, SETTINGS_SECTION } from './settings';
+import { History } from './views/history';
+import { ResultsTreeProvider } from './views/resultsTree';
+
+/** What activate() returns: used by the integration tests, not a public API. */
+export interface HostLensApi {
+  deps: Deps;
+  resultsTreeItemCount(): Promise<number>;
+}
+
+export function activate(context: vscode.ExtensionContext): HostLensApi {
+  const log = createLog(context);
+  let settings = readSettings();
+  let services = new EmbeddedServices({
+    dnsTimeoutMs: settings.dnsTimeoutMs,
+    dnsTries: settings.dnsTries,
+  });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration(SETTINGS_SECTION)) return;
+      settings = readSettings();
+      services = new EmbeddedServices({
+        dnsTimeoutMs: settings.dnsTimeoutMs,
+        dnsTries: settings.dnsTries,
+      });
+    }),
+  );
+  const history = new History(context.globalState, () => settings.historyMaxHosts);
+  const results = new ResultsTreeProvider(history);
+  context.subscriptions.push(
+    results,
+    vscode.window.createTreeView('hostlens.results', {
+      treeDataProvider: results,
+      showCollapseAll: true,
+    }),
+  );
+  const deps: Deps = { services: () => services, settings: () => settings, history, results, log };
+
+  registerLookUpDnsRecords(context, deps);
+  registerLookUpHostnameAtCursor(context, deps);
+  registerRefreshEntry(context, deps);
+  registerRemoveEntry(context, deps);
+  registerClearHistory(context, deps);
+  registerCopyValue(context);
+  registerCopyJson(context);
+  registerShowLog(context, deps);
+
+  const { version } = context.extension.packageJSON as { version: string };
+  log.info(`HostLens ${version} activated`);
+  return {
+    deps,
+    resultsTreeItemCount: () => Promise.resolve(results.getChildren().length),
+  };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

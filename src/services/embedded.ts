@@ -1,0 +1,84 @@
+// The default backend: the engine in this process. Needs no account and no network beyond the
+// look-ups themselves.
+import { domainKeys } from '../engine/dns/dkim';
+import { query } from '../engine/dns/query';
+import { senderPolicyRanges } from '../engine/dns/spf';
+import type {
+  DomainKeysResult,
+  IconsResult,
+  QueryResult,
+  RedirectsResult,
+  SpfRoot,
+  UnfurlResult,
+  WhoisResult,
+} from '../engine/types';
+import { icons } from '../engine/web/icons';
+import { redirects } from '../engine/web/redirects';
+import { unfurl } from '../engine/web/unfurl';
+import { whois } from '../engine/whois/index';
+import type {
+  CallOptions,
+  DomainKeysParams,
+  DomainService,
+  MetaParams,
+  MetaService,
+  QueryParams,
+  SenderPolicyParams,
+  Services,
+  WhoisParams,
+} from './types';
+
+export interface EmbeddedOptions {
+  /** DNS: per-try timeout and tries (engine defaults when absent). */
+  dnsTimeoutMs?: number;
+  dnsTries?: number;
+  /** Web: refuse private and special addresses (on in `hostlens serve`, off in the editor). */
+  blockPrivate?: boolean;
+}
+
+export class EmbeddedServices implements DomainService, MetaService, Services {
+  readonly domain: DomainService = this;
+  readonly meta: MetaService = this;
+
+  constructor(private readonly options: EmbeddedOptions = {}) {}
+
+  private dns(call: CallOptions | undefined) {
+    return {
+      signal: call?.signal,
+      timeoutMs: this.options.dnsTimeoutMs,
+      tries: this.options.dnsTries,
+    };
+  }
+
+  private web(call: CallOptions | undefined) {
+    return { signal: call?.signal, blockPrivate: this.options.blockPrivate === true };
+  }
+
+  query(params: QueryParams, call?: CallOptions): Promise<QueryResult> {
+    return query(params, this.dns(call));
+  }
+
+  domainKeys(params: DomainKeysParams, call?: CallOptions): Promise<DomainKeysResult> {
+    return domainKeys(params, this.dns(call));
+  }
+
+  senderPolicyRanges(params: SenderPolicyParams, call?: CallOptions): Promise<SpfRoot> {
+    return senderPolicyRanges(params, this.dns(call));
+  }
+
+  whois(params: WhoisParams, call?: CallOptions): Promise<WhoisResult> {
+    return whois(params, { signal: call?.signal });
+  }
+
+  icons(params: MetaParams, call?: CallOptions): Promise<IconsResult> {
+    return icons(params, this.web(call));
+  }
+
+  redirects(params: MetaParams, call?: CallOptions): Promise<RedirectsResult> {
+    return redirects(params, this.web(call));
+  }
+
+  unfurl(params: MetaParams, call?: CallOptions): Promise<UnfurlResult> {
+    return unfurl(params, this.web(call));
+  }
+}

@@ -1,0 +1,30 @@
+// Every `hostlens.*` setting, read in one typed place.
+import * as vscode from 'vscode';
+
+export interface Settings {
+  dnsServer: string | undefined;
+  dnsTimeoutMs: number;
+  dnsTries: number;
+  hoverEnabled: boolean;
+  hoverLanguages: string[];
+  historyMaxHosts: number;
+}
+
+export const SETTINGS_SECTION = 'hostlens';
+
+export function readSettings(): Settings {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const server = config.get<string>('dns.server', '').trim();
+  return {
+    dnsServer: server === '' ? undefined : server,
+    dnsTimeoutMs: clamp(config.get<number>('dns.timeoutMs', 3000), 100, 60000),
+    dnsTries: clamp(config.get<number>('dns.tries', 2), 1, 5),
+    hoverEnabled: config.get<boolean>('hover.enabled', true),
+    hoverLanguages: config.get<string[]>('hover.languages', []),
+    historyMaxHosts: clamp(config.get<number>('history.maxHosts', 25), 1, 200),
+  };
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : min;
+}

@@ -1,0 +1,67 @@
+// The look-ups shown in the results view, newest first, kept in globalState so they survive
+// a reload. Each entry stores its answer so the tree can be drawn without asking again.
+import type * as vscode from 'vscode';
+import type { QueryResult } from '../engine/types';
+
+export interface ErrorSummary {
+  code: string;
+  message: string;
+}
+
+export interface DnsLookupEntry {
+  kind: 'dns';
+  host: string;
+  types?: string[];
+  server?: string;
+  at: number;
+  result?: QueryResult;
+  error?: ErrorSummary;
+}
+
+export type HistoryEntry = DnsLookupEntry;
+
+const STORAGE_KEY = 'hostlens.history.v1';
+
+export class History {
+  private entries: HistoryEntry[];
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly maxEntries: () => number,
+  ) {
+    const stored = memento.get<HistoryEntry[]>(STORAGE_KEY, []);
+    this.entries = Array.isArray(stored) ? stored.filter(isEntry) : [];
+  }
+
+  all(): readonly HistoryEntry[] {
+    return this.entries;
+  }
+
+  /** Adds or replaces the entry for the same look-up and moves it to the top. */
+  async put(entry: HistoryEntry): Promise<void> {
+    this.entries = [entry, ...this.entries.filter((e) => !sameLookup(e, entry))].slice(
+      0,
+      this.maxEntries(),
+    );
+    await this.memento.update(STORAGE_KEY, this.entries);
+  }
+
+  async remove(entry: HistoryEntry): Promise<void> {
+    this.entries = this.entries.filter((e) => !sameLookup(e, entry));
+    await this.memento.update(STORAGE_KEY, this.entries);
+  }
+
+  async clear(): Promise<void> {
+    this.entries = [];
+    await this.memento.update(STORAGE_KEY, []);
+  }
+}
+
+function sameLookup(a: HistoryEntry, b: HistoryEntry): boolean {
+  return a.kind === b.kind && a.host === b.host && a.server === b.server;
+}
+
+function isEntry(value: unknown): value is HistoryEntry {
+  const e = value as Partial<HistoryEntry> | undefined;
+  return typeof e === 'object' && e !== null && e.kind === 'dns' && typeof e.host === 'string';
+}

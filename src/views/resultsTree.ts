@@ -1,0 +1,29 @@
+// The results view: one node per look-up in the history, newest first.
+import * as vscode from 'vscode';
+import type { History } from './history';
+import type { ResultNode } from './nodes/base';
+import { DnsHostNode } from './nodes/dns';
+
+export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode> {
+  private readonly changed = new vscode.EventEmitter<ResultNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly history: History) {}
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: ResultNode): vscode.TreeItem {
+    return node.toTreeItem();
+  }
+
+  getChildren(node?: ResultNode): ResultNode[] {
+    if (node) return node.children();
+    return this.history.all().map((entry) => new DnsHostNode(entry));
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
