@@ -6,7 +6,7 @@ import { LookupError, throwIfAborted } from '../errors';
 import { fqdn, normalizeHost, printable } from '../names';
 import type { DkimEntry, DomainKeysResult } from '../types';
 import type { DomainKeysParams } from '../../services/types';
-import { ask, resolveLookup, type MailDnsOptions } from './lookup';
+import { ask, fanOutSignal, resolveLookup, type MailDnsOptions } from './lookup';
 
 /**
  * Selectors asked when the caller names none: each is one a mail provider documents or is
@@ -76,8 +76,9 @@ export async function domainKeys(
     ),
   ];
   const lookup = resolveLookup(params.server, options);
+  const signal = fanOutSignal(options.signal);
   const answers = await Promise.all(
-    selectors.map((s) => ask(lookup, `${s}._domainkey.${host}`, 'TXT', options.signal)),
+    selectors.map((s) => ask(lookup, `${s}._domainkey.${host}`, 'TXT', signal)),
   );
   throwIfAborted(options.signal);
   const failures = answers.filter((a) => a.kind === 'error');

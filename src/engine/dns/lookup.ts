@@ -1,5 +1,6 @@
 // The one DNS question the mail modules ask: one name, one type. Injectable so the SPF and
 // DKIM logic can be driven by any backend; the default asks the engine's `query`.
+import { setMaxListeners } from 'node:events';
 import { LookupError } from '../errors';
 import type { DnsRecord, QueryResult, RecordType } from '../types';
 import { query, type DnsOptions } from './query';
@@ -61,4 +62,16 @@ export async function ask(
   if (failure) return { kind: 'error', code: failure.code };
   const records = result.records.filter((r) => r.type === type);
   return records.length > 0 ? { kind: 'records', records } : { kind: 'void' };
+}
+
+/**
+ * One signal for many questions asked at once: every question adds a listener, and dozens in
+ * flight are normal here, not a leak.
+ */
+export function fanOutSignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (present.length === 0) return undefined;
+  const combined = AbortSignal.any(present);
+  setMaxListeners(0, combined);
+  return combined;
 }

@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { LookupError, throwIfAborted } from '../errors';
 import { printable, reverseName } from '../names';
 import type { RecordType } from '../types';
-import { ask, resolveLookup, type DnsLookup, type MailDnsOptions } from './lookup';
+import { ask, fanOutSignal, resolveLookup, type DnsLookup, type MailDnsOptions } from './lookup';
 import { expandDomainSpec, expandMacroString, type MacroContext } from './spf-macro';
 import { isSpfRecord, parseSpf, type Mechanism, type Qualifier } from './spf-parse';
 
@@ -106,7 +106,7 @@ export async function checkHost(
   const lookup = resolveLookup(params.server, options);
   const state: State = {
     lookup,
-    signal: options.signal,
+    signal: fanOutSignal(options.signal),
     ip,
     lookups: 0,
     voids: 0,

@@ -7,7 +7,14 @@ import { LookupError } from '../errors';
 import { normalizeHost } from '../names';
 import type { IpRange, RecordType, SpfNode, SpfProblem, SpfRoot } from '../types';
 import type { SenderPolicyParams } from '../../services/types';
-import { ask, resolveLookup, type Answer, type DnsLookup, type MailDnsOptions } from './lookup';
+import {
+  ask,
+  fanOutSignal,
+  resolveLookup,
+  type Answer,
+  type DnsLookup,
+  type MailDnsOptions,
+} from './lookup';
 import { LOOKUP_TERMS, isSpfRecord, parseSpf, type ParsedSpf } from './spf-parse';
 
 export interface SpfTreeLimits {
@@ -97,7 +104,7 @@ export async function senderPolicyRanges(
   const host = normalizeHost(params.host);
   const limits = { ...DEFAULT_SPF_LIMITS, ...options.limits };
   const timer = AbortSignal.timeout(limits.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+  const signal = fanOutSignal(options.signal, timer)!;
   const walk = new Walk(resolveLookup(params.server, options), limits, options.signal, signal);
 
   const answer = await walk.ask(host, 'TXT');
