@@ -38,9 +38,9 @@ export function ico(sizes: number[]): Buffer {
     entry.writeUInt8(s >= 256 ? 0 : s, 1);
     entry.writeUInt16LE(1, 4);
     entry.writeUInt16LE(32, 6);
-    entry.writeUInt32LE(images[i]!.length, 8);
+    entry.writeUInt32LE(images[i].length, 8);
     entry.writeUInt32LE(offset, 12);
-    offset += images[i]!.length;
+    offset += images[i].length;
     return entry;
   });
   return Buffer.concat([header, ...entries, ...images]);

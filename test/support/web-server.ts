@@ -3,7 +3,7 @@
 // dripping bodies, a server that never answers, error pages.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
 import { gif, ico, jpeg, png, svg, webp } from './web-images';
 
 export interface WebFixture {
@@ -29,7 +29,10 @@ let bombs: { gzip: Buffer; br: Buffer } | undefined;
 function compressionBombs() {
   // 16 MB of zeros shrink to a few KB: far past any cap the tests set once inflated.
   const zeros = Buffer.alloc(16 * 1024 * 1024);
-  bombs ??= { gzip: gzipSync(zeros, { level: 9 }), br: brotliCompressSync(zeros) };
+  bombs ??= {
+    gzip: gzipSync(zeros, { level: 6 }),
+    br: brotliCompressSync(zeros, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }),
+  };
   return bombs;
 }
 
@@ -70,6 +73,7 @@ export async function startWebServer(options: WebFixtureOptions = {}): Promise<W
   const host = options.host ?? '127.0.0.1';
   const requests: WebFixture['requests'] = [];
   const pending = new Set<ServerResponse>();
+  compressionBombs();
   let origin = '';
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
