@@ -104,7 +104,7 @@ describe('engine/dns/dkim domainKeys', () => {
       { host: 'mail.test', selectors: ['selector1'], server: dns.address },
       opts,
     );
-    const key = result.domain_keys[0]!;
+    const key = result.domain_keys[0];
     assert.equal(key.domain, 'selector1._domainkey.mail.test.');
     assert.equal(key.key_bits, 1024);
     assert.deepEqual(key.service_type, ['email']);
@@ -118,14 +118,14 @@ describe('engine/dns/dkim domainKeys', () => {
     assert.equal(dns.queries.length, 4);
     const [revoked, ed, raw] = result.domain_keys;
     assert.equal(result.domain_keys.length, 3);
-    assert.equal(revoked!.public_key, '');
-    assert.equal(revoked!.key_bits, undefined);
-    assert.equal(ed!.key_type, 'ed25519');
-    assert.equal(ed!.public_key, ED25519);
-    assert.equal(ed!.key_bits, undefined);
-    assert.equal(raw!.version, 'DKIM1');
-    assert.equal(raw!.key_bits, 1024);
-    assert.deepEqual(raw!.service_type, ['all']);
+    assert.equal(revoked.public_key, '');
+    assert.equal(revoked.key_bits, undefined);
+    assert.equal(ed.key_type, 'ed25519');
+    assert.equal(ed.public_key, ED25519);
+    assert.equal(ed.key_bits, undefined);
+    assert.equal(raw.version, 'DKIM1');
+    assert.equal(raw.key_bits, 1024);
+    assert.deepEqual(raw.service_type, ['all']);
   });
 
   it('does not report a wildcard TXT or another version as a key', async () => {

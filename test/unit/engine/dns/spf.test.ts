@@ -91,7 +91,7 @@ describe('engine/dns/spf senderPolicyRanges', () => {
       { version: 4, cidr_block: '192.0.2.1/32' },
       { version: 6, cidr_block: '2001:db8::/48' },
     ]);
-    const l1 = root.includes[0]!;
+    const l1 = root.includes[0];
     assert.equal(l1.domain, 'l1.nested.test');
     assert.equal(l1.via, 'include');
     assert.deepEqual(l1.ips, [{ version: 4, cidr_block: '198.51.100.0/24' }]);
@@ -107,23 +107,23 @@ describe('engine/dns/spf senderPolicyRanges', () => {
 
   it('follows a redirect chain as child nodes', async () => {
     const root = await tree('redir.test');
-    const r2 = root.includes[0]!;
+    const r2 = root.includes[0];
     assert.equal(r2.domain, 'r2.test');
     assert.equal(r2.via, 'redirect');
-    assert.equal(r2.includes[0]!.domain, 'r3.test');
-    assert.equal(r2.includes[0]!.via, 'redirect');
+    assert.equal(r2.includes[0].domain, 'r3.test');
+    assert.equal(r2.includes[0].via, 'redirect');
     assert.equal(root.lookup_count, 2);
   });
 
   it('reports include and redirect loops without following them', async () => {
     const root = await tree('loop.test');
-    assert.equal(root.includes[0]!.domain, 'loop2.test');
-    assert.deepEqual(root.includes[0]!.includes, []);
+    assert.equal(root.includes[0].domain, 'loop2.test');
+    assert.deepEqual(root.includes[0].includes, []);
     const p = root.problems!.find((x) => x.code === 'include_loop')!;
     assert.equal(p.domain, 'loop2.test');
     assert.equal(p.term, 'include:loop.test');
     const r = await tree('rloop.test');
-    assert.equal(r.problems![0]!.code, 'redirect_loop');
+    assert.equal(r.problems![0].code, 'redirect_loop');
     assert.deepEqual(r.includes, []);
   });
 
@@ -135,14 +135,14 @@ describe('engine/dns/spf senderPolicyRanges', () => {
       'missing_include_target include:txtonly.test',
     ]);
     assert.equal(root.includes.length, 2);
-    assert.equal(root.includes[0]!.policy, '');
+    assert.equal(root.includes[0].policy, '');
     assert.equal(root.void_lookup_count, 1);
   });
 
   it('reports several SPF records at a name', async () => {
     const root = await tree('several.test');
-    assert.equal(root.problems![0]!.code, 'several_records');
-    assert.equal(root.problems![0]!.domain, 'several.test');
+    assert.equal(root.problems![0].code, 'several_records');
+    assert.equal(root.problems![0].domain, 'several.test');
   });
 
   it('counts eleven look-ups as over the limit', async () => {
@@ -174,7 +174,7 @@ describe('engine/dns/spf senderPolicyRanges', () => {
       ],
     );
     const both = await tree('both.test');
-    assert.equal(both.problems![0]!.code, 'redirect_with_all');
+    assert.equal(both.problems![0].code, 'redirect_with_all');
     assert.deepEqual(both.includes, []);
     assert.equal(both.lookup_count, 0);
     const lax = await tree('lax.test');
@@ -183,12 +183,12 @@ describe('engine/dns/spf senderPolicyRanges', () => {
       ['deprecated_ptr', 'pass_all'],
     );
     const macro = await tree('macro.test');
-    assert.equal(macro.problems![0]!.code, 'macro_target');
+    assert.equal(macro.problems![0].code, 'macro_target');
   });
 
   it('reports a failed look-up of an include target on that node', async () => {
     const root = await tree('failing.test');
-    assert.equal(root.includes[0]!.policy, '');
+    assert.equal(root.includes[0].policy, '');
     assert.deepEqual(
       root.problems!.map((p) => [p.code, p.domain, p.term]),
       [['lookup_failed', 'servfail.inc.test', 'include:servfail.inc.test']],
@@ -204,11 +204,11 @@ describe('engine/dns/spf senderPolicyRanges', () => {
 
   it('turns hitting a bound into a problem', async () => {
     const deep = await tree('nested.test', { limits: { maxDepth: 1 } });
-    assert.equal(deep.includes[0]!.includes.length, 0);
-    assert.equal(deep.problems![0]!.code, 'depth_limit');
+    assert.equal(deep.includes[0].includes.length, 0);
+    assert.equal(deep.problems![0].code, 'depth_limit');
     const few = await tree('nested.test', { limits: { maxQueries: 2 } });
     assert.equal(few.query_count, 2);
-    assert.equal(few.problems![0]!.code, 'query_limit');
+    assert.equal(few.problems![0].code, 'query_limit');
   });
 
   it('cuts the tree at its time bound', async () => {
