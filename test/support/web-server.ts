@@ -187,6 +187,10 @@ export async function startWebServer(options: WebFixtureOptions = {}): Promise<W
       );
     }
     if (path === '/icons/all') return html(ICON_PAGE);
+    if (path === '/icons/link') {
+      const href = (url.searchParams.get('href') ?? '').replace(/[<>"&]/g, '');
+      return html(page(`<link rel="icon" href="${href}">`));
+    }
     if (path === '/icons/none') return html(page('<title>No icons</title>'));
     if (path === '/icons/many') {
       const links = Array.from(

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { LookupError } from '../../../../src/engine/errors';
+import { createAddressGuard } from '../../../../src/engine/web/guard';
+import type { LookupFunction, WebOptions } from '../../../../src/engine/web/fetcher';
+import { icons } from '../../../../src/engine/web/icons';
+import { redirects } from '../../../../src/engine/web/redirects';
+import { unfurl } from '../../../../src/engine/web/unfurl';
+import { startWebServer, type WebFixture } from '../../../support/web-server';
+
+const blockedCode = (err: unknown) => {
+  assert.ok(err instanceof LookupError, String(err));
+  assert.equal(err.code, 'blocked_target');
+  assert.ok(!/127\.0\.0|::1/.test(err.detail), 'no internal address in the detail');
+  return true;
+};
+
+describe('web address guard', () => {
+  let site: WebFixture;
+  before(async () => {
+    site = await startWebServer();
+  });
+  after(() => site.close());
+
+  it('lets WHATWG URL normalise the numeric IPv4 forms to one address', () => {
+    for (const form of ['2130706433', '0177.0.0.1', '0x7f000001', '0x7f.0.0.1', '127.1']) {
+      assert.equal(new URL(`http://${form}/`).hostname, '127.0.0.1', form);
+    }
+  });
+
+  it('classifies addresses: only global unicast passes', () => {
+    const guard = createAddressGuard();
+    for (const address of ['93.184.216.34', '2606:4700::1111', '1.1.1.1']) {
+      assert.equal(guard.refusal(address), undefined, address);
+    }
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '169.254.169.254',
+      '224.0.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '::',
+      '::1',
+      'fe80::1',
+      'fd00:ec2::254',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:8.8.8.8',
+      '64:ff9b::7f00:1',
+      'ff02::1',
+      '2002:7f00:1::',
+    ]) {
+      assert.notEqual(guard.refusal(address), undefined, address);
+    }
+    assert.equal(createAddressGuard(['127.0.0.0/8']).refusal('127.0.0.5'), undefined);
+  });
+
+  const forms = [
+    '127.0.0.1',
+    '2130706433',
+    '0177.0.0.1',
+    '0x7f000001',
+    '0.0.0.0',
+    '[::]',
+    '[::1]',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:7f00:1]',
+    '169.254.169.254',
+    '[fd00:ec2::254]',
+    '10.0.0.1',
+    '192.168.0.1',
+    '172.31.255.255',
+    '100.64.0.1',
+    '224.0.0.1',
+    '[fe80::1]',
+  ];
+  for (const form of forms) {
+    it(`refuses http://${form}/ before connecting when the guard is on`, async () => {
+      await assert.rejects(
+        redirects({ url: `http://${form}:${site.port}/final` }, { blockPrivate: true }),
+        blockedCode,
+      );
+    });
+  }
+
+  it('refuses a private target reached through a redirect, on every hop', async () => {
+    const before = site.requests.length;
+    const options: WebOptions = { blockPrivate: true, allowCidrs: ['127.0.0.1/32'] };
+    for (const target of [
+      `http://127.0.0.2:${site.port}/final`,
+      `http://[::ffff:7f00:2]:${site.port}/final`,
+      `http://2130706434:${site.port}/`,
+    ]) {
+      const url = `${site.url('/redirect-to')}?target=${encodeURIComponent(target)}`;
+      await assert.rejects(redirects({ url }, options), blockedCode);
+    }
+    assert.equal(
+      site.requests.length - before,
+      3,
+      'only the allowed first hops reached the server',
+    );
+  });
+
+  it('checks every DNS answer at connect time, so a rebinding name is refused', async () => {
+    let calls = 0;
+    const lookup: LookupFunction = (hostname) => {
+      assert.equal(hostname, 'rebind.test');
+      calls += 1;
+      return Promise.resolve([{ address: calls === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }]);
+    };
+    const options: WebOptions = { blockPrivate: true, allowCidrs: ['127.0.0.1/32'], lookup };
+    const url = `http://rebind.test:${site.port}/final`;
+    assert.equal((await redirects({ url }, options)).final_status_code, 200);
+    await assert.rejects(redirects({ url }, options), blockedCode);
+    assert.equal(calls, 2);
+  });
+
+  it('refuses a name whose answer mixes a public and a private address', async () => {
+    const lookup: LookupFunction = () =>
+      Promise.resolve([
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.7', family: 4 },
+      ]);
+    await assert.rejects(
+      unfurl({ url: 'http://mixed.test/' }, { blockPrivate: true, lookup }),
+      blockedCode,
+    );
+  });
+
+  it('checks the address a socket actually connected to', async () => {
+    // A connector that ignores the resolved address and lands on loopback anyway.
+    const connector: NonNullable<WebOptions['connector']> = (_options, callback) => {
+      const socket = connect(site.port, '127.0.0.1');
+      socket.once('connect', () => callback(null, socket));
+      socket.once('error', (err) => callback(err, null));
+    };
+    const lookup: LookupFunction = () => Promise.resolve([{ address: '93.184.216.34', family: 4 }]);
+    await assert.rejects(
+      redirects({ url: 'http://public.test/final' }, { blockPrivate: true, lookup, connector }),
+      blockedCode,
+    );
+    // Off by default: the extension and the command line inspect the user's own network.
+    assert.equal(
+      (await redirects({ url: 'http://public.test/final' }, { lookup, connector }))
+        .final_status_code,
+      200,
+    );
+  });
+
+  it('drops icons that point at internal addresses instead of fetching them', async () => {
+    const href = `http://[::ffff:127.0.0.1]:${site.port}/img/touch.png`;
+    const url = `${site.url('/icons/link')}?href=${encodeURIComponent(href)}`;
+    const open = await icons({ url });
+    assert.deepEqual(
+      open.icons.map((i) => [i.url, i.width]),
+      [
+        [href, 180],
+        [site.url('/favicon.ico'), 64],
+      ],
+    );
+    const guarded = await icons({ url }, { blockPrivate: true, allowCidrs: ['127.0.0.1/32'] });
+    assert.deepEqual(
+      guarded.icons.map((i) => i.url),
+      [site.url('/favicon.ico')],
+    );
+  });
+});
