@@ -158,7 +158,7 @@ describe('web address guard', () => {
     assert.deepEqual(
       open.icons.map((i) => [i.url, i.width]),
       [
-        [href, 180],
+        [new URL(href).href, 180],
         [site.url('/favicon.ico'), 64],
       ],
     );
