@@ -39,7 +39,7 @@ export function measureImage(bytes: Uint8Array): ImageSize | undefined {
     for (const image of result.images ?? []) {
       if (image.width * image.height > width * height) ({ width, height } = image);
     }
-    if (!Number.isFinite(width) || !Number.isFinite(height)) return undefined;
+    if (!(width > 0 && height > 0 && Number.isFinite(width * height))) return undefined;
     return { width: Math.round(width), height: Math.round(height), format };
   } catch {
     return undefined;
