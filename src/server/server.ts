@@ -56,8 +56,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     req.resume(); // GET bodies are not read; drain them so the connection stays usable
     if (closing) res.setHeader('connection', 'close');
-    const url = new URL(req.url ?? '/', 'http://server.invalid');
-    if (url.pathname === '/healthz') {
+    const url = requestUrl(req.url);
+    if (url?.pathname === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
       sendJson(res, { status: 'ok' });
       return;
@@ -67,9 +67,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       sendProblem(res, new LookupError('unauthorized', 'A valid API token is required'));
       return;
     }
-    const op = ROUTES.get(url.pathname);
+    const op = url && ROUTES.get(url.pathname);
     try {
       limiter.take(who);
+      if (!url) throw new LookupError('invalid_argument', 'The request target is not a path');
       if (!op) throw new LookupError('not_found', 'No such endpoint');
     } catch (err) {
       sendProblem(res, toLookupError(err));
@@ -140,6 +141,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.keepAliveTimeout = 5_000;
   // A socket error (reset, malformed request) never reaches handle(); answer 400 when we can.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    log(
+      `${new Date().toISOString()} ${socket.remoteAddress ?? '-'} - - ${printable(err.code ?? 'client error', 40)}`,
+    );
     if (socket.writable && !socket.destroyed && err.code !== 'ECONNRESET') {
       const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
       socket.end(
@@ -185,5 +189,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // The contract has no code of its own for this; the body carries invalid_argument.
     const err = new LookupError('invalid_argument', 'Only GET is supported');
     sendProblem(res, err, { status: 405, headers: { allow: 'GET' } });
+  }
+}
+
+/** The request target (origin or absolute form) as a URL; undefined for anything else. */
+function requestUrl(target: string | undefined): URL | undefined {
+  if (target === undefined) return undefined;
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      return new URL(target);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!target.startsWith('/')) return undefined;
+  try {
+    // Prefixing an origin keeps `//host/...` targets a path instead of a new authority.
+    return new URL(`http://server.invalid${target}`);
+  } catch {
+    return undefined;
   }
 }

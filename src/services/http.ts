@@ -185,10 +185,11 @@ export class HttpServices implements DomainService, MetaService, Services {
     } catch (err) {
       throw new LookupError('unauthorized', 'The API token could not be read', { cause: err });
     }
-    if (token === undefined || token.trim() === '') {
+    token = token?.trim();
+    if (token === undefined || token === '') {
       throw new LookupError('unauthorized', 'No API token is set');
     }
-    if (/[^\x21-\x7e]/.test(token)) {
+    if (/[^\x20-\x7e]/.test(token)) {
       throw new LookupError('unauthorized', 'The API token holds characters a header cannot carry');
     }
     const secret = token;

@@ -128,6 +128,27 @@ describe('server', () => {
       assert.equal(fake.calls.length, 0);
     });
 
+    it('answers odd request targets with a problem, never a 500', async () => {
+      const raw = async (target: string, auth = server.token) => {
+        const { port } = new URL(server.url);
+        const socket = connect(Number(port), '127.0.0.1');
+        let text = '';
+        socket.on('data', (d: Buffer) => (text += d.toString()));
+        await new Promise<void>((resolve) => socket.on('connect', resolve));
+        socket.end(
+          `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nConnection: close\r\n\r\n`,
+        );
+        await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+        return text;
+      };
+      assert.match(await raw('//['), /^HTTP\/1\.1 404 [^]*"code":"not_found"/);
+      assert.match(await raw('*'), /^HTTP\/1\.1 400 [^]*"code":"invalid_argument"/);
+      assert.match(await raw('*', 'nope-nope-nope-nope'), /^HTTP\/1\.1 401 /);
+      const absolute = await raw('http://other.test/domain/query?host=x.test');
+      assert.match(absolute, /^HTTP\/1\.1 200 /);
+      assert.equal(fake.calls.length, 1);
+    });
+
     it('gives 405 with Allow: GET for other methods', async () => {
       for (const method of ['POST', 'DELETE'] as const) {
         const reply = await get(server, PATH_OF.query, { method });
@@ -185,20 +206,7 @@ describe('server', () => {
   });
 
   describe('errors', () => {
-    const thrown: ErrorCode[] = [
-      'invalid_host',
-      'invalid_type',
-      'invalid_server',
-      'invalid_url',
-      'invalid_argument',
-      'not_found',
-      'blocked_target',
-      'rate_limited',
-      'upstream_timeout',
-      'upstream_error',
-      'response_too_large',
-      'internal_error',
-    ];
+    const thrown = Object.keys(ERROR_STATUS) as ErrorCode[];
     for (const code of thrown) {
       it(`passes the service's ${code} through as a problem`, async () => {
         fake.behaviour.query = () => Promise.reject(new LookupError(code, `detail of ${code}`));
@@ -324,6 +332,10 @@ describe('server', () => {
       assert.ok(elapsed < 3000, `cut off after ${elapsed} ms`);
       assert.ok(elapsed >= 250, `not before the timeout (${elapsed} ms)`);
       assert.match(received, /^HTTP\/1\.1 408/);
+      assert.ok(
+        server.log.some((l) => /127\.0\.0\.1 - - ERR_HTTP_REQUEST_TIMEOUT$/.test(l)),
+        server.log.join('\n'),
+      );
     });
   });
 

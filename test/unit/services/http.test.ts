@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, interceptors, type Dispatcher } from 'undici';
-import { LookupError, type ErrorCode } from '../../../src/engine/errors';
+import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/engine/errors';
 import {
   checkBaseUrl,
   HttpServices,
@@ -117,19 +117,7 @@ describe('HttpServices', () => {
       assert.deepEqual(await server.client.meta.unfurl({ url: 'x.test' }), FIXED.unfurl);
     });
 
-    const codes: ErrorCode[] = [
-      'invalid_host',
-      'invalid_type',
-      'invalid_server',
-      'invalid_url',
-      'invalid_argument',
-      'not_found',
-      'blocked_target',
-      'upstream_timeout',
-      'upstream_error',
-      'response_too_large',
-      'internal_error',
-    ];
+    const codes = Object.keys(ERROR_STATUS) as ErrorCode[];
     for (const code of codes) {
       it(`brings the service's ${code} back as the same code and detail`, async () => {
         fake.behaviour.query = () => Promise.reject(new LookupError(code, `detail of ${code}`));
@@ -208,7 +196,7 @@ describe('HttpServices', () => {
         res.setHeader('content-type', 'application/json');
         res.end('{"records":[]}');
       });
-      const s = client(raw.url);
+      const s = client(raw.url, { token: () => `  ${TOKEN}\n` });
       try {
         await s.query({ host: 'example.test', types: ['A', 'MX'] });
         await s.unfurl({ url: 'site.test/a b?c=1' });
@@ -438,7 +426,7 @@ describe('HttpServices', () => {
     });
 
     it('refuses to call without a token, or with one a header cannot carry', async () => {
-      for (const token of [undefined, '', '  ', 'line\r\nbreak']) {
+      for (const token of [undefined, '', '  ', 'line\r\nbreak', 'tökén-0123456789abcdef']) {
         const s = client('http://127.0.0.1:9', { dispatcher: tripwire, token: () => token });
         await lookupError(s.whois({ host: 'x.test' }), 'unauthorized');
       }
