@@ -33,7 +33,8 @@ export const DEFAULT_TRIES = 2;
 export function parseTypes(types: readonly string[] | undefined): RecordType[] {
   if (types === undefined || types.length === 0) return [...RECORD_TYPES];
   const out: RecordType[] = [];
-  for (const raw of types) {
+  // A lone string from a loosely typed caller is one type, not a list of letters.
+  for (const raw of typeof types === 'string' ? [types] : types) {
     const upper = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
     const type = RECORD_TYPES.find((t) => t === upper);
     if (type === undefined) {
@@ -67,6 +68,9 @@ export async function query(params: QueryParams, options: DnsOptions = {}): Prom
   // One bound for the whole call, the server name look-up included.
   const deadline = Date.now() + timeoutMs * tries;
 
+  if (params.server !== undefined && typeof params.server !== 'string') {
+    throw new LookupError('invalid_server', 'The nameserver must be given as text');
+  }
   const server = params.server?.trim();
   const servers =
     server === undefined || server === ''
