@@ -10,6 +10,7 @@ import { registerRefreshEntry } from './commands/refreshEntry';
 import { registerRemoveEntry } from './commands/removeEntry';
 import { registerShowLog } from './commands/showLog';
 import type { Deps } from './deps';
+import { registerHostHover } from './hover/hostHover';
 import { createLog } from './log';
 import { EmbeddedServices } from './services/embedded';
 import { readSettings, SETTINGS_SECTION } from './settings';
@@ -58,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerCopyValue(context);
   registerCopyJson(context);
   registerShowLog(context, deps);
+  registerHostHover(context, deps);
 
   const { version } = context.extension.packageJSON as { version: string };
   log.info(`HostLens ${version} activated`);

@@ -41,7 +41,8 @@ describe('extension shell', () => {
     assert.match(welcome?.contents ?? '', /command:hostlens\.lookUpDnsRecords/);
   });
 
-  it('opens the results view and shows it empty until a look-up', async () => {
+  it('opens the results view, empty (so its welcome content shows) after Clear History', async () => {
+    await vscode.commands.executeCommand('hostlens.clearHistory');
     await vscode.commands.executeCommand('workbench.view.extension.hostlens');
     await vscode.commands.executeCommand('hostlens.results.focus');
     const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as {
