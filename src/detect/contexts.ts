@@ -15,6 +15,7 @@ const HASH = new Set(
   'python ruby perl r julia elixir coffeescript terraform hcl powershell nim crystal'.split(' '),
 );
 const DASH = new Set('lua sql haskell elm'.split(' '));
+const MODULE_SPECIFIER_BEFORE = /(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*$/;
 
 /**
  * The string literals and comments of a line of code, or undefined when the language is not
@@ -38,7 +39,10 @@ export function codeSpans(line: string, languageId?: string): Span[] | undefined
     if (ch === '"' || ch === "'" || ch === '`') {
       let j = i + 1;
       while (j < line.length && line[j] !== ch) j += line[j] === '\\' ? 2 : 1;
-      spans.push({ start: i + 1, end: Math.min(j, line.length) });
+      // Module specifiers ("socket.io", "lodash.get") name packages, not hosts.
+      if (!MODULE_SPECIFIER_BEFORE.test(line.slice(0, i))) {
+        spans.push({ start: i + 1, end: Math.min(j, line.length) });
+      }
       i = j + 1;
     } else if (
       (slashComments && line.startsWith('//', i)) ||
@@ -123,8 +127,20 @@ function isHostsLine(address: string, names: string, languageId?: string): boole
   );
 }
 
+// The last word of a compound key also counts: DB_HOST, smtpServer, cookie-domain.
+const HOST_KEY_LAST_WORDS = new Set(
+  'host hosts hostname hostnames domain domains fqdn server servers nameserver nameservers'.split(
+    ' ',
+  ),
+);
+
 function isHostKey(key: string): boolean {
-  return HOST_KEYS.has(key.toLowerCase().replace(/[_-]/g, ''));
+  if (HOST_KEYS.has(key.toLowerCase().replace(/[_-]/g, ''))) return true;
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_-]+/);
+  return words.length > 1 && HOST_KEY_LAST_WORDS.has(words[words.length - 1]);
 }
 
 function isCaddyAddresses(text: string): boolean {

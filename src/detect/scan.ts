@@ -14,7 +14,7 @@ const IPV4_RE = /(?<![\p{L}\p{N}_.])(?:\d{1,3}\.){3}\d{1,3}(?![\p{L}\p{N}_]|\.[\
 // "ip6:" is the SPF mechanism; elsewhere a colon before the candidate means it is a fragment.
 const IPV6_RE = /(?<=^|[^\p{L}\p{N}_:.]|ip6:)[0-9a-f]*:[0-9a-f:.]*[0-9a-f:]/giu;
 const NAME_RE =
-  /(?<![\p{L}\p{M}\p{N}_.\-@$%&\\~*])(?:\*\.)?[\p{L}\p{M}\p{N}_-]+(?:\.[\p{L}\p{M}\p{N}_-]+)+\.?/gu;
+  /(?<![\p{L}\p{M}\p{N}_.\-@$%&\\~])(?:\*\.)?[\p{L}\p{M}\p{N}_-]+(?:\.[\p{L}\p{M}\p{N}_-]+)+\.?/gu;
 const LOCALHOST_RE = /(?<![\p{L}\p{N}_.\-@/])localhost(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/giu;
 const HOST_TOKEN_RE = /[^\s,;"'`()[\]{}<>=|]+/gu;
 

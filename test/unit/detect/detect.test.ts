@@ -136,6 +136,16 @@ const cases: Case[] = [
     [['email', 'first.last@example.com', 'example.com']],
   ],
 
+  ['Markdown bold', 'Use **example.com** here', [['hostname', 'example.com', 'example.com']]],
+  ['module specifier is a package', "import io from 'socket.io';", [], ts],
+  ['require specifier is a package', "const g = require('lodash.app');", [], ts],
+  ['env DB_HOST', 'DB_HOST=db.corp.acme', [['hostname', 'db.corp.acme', 'db.corp.acme']]],
+  [
+    'camelCase smtpServer',
+    'smtpServer: mail.corp.acme',
+    [['hostname', 'mail.corp.acme', 'mail.corp.acme']],
+  ],
+  ['ghost is not host', 'ghost: db.corp.acme', []],
   // URLs
   [
     'https URL',
