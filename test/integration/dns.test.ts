@@ -54,9 +54,9 @@ describe('DNS look-ups in VS Code', () => {
     assert.equal(hostNode.toTreeItem().description, `@${fixture.address}`);
     const typeNodes = hostNode.children();
     assert.deepEqual(labels(typeNodes), ['A', 'AAAA', 'CAA', 'MX', 'NS', 'TXT', 'SOA']);
-    const mx = typeNodes[labels(typeNodes).indexOf('MX')]!.children();
+    const mx = typeNodes[labels(typeNodes).indexOf('MX')].children();
     assert.deepEqual(labels(mx), ['mail.example.test.', 'mail2.example.test.']);
-    assert.match(String(mx[0]!.toTreeItem().description), /priority 10/);
+    assert.match(String(mx[0].toTreeItem().description), /priority 10/);
   });
 
   it('shows NXDOMAIN as its own node', async () => {
@@ -64,8 +64,8 @@ describe('DNS look-ups in VS Code', () => {
       host: 'missing.example.test',
     });
     const [hostNode] = api.deps.results.getChildren();
-    assert.equal(hostNode!.toTreeItem().label, 'missing.example.test');
-    assert.deepEqual(labels(hostNode!.children()), ['NXDOMAIN: no such domain']);
+    assert.equal(hostNode.toTreeItem().label, 'missing.example.test');
+    assert.deepEqual(labels(hostNode.children()), ['NXDOMAIN: no such domain']);
   });
 
   it('reports a bad host as an error and does not throw or keep it', async () => {
