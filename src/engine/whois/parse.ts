@@ -191,13 +191,21 @@ interface Rec {
 const REDACTED =
   /redacted|not disclosed|withheld|data protected|non-public|privacy|not available|hidden upon user request|gdpr|statutory masking/i;
 
+const keyCache = new Map<string, string>();
+
 export function normalizeKey(raw: string): string {
-  return raw
+  const hit = keyCache.get(raw);
+  if (hit !== undefined) return hit;
+  const key = raw
     .toLowerCase()
     .replace(/[._\-/()[\]]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/ \d+$/, '');
+  // Bounded: keys repeat across replies, but a hostile reply must not grow the cache forever.
+  if (keyCache.size > 10000) keyCache.clear();
+  keyCache.set(raw, key);
+  return key;
 }
 
 /**
@@ -237,23 +245,55 @@ function hasData(parsed: WhoisResult): boolean {
 }
 
 function prepare(text: string): string[] {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = text.split('\n');
   const out: string[] = [];
   for (let line of lines) {
-    line = line.replace(/\s+$/, '');
-    if (/^\s*(%|#|>>>|\*)/.test(line)) continue;
+    line = line.trimEnd();
+    const body = line.trimStart();
+    const first = body.charCodeAt(0);
+    // %, #, * and ">>>" open comments and banners.
+    if (first === 37 || first === 35 || first === 42 || body.startsWith('>>>')) continue;
     // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
-    if (/^\s*[-=_]{3,}\s*$/.test(line)) continue;
+    if ((first === 45 || first === 61 || first === 95) && /^[-=_]{3,}$/.test(body)) continue;
     // SWITCH (.ch/.li) separates key and value with a tab and no colon; a host name followed
     // by its address is a value line, not a key.
-    const tab = /^(\S[^\t:]*?)\t+(.+)$/.exec(line);
-    if (tab && !/[:.]/.test(tab[1])) line = `${tab[1]}: ${tab[2]}`;
+    if (line.includes('\t')) {
+      const tab = /^(\S[^\t:]*?)\t+(.+)$/.exec(line);
+      if (tab && !/[:.]/.test(tab[1])) line = `${tab[1]}: ${tab[2]}`;
+    }
     // TWNIC and MONIC write "Record expires on <date>" without a colon.
-    const rec = /^(\s*)record (expires|created) on (.+)$/i.exec(line);
-    if (rec) line = `${rec[1]}record ${rec[2].toLowerCase()} on: ${rec[3]}`;
+    if ((first === 82 || first === 114) && /^record (expires|created) on /i.test(body)) {
+      const rec = /^(\s*)record (expires|created) on (.+)$/i.exec(line);
+      if (rec) line = `${rec[1]}record ${rec[2].toLowerCase()} on: ${rec[3]}`;
+    }
     out.push(line);
   }
   return out;
+}
+
+/** Splits "key: value" at the first colon that is not part of "://", within 100 characters. */
+function splitKeyValue(body: string): [string, string] | undefined {
+  let from = 0;
+  for (;;) {
+    const i = body.indexOf(':', from);
+    if (i <= 0 || i > 100) return undefined;
+    if (body.charCodeAt(i + 1) === 47 && body.charCodeAt(i + 2) === 47) {
+      from = i + 1;
+      continue;
+    }
+    return [body.slice(0, i).trimEnd(), body.slice(i + 1).trim()];
+  }
+}
+
+function indentOf(line: string): number {
+  let n = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32) n += 1;
+    else if (c === 9) n += 4;
+    else break;
+  }
+  return n;
 }
 
 function emptyRecord(): Rec {
@@ -298,12 +338,12 @@ function walk(lines: string[]): Rec[] {
     }
     const blockStart = st.atBlockStart;
     st.atBlockStart = false;
-    const indent = /^\s*/.exec(line)![0].replace(/\t/g, '    ').length;
+    const indent = indentOf(line);
     const body = line.trim();
-    const kv = /^([^:]{1,100}?)\s*:(?!\/\/)\s*(.*)$/.exec(body);
+    const kv = splitKeyValue(body);
     if (kv) {
-      const key = normalizeKey(kv[1]);
-      const value = kv[2].replace(/^:/, '').trim();
+      const key = normalizeKey(kv[0]);
+      const value = kv[1].startsWith(':') ? kv[1].slice(1).trim() : kv[1];
       if (blockStart && indent === 0 && value !== '') {
         if (/^(nic hdl|person|role|contact|holder c|admin c|tech c)$/.test(key))
           st.block = 'contact';
