@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { LookupError } from '../errors';
 import type { DnsRecord, QueryResult, RecordType } from '../types';
 import { query, type DnsOptions } from './query';
+import { isWireName, rawQuery } from './raw-query';
 
 export type DnsLookup = (
   name: string,
@@ -23,11 +24,21 @@ export function resolveLookup(server: string | undefined, options: MailDnsOption
   if (options.timeoutMs !== undefined) base.timeoutMs = options.timeoutMs;
   if (options.tries !== undefined) base.tries = options.tries;
   if (options.lookup !== undefined) base.lookup = options.lookup;
-  return (name, type, signal) =>
-    query(
-      { host: name, types: [type], ...(server !== undefined ? { server } : {}) },
-      { ...base, ...(signal ? { signal } : {}) },
-    );
+  return async (name, type, signal) => {
+    const opts = { ...base, ...(signal ? { signal } : {}) };
+    try {
+      return await query(
+        { host: name, types: [type], ...(server !== undefined ? { server } : {}) },
+        opts,
+      );
+    } catch (err) {
+      // Names built by SPF macros may hold octets a host name may not; ask those directly.
+      if (err instanceof LookupError && err.code === 'invalid_host' && isWireName(name)) {
+        return rawQuery(name, type, server, opts);
+      }
+      throw err;
+    }
+  };
 }
 
 /** How one question ended, in the terms SPF and DKIM reason with. */
