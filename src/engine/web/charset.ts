@@ -58,10 +58,10 @@ export function prescanMeta(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-function isValidUtf8(bytes: Uint8Array): boolean {
+function isValidUtf8(bytes: Uint8Array, complete: boolean): boolean {
   try {
-    // A multi-byte sequence cut at the end of the sample is not evidence against UTF-8.
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    // A multi-byte sequence cut at the end of a partial sample is not evidence against UTF-8.
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: !complete });
     return true;
   } catch {
     return false;
@@ -70,9 +70,13 @@ function isValidUtf8(bytes: Uint8Array): boolean {
 
 /**
  * Decides the charset from the first bytes of the body (at least PRESCAN_BYTES when the body
- * is that long) and the Content-Type header.
+ * is that long) and the Content-Type header. `complete` says `first` is the whole body.
  */
-export function detectCharset(first: Uint8Array, contentType: string | undefined): Charset {
+export function detectCharset(
+  first: Uint8Array,
+  contentType: string | undefined,
+  complete = true,
+): Charset {
   const fromBom = bom(first);
   if (fromBom) return fromBom;
   const fromHeader = knownEncoding(charsetFromContentType(contentType));
@@ -80,11 +84,19 @@ export function detectCharset(first: Uint8Array, contentType: string | undefined
   const fromMeta = prescanMeta(first);
   if (fromMeta) return { encoding: fromMeta, source: 'meta', skip: 0 };
   // Undeclared: modern pages are UTF-8; older ones are windows-1252 (the spec's default).
-  return { encoding: isValidUtf8(first) ? 'utf-8' : 'windows-1252', source: 'default', skip: 0 };
+  return {
+    encoding: isValidUtf8(first, complete) ? 'utf-8' : 'windows-1252',
+    source: 'default',
+    skip: 0,
+  };
 }
 
 /** Decodes a whole buffer in its detected charset. */
 export function decodeText(bytes: Uint8Array, contentType: string | undefined): string {
-  const charset = detectCharset(bytes.subarray(0, PRESCAN_BYTES), contentType);
+  const charset = detectCharset(
+    bytes.subarray(0, PRESCAN_BYTES),
+    contentType,
+    bytes.length <= PRESCAN_BYTES,
+  );
   return new TextDecoder(charset.encoding).decode(bytes.subarray(charset.skip));
 }

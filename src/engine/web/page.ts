@@ -25,7 +25,11 @@ export function isHtml(contentType: string | undefined): boolean {
 
 /** Parses the head of a body that is already in memory (bench, corpus checks). */
 export function extractFromBytes(bytes: Uint8Array, contentType?: string): HeadMeta {
-  const charset = detectCharset(bytes.subarray(0, PRESCAN_BYTES), contentType);
+  const charset = detectCharset(
+    bytes.subarray(0, PRESCAN_BYTES),
+    contentType,
+    bytes.length <= PRESCAN_BYTES,
+  );
   const extractor = new HeadExtractor();
   extractor.write(new TextDecoder(charset.encoding).decode(bytes.subarray(charset.skip)));
   return extractor.end();
@@ -54,7 +58,11 @@ class PageDecoder {
   private release(stream: boolean): string {
     const first = Buffer.concat(this.pending);
     this.pending = [];
-    const charset = detectCharset(first.subarray(0, PRESCAN_BYTES), this.contentType);
+    const charset = detectCharset(
+      first.subarray(0, PRESCAN_BYTES),
+      this.contentType,
+      !stream && first.length <= PRESCAN_BYTES,
+    );
     this.encoding = charset.encoding;
     const decoder = new TextDecoder(charset.encoding);
     this.decoder = decoder;
