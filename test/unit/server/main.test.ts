@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Agent, request } from 'undici';
 import { loadTokens, serve, type ServeArgs, type ServeIo } from '../../../src/server/main';
 import { startServer } from '../../../src/server/server';
@@ -159,6 +160,41 @@ describe('serve()', () => {
       assert.match(h.err[0], /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
     } finally {
       await other.close();
+    }
+  });
+
+  it('a real process exits 0 on SIGTERM after answering the request in flight', async () => {
+    const script = resolve(__dirname, '../../support/serve-child.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      env: { ...process.env, HOSTLENS_TOKENS: TOKEN_A },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      for (let i = 0; i < 200 && !/listening on (\S+)/.test(out); i++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      assert.ok(url, out);
+      const inflight = request(`${url}/domain/query?host=x.test`, {
+        headers: { authorization: TOKEN_A },
+        dispatcher: agent,
+      });
+      for (let i = 0; i < 200 && !out.includes('query started'); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      child.kill('SIGTERM');
+      const res = await inflight;
+      assert.equal(res.statusCode, 200);
+      assert.equal(await res.body.text(), JSON.stringify(FIXED.query));
+      assert.equal(await exited, 0);
+      assert.match(out, /SIGTERM, finishing in-flight requests[^]*stopped/);
+      assert.ok(!out.includes(TOKEN_A));
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
