@@ -313,7 +313,7 @@ function errorFrom(
     ? fromProblem(problem, status)
     : fromProblem({ detail: `The ${label} answered HTTP ${status}${fallback}` }, status);
   const retry = Number(headers['retry-after']);
-  return new LookupError(base.code, redact(base.detail), {
+  return new LookupError(base.code, printable(redact(base.detail), 500), {
     retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : undefined,
   });
 }
