@@ -9,7 +9,7 @@ import { loadFixtureZones, startDnsServer, type DnsFixture } from '../support/dn
 import type { BenchRow } from './types';
 
 const DELAY_MS = 50;
-const RUNS = 7;
+const RUNS = 11;
 const HOST = 'example.test';
 
 function median(values: number[]): number {
