@@ -136,10 +136,13 @@ async function fetchRecords(
   }
 }
 
-// Node hands a CAA record over as {critical: <flags octet>, <tag>: <value>}.
-function caaRecord(raw: object): DnsRecord {
-  const entries = Object.entries(raw as Record<string, unknown>);
+// Node hands a CAA record over as {critical: <flags octet>, <tag>: <value>}; Node 22+ adds
+// `type: 'CAA'` (the extension host of VS Code runs a newer Node than the command line may).
+export function caaRecord(raw: object): DnsRecord {
+  const entries = Object.entries(raw as Record<string, unknown>).filter(([k]) => k !== 'critical');
   const flags = Number((raw as { critical?: unknown }).critical ?? 0);
-  const [tag = '', value = ''] = entries.find(([k]) => k !== 'critical') ?? [];
+  const tagged =
+    entries.length > 1 ? entries.filter(([k, v]) => !(k === 'type' && v === 'CAA')) : entries;
+  const [tag = '', value = ''] = tagged[0] ?? [];
   return { type: 'CAA', flags, tag, value: String(value) };
 }
