@@ -5,7 +5,6 @@ import {
   isSpfRecord,
   macroStringError,
   parseSpf,
-  type Mechanism,
 } from '../../../../src/engine/dns/spf-parse';
 import {
   dottedIp,
