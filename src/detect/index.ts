@@ -8,7 +8,12 @@ import { detectZoneLine } from './zone';
 
 export type { DetectContext, Detected, DetectedKind } from './types';
 export { zoneOriginAt } from './zone';
-export { looksLikeZoneFile, originFromFileName, isZoneFileNameCandidate } from './zone-file';
+export {
+  looksLikeZoneFile,
+  originFromFileName,
+  isZoneFileNameCandidate,
+  ZONE_FIRST_LINE_PATTERN,
+} from './zone-file';
 
 /** Beyond this many characters (minified files) a line is not searched further. */
 export const MAX_SCANNED_CHARS = 20_000;

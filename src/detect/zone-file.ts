@@ -109,3 +109,14 @@ export function isZoneFileNameCandidate(fileName: string): boolean {
   const base = (fileName.split(/[\\/]/).pop() ?? '').toLowerCase();
   return base.startsWith('db.') || /\.(?:zone|db)$/.test(base);
 }
+
+/**
+ * The `firstLine` regex for the dns-zone language in package.json (VS Code consults it only
+ * when no file name or extension association matched): a $ORIGIN or $TTL directive, or an
+ * SOA record, on the first line.
+ */
+export const ZONE_FIRST_LINE_PATTERN =
+  '^(?:\\$(?:ORIGIN|TTL)\\s+\\S' +
+  // an SOA whose owner is "@" or absolute, or that carries the class: not "The SOA record…"
+  '|(?:@|\\S*\\.)\\s+(?:[0-9]+[smhdwSMHDW]?\\s+)?(?:IN\\s+)?SOA\\s' +
+  '|\\S+\\s+(?:[0-9]+[smhdwSMHDW]?\\s+)?IN\\s+SOA\\s)';

@@ -7,6 +7,7 @@ import {
   looksLikeZoneFile,
   originFromFileName,
   zoneOriginAt,
+  ZONE_FIRST_LINE_PATTERN,
 } from '../../../src/detect/index';
 
 const fixture = fileURLToPath(
@@ -118,4 +119,31 @@ describe('detect: zoneOriginAt', () => {
     assert.deepEqual(at('@               IN  MX    10'), ['example.test', 'mail.example.test']);
     assert.deepEqual(at('db '), ['db.lab.example.test', 'host1.lab.example.test']);
   });
+});
+
+describe('detect: ZONE_FIRST_LINE_PATTERN', () => {
+  const re = new RegExp(ZONE_FIRST_LINE_PATTERN);
+  for (const line of [
+    '$TTL 86400',
+    '$ORIGIN example.com.',
+    '@ IN SOA ns1.example.com. hostmaster.example.com. (',
+    'example.com. 3600 IN SOA ns1 hostmaster 1 2 3 4 5',
+    '@\t1h\tIN\tSOA\tns1 h (',
+    'example.com.  SOA ns1 h 1 2 3 4 5',
+    'zone1 IN SOA ns1 h (',
+  ]) {
+    it(`matches ${JSON.stringify(line)}`, () => assert.ok(re.test(line)));
+  }
+  for (const line of [
+    '; just a comment',
+    '$TTL',
+    'SQLite format 3',
+    'TTL=3600',
+    'echo $ORIGIN',
+    '#!/bin/sh',
+    'The SOA record is explained below',
+    'Our 3 SOA records',
+  ]) {
+    it(`does not match ${JSON.stringify(line)}`, () => assert.ok(!re.test(line)));
+  }
 });
