@@ -95,7 +95,9 @@ export function hostSpans(line: string, languageId?: string): HostSpan[] {
     add(m[1].length, m[1].length + m[3].length, true); // /etc/hosts: address, then names
   } else if ((m = /^(\s*)([^\s#{][^#{]*?)\s*\{\s*$/.exec(line)) && isCaddyAddresses(m[2])) {
     add(m[1].length, m[1].length + m[2].length); // Caddyfile site block
-  } else if ((m = /^(\s*(?:-\s+)?["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*)(.*)$/.exec(line))) {
+  } else if (
+    (m = /^(\s*(?:-\s+|export\s+)?["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*)(.*)$/.exec(line))
+  ) {
     if (isHostKey(m[2])) {
       const value = m[3];
       const comment = value.search(/\s#/);

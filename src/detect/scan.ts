@@ -50,7 +50,7 @@ export function scanLine(line: string, languageId?: string, offset = 0): Detecte
   }
   for (const m of line.matchAll(IPV6_RE)) {
     const ip = trimIpv6(m[0]);
-    if (ip !== undefined && !/^[\p{L}\p{N}_]/u.test(line.slice(m.index + ip.length))) {
+    if (ip !== undefined && !/[\p{L}\p{N}_]/u.test(line.charAt(m.index + ip.length))) {
       add(item('ip', m.index, ip, ip.toLowerCase()));
     }
   }

@@ -61,10 +61,6 @@ export function detectZoneLine(line: string, origin?: string): Detected[] {
       } else if (type === 'AAAA' && ipField && isIPv6(ipField.text)) {
         found.push(detected('ip', ipField, ipField.text.toLowerCase()));
       }
-      for (const token of rdata) {
-        if (token.text.startsWith('"'))
-          found.push(...scanLine(unquote(token.text), undefined, token.start + 1));
-      }
     } else {
       // A continuation line inside ( … ) or something unknown: only what is unambiguous.
       for (const token of hasOwner ? tokens.slice(1) : tokens) {
@@ -74,6 +70,12 @@ export function detectZoneLine(line: string, origin?: string): Detected[] {
           name(token);
         }
       }
+    }
+  }
+  // TXT, SPF and CAA strings (also on continuation lines) are searched like prose.
+  for (const token of tokens) {
+    if (token.text.startsWith('"')) {
+      found.push(...scanLine(unquote(token.text), undefined, token.start + 1));
     }
   }
   if (cut < line.length) found.push(...scanLine(line.slice(cut), undefined, cut));
