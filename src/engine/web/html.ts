@@ -63,6 +63,9 @@ export class HeadExtractor {
   private svgDepth = 0;
   private skipText = 0;
   private bodyAt = -1;
+  private inHead = false;
+  private sawBodyTag = false;
+  private headClosed = false;
   private bodyText = 0;
 
   constructor() {
@@ -115,7 +118,21 @@ export class HeadExtractor {
     if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template') {
       this.skipText += 1;
     }
-    if (name === 'body' || (!HEAD_ELEMENTS.has(name) && this.svgDepth === 0)) this.startBody();
+    if (name === 'head') {
+      this.inHead = true;
+      // Junk before a late <head> (injected divs) was not the body after all; the byte cap
+      // still bounds a page that keeps reopening its head.
+      if (!this.sawBodyTag) {
+        this.bodyAt = -1;
+        this.bodyText = 0;
+      }
+    }
+    if (name === 'body') this.sawBodyTag = true;
+    // A stray element inside an explicit <head> (tracking pixels, widgets) does not end it:
+    // pages keep their meta tags after such elements.
+    if (name === 'body' || (!this.inHead && !HEAD_ELEMENTS.has(name) && this.svgDepth === 0)) {
+      this.startBody();
+    }
     if (this.bodyAt >= 0 && this.parser.startIndex - this.bodyAt > BODY_BUDGET) {
       this.stop();
       return;
@@ -138,7 +155,11 @@ export class HeadExtractor {
       this.skipText = Math.max(0, this.skipText - 1);
     }
     if (name === 'title' && this.inTitle) this.endTitle();
-    if (name === 'head') this.startBody();
+    if (name === 'head') {
+      this.inHead = false;
+      this.headClosed = true;
+      this.startBody();
+    }
   }
 
   private text(text: string): void {
@@ -149,7 +170,8 @@ export class HeadExtractor {
     }
     if (this.bodyAt < 0 || this.skipText > 0) return;
     this.bodyText += text.replace(/\s+/g, '').length;
-    if (this.bodyText >= BODY_TEXT_BUDGET) this.stop();
+    // Text only ends the read inside a real body: junk before a late <head> does not.
+    if (this.bodyText >= BODY_TEXT_BUDGET && (this.sawBodyTag || this.headClosed)) this.stop();
   }
 
   private endTitle(): void {
