@@ -50,7 +50,8 @@ export interface MailSetupOptions extends CallOptions {
   selectors?: string[];
 }
 
-type Kind = 'dmarc' | 'mta_sts' | 'tls_rpt' | 'bimi';
+export type MailRecordKind = 'dmarc' | 'mta_sts' | 'tls_rpt' | 'bimi';
+type Kind = MailRecordKind;
 
 const KINDS: Record<Kind, { prefix: string; version: string; check: Checker }> = {
   dmarc: { prefix: '_dmarc', version: 'DMARC1', check: checkDmarc },
