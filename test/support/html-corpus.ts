@@ -35,7 +35,7 @@ function metascraper(): CorpusPage[] {
   return tests.map((t) => ({
     corpus: 'metascraper',
     id: t.test,
-    file: join(dir, 'integration', t.html[0]!),
+    file: join(dir, 'integration', t.html[0]),
     url: t.url,
     contentType: 'text/html',
     expected: { title: t.expected[0]?.title, description: t.expected[0]?.description },
@@ -153,7 +153,7 @@ export function referenceTags(html: string): ReferenceTags {
   const tags: ReferenceTags = {};
   const walk = (nodes: ReturnType<typeof parseDocument>['children'], inSvg: boolean) => {
     for (const node of nodes) {
-      if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+      if (!('attribs' in node)) continue;
       const el = node as unknown as {
         name: string;
         attribs: Record<string, string>;

@@ -65,7 +65,7 @@ describe('web conformance: html-meta corpus pages', function () {
     let next = 0;
     const worker = async () => {
       while (next < pages.length) {
-        const page = pages[next++]!;
+        const page = pages[next++];
         try {
           results.set(
             page,
