@@ -16,6 +16,7 @@ import { EmbeddedServices } from './services/embedded';
 import { readSettings, SETTINGS_SECTION } from './settings';
 import { History } from './views/history';
 import { ResultsTreeProvider } from './views/resultsTree';
+import { registerZoneFileSniffer } from './zoneFileSniffer';
 
 /** What activate() returns: used by the integration tests, not a public API. */
 export interface HostLensApi {
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerCopyJson(context);
   registerShowLog(context, deps);
   registerHostHover(context, deps);
+  registerZoneFileSniffer(context);
 
   const { version } = context.extension.packageJSON as { version: string };
   log.info(`HostLens ${version} activated`);

@@ -58,7 +58,10 @@ async function main(): Promise<void> {
 }
 
 async function showWelcome(page: Page): Promise<void> {
-  await page.locator('.activitybar a[aria-label^="HostLens"], .activitybar li[aria-label^="HostLens"]').first().click();
+  await page
+    .locator('.activitybar a[aria-label^="HostLens"], .activitybar li[aria-label^="HostLens"]')
+    .first()
+    .click();
   await page.waitForSelector('.welcome-view-content', { timeout: 20000 });
   await page.waitForTimeout(800);
 }
