@@ -4,11 +4,15 @@ import * as vscode from 'vscode';
 import { registerClearHistory } from './commands/clearHistory';
 import { registerCopyJson } from './commands/copyJson';
 import { registerCopyValue } from './commands/copyValue';
+import { registerFindDkimKeys } from './commands/findDkimKeys';
 import { registerLookUpDnsRecords } from './commands/lookUpDnsRecords';
 import { registerLookUpHostnameAtCursor } from './commands/lookUpHostnameAtCursor';
 import { registerRefreshEntry } from './commands/refreshEntry';
 import { registerRemoveEntry } from './commands/removeEntry';
 import { registerShowLog } from './commands/showLog';
+import { registerShowMailSetup } from './commands/showMailSetup';
+import { registerShowSpfTree } from './commands/showSpfTree';
+import { registerTestSpf } from './commands/testSpf';
 import type { Deps } from './deps';
 import { registerHostHover } from './hover/hostHover';
 import { createLog } from './log';
@@ -54,6 +58,10 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
 
   registerLookUpDnsRecords(context, deps);
   registerLookUpHostnameAtCursor(context, deps);
+  registerShowMailSetup(context, deps);
+  registerShowSpfTree(context, deps);
+  registerFindDkimKeys(context, deps);
+  registerTestSpf(context, deps);
   registerRefreshEntry(context, deps);
   registerRemoveEntry(context, deps);
   registerClearHistory(context, deps);

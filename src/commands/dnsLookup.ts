@@ -2,8 +2,9 @@
 // reveals it in the results view. Errors become history entries and a message, never throws.
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { LookupError, toLookupError } from '../engine/errors';
-import type { DnsLookupEntry } from '../views/history';
+import { toLookupError } from '../engine/errors';
+import type { DnsLookupEntry, ErrorSummary } from '../views/history';
+import { withLookupProgress } from './progress';
 
 export interface DnsLookupRequest {
   host: string;
@@ -13,33 +14,19 @@ export interface DnsLookupRequest {
 
 export async function runDnsLookup(deps: Deps, request: DnsLookupRequest): Promise<DnsLookupEntry> {
   const started = Date.now();
-  const entry: DnsLookupEntry = await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `HostLens: looking up ${request.host}`,
-      cancellable: true,
-    },
-    async (_progress, token): Promise<DnsLookupEntry> => {
-      const controller = new AbortController();
-      const subscription = token.onCancellationRequested(() => controller.abort());
+  const entry = await withLookupProgress(
+    `HostLens: looking up ${request.host}`,
+    async (signal): Promise<DnsLookupEntry> => {
       try {
         const result = await deps
           .services()
           .domain.query(
             { host: request.host, types: request.types, server: request.server },
-            { signal: controller.signal },
+            { signal },
           );
         return { kind: 'dns', ...request, at: Date.now(), result };
       } catch (err) {
-        const error = toLookupError(err);
-        return {
-          kind: 'dns',
-          ...request,
-          at: Date.now(),
-          error: { code: error.code, message: error.detail },
-        };
-      } finally {
-        subscription.dispose();
+        return { kind: 'dns', ...request, at: Date.now(), error: errorSummary(err) };
       }
     },
   );
@@ -62,10 +49,16 @@ export async function runDnsLookup(deps: Deps, request: DnsLookupRequest): Promi
 }
 
 /** Input mistakes are reported to the user but not kept in the history. */
-function isInputError(code: string): boolean {
-  return code === 'invalid_host' || code === 'invalid_type' || code === 'invalid_server';
+export function isInputError(code: string): boolean {
+  return (
+    code === 'invalid_host' ||
+    code === 'invalid_type' ||
+    code === 'invalid_server' ||
+    code === 'invalid_argument'
+  );
 }
 
-export function describeError(err: unknown): string {
-  return err instanceof LookupError ? err.detail : toLookupError(err).detail;
+export function errorSummary(err: unknown): ErrorSummary {
+  const error = toLookupError(err);
+  return { code: error.code, message: error.detail };
 }

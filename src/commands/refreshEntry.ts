@@ -1,15 +1,20 @@
-// "Refresh" on a host node: asks the same question again.
+// "Refresh" on a host node: asks the same questions again.
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { DnsHostNode } from '../views/nodes/dns';
+import { HostNode } from '../views/nodes/host';
 import { runDnsLookup } from './dnsLookup';
+import { runMailLookup } from './mailLookup';
 
 export function registerRefreshEntry(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('hostlens.refreshEntry', async (node?: unknown) => {
-      if (!(node instanceof DnsHostNode)) return;
-      const { host, types, server } = node.entry;
-      await runDnsLookup(deps, { host, types, server });
+      if (!(node instanceof HostNode)) return;
+      if (node.dns) {
+        const { host, types, server } = node.dns;
+        await runDnsLookup(deps, { host, types, server });
+      }
+      if (node.mail)
+        await runMailLookup(deps, { host: node.host, server: node.server, part: 'all' });
     }),
   );
 }

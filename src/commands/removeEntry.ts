@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { DnsHostNode } from '../views/nodes/dns';
+import { HostNode } from '../views/nodes/host';
 
 export function registerRemoveEntry(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('hostlens.removeEntry', async (node?: unknown) => {
-      if (!(node instanceof DnsHostNode)) return;
-      await deps.history.remove(node.entry);
+      if (!(node instanceof HostNode)) return;
+      for (const entry of node.entries) await deps.history.remove(entry);
       deps.results.refresh();
     }),
   );

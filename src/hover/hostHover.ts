@@ -153,6 +153,12 @@ function answerMarkdown(
       item.kind === 'ip' ? item.value : name,
     ]),
   ];
+  if (item.kind !== 'ip') {
+    links.push(
+      commandLink('SPF tree', 'hostlens.showSpfTree', [name]),
+      commandLink('Mail set-up', 'hostlens.showMailSetup', [name]),
+    );
+  }
   md.appendMarkdown(`\n\n${links.join(' · ')}`);
   return md;
 }

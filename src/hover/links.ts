@@ -1,6 +1,10 @@
 // Command links in hovers. Every command a link may run is listed once here, because a
 // trusted MarkdownString runs only the commands it names.
-const HOVER_COMMANDS = ['hostlens.lookUpDnsRecords'];
+const HOVER_COMMANDS = [
+  'hostlens.lookUpDnsRecords',
+  'hostlens.showSpfTree',
+  'hostlens.showMailSetup',
+];
 
 export function hoverCommands(): string[] {
   return HOVER_COMMANDS;

@@ -1,6 +1,7 @@
 // The look-ups shown in the results view, newest first, kept in globalState so they survive
 // a reload. Each entry stores its answer so the tree can be drawn without asking again.
 import type * as vscode from 'vscode';
+import type { MailSetup } from '../engine/dns/mail-records';
 import type { QueryResult } from '../engine/types';
 
 export interface ErrorSummary {
@@ -18,7 +19,20 @@ export interface DnsLookupEntry {
   error?: ErrorSummary;
 }
 
-export type HistoryEntry = DnsLookupEntry;
+/**
+ * A host's mail authentication. "Show Mail Set-up" fills every part; "Show SPF Tree" and
+ * "Find DKIM Keys" replace just their own part of the entry.
+ */
+export interface MailEntry {
+  kind: 'mail';
+  host: string;
+  server?: string;
+  at: number;
+  setup?: Partial<Omit<MailSetup, 'host'>>;
+  error?: ErrorSummary;
+}
+
+export type HistoryEntry = DnsLookupEntry | MailEntry;
 
 const STORAGE_KEY = 'hostlens.history.v1';
 
@@ -35,6 +49,17 @@ export class History {
 
   all(): readonly HistoryEntry[] {
     return this.entries;
+  }
+
+  find<K extends HistoryEntry['kind']>(
+    kind: K,
+    host: string,
+    server: string | undefined,
+  ): Extract<HistoryEntry, { kind: K }> | undefined {
+    return this.entries.find(
+      (e): e is Extract<HistoryEntry, { kind: K }> =>
+        e.kind === kind && e.host === host && e.server === server,
+    );
   }
 
   /** Adds or replaces the entry for the same look-up and moves it to the top. */
@@ -63,5 +88,10 @@ function sameLookup(a: HistoryEntry, b: HistoryEntry): boolean {
 
 function isEntry(value: unknown): value is HistoryEntry {
   const e = value as Partial<HistoryEntry> | undefined;
-  return typeof e === 'object' && e !== null && e.kind === 'dns' && typeof e.host === 'string';
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e.kind === 'dns' || e.kind === 'mail') &&
+    typeof e.host === 'string'
+  );
 }

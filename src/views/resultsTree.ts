@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { History } from './history';
 import type { ResultNode } from './nodes/base';
-import { DnsHostNode } from './nodes/dns';
+import { hostNodes } from './nodes/host';
 
 export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode> {
   private readonly changed = new vscode.EventEmitter<ResultNode | undefined>();
@@ -20,7 +20,7 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode> 
 
   getChildren(node?: ResultNode): ResultNode[] {
     if (node) return node.children();
-    return this.history.all().map((entry) => new DnsHostNode(entry));
+    return hostNodes(this.history.all());
   }
 
   dispose(): void {

@@ -16,49 +16,27 @@ const TYPE_ICONS: Record<string, string> = {
   PTR: 'arrow-left',
 };
 
-/** One looked-up host, with the server that answered. */
-export class DnsHostNode extends ResultNode {
-  constructor(readonly entry: DnsLookupEntry) {
-    super();
+/** The record-type nodes (and state messages) of one DNS look-up. */
+export function dnsChildren(entry: DnsLookupEntry): ResultNode[] {
+  const { result, error } = entry;
+  if (error)
+    return [new MessageNode(error.message, icons.error, `${error.code}: ${error.message}`)];
+  if (!result) return [];
+  const nodes: ResultNode[] = [];
+  const byType = new Map<string, DnsRecord[]>();
+  for (const record of result.records) {
+    byType.set(record.type, [...(byType.get(record.type) ?? []), record]);
   }
-
-  toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.entry.host, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `dns:${this.entry.host}@${this.entry.server ?? ''}`;
-    item.description = this.entry.server ? `@${this.entry.server}` : 'system resolver';
-    item.iconPath = new vscode.ThemeIcon(this.entry.error ? 'globe' : 'globe');
-    item.contextValue = 'host';
-    item.tooltip = new vscode.MarkdownString(
-      `**${this.entry.host}**\n\nServer: ${this.entry.server ?? 'system resolver'}\n\nLooked up ${new Date(this.entry.at).toLocaleString()}`,
-    );
-    return item;
+  for (const [type, records] of byType) nodes.push(new DnsTypeNode(entry, type, records));
+  if (result.status === 'NXDOMAIN') {
+    nodes.push(new MessageNode('NXDOMAIN: no such domain', icons.error));
+  } else if (result.records.length === 0) {
+    nodes.push(new MessageNode('No records of the asked types', icons.empty));
   }
-
-  children(): ResultNode[] {
-    const { result, error } = this.entry;
-    if (error)
-      return [new MessageNode(error.message, icons.error, `${error.code}: ${error.message}`)];
-    if (!result) return [];
-    const nodes: ResultNode[] = [];
-    const byType = new Map<string, DnsRecord[]>();
-    for (const record of result.records) {
-      byType.set(record.type, [...(byType.get(record.type) ?? []), record]);
-    }
-    for (const [type, records] of byType) nodes.push(new DnsTypeNode(this.entry, type, records));
-    if (result.status === 'NXDOMAIN') {
-      nodes.push(new MessageNode('NXDOMAIN: no such domain', icons.error));
-    } else if (result.records.length === 0) {
-      nodes.push(new MessageNode('No records of the asked types', icons.empty));
-    }
-    for (const failure of result.errors ?? []) {
-      nodes.push(new MessageNode(`${failure.type}: ${failure.code}`, icons.warning));
-    }
-    return nodes;
+  for (const failure of result.errors ?? []) {
+    nodes.push(new MessageNode(`${failure.type}: ${failure.code}`, icons.warning));
   }
-
-  json(): unknown {
-    return this.entry.result ?? this.entry.error;
-  }
+  return nodes;
 }
 
 export class DnsTypeNode extends ResultNode {

@@ -1,0 +1,15 @@
+// "HostLens: Show Mail Set-up": SPF, DKIM (default selectors), DMARC, MTA-STS, TLS-RPT, BIMI.
+import * as vscode from 'vscode';
+import type { Deps } from '../deps';
+import { askHost } from './askHost';
+import { runMailLookup } from './mailLookup';
+
+export function registerShowMailSetup(context: vscode.ExtensionContext, deps: Deps): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('hostlens.showMailSetup', async (target?: unknown) => {
+      const host = await askHost(target, 'HostLens: Show Mail Set-up', 'Mail domain');
+      if (!host) return undefined;
+      return runMailLookup(deps, { host, server: deps.settings().dnsServer, part: 'all' });
+    }),
+  );
+}
