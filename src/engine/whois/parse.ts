@@ -3,183 +3,20 @@
 // the reader is one generic "key: value" walk that understands sections (indented blocks and
 // bare headings such as "Registrar" or "Name servers"), with the few spellings that cannot be
 // read that way handled before the walk.
+//
+// Speed: the walk reads the reply in place, one pass, by offsets. A line becomes a string only
+// when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
+// value the record keeps); comments, rulers and the values of keys nobody reads never do.
 import { LookupError } from '../errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../types';
 import { normalizeDate } from './dates';
+import { keyInfo, type Field, type KeyInfo, type SectionKind } from './keys';
+
+export { normalizeKey } from './keys';
 
 export interface ParseOptions {
   /** the name that was asked for (A-label); used when the reply does not echo it */
   domain?: string;
-}
-
-type Field =
-  | 'ds'
-  | 'domain'
-  | 'id'
-  | 'whois_server'
-  | 'status'
-  | 'ns'
-  | 'dnssec'
-  | 'created'
-  | 'updated'
-  | 'expires'
-  | 'registrar'
-  | 'registrar_current'
-  | 'registrar_id'
-  | 'registrar_url';
-
-// Keys are compared after normalising: lower case, dots/underscores/dashes as spaces.
-const TOP_KEYS: Record<string, Field> = {};
-function keys(field: Field, ...names: string[]): void {
-  for (const n of names) TOP_KEYS[n] = field;
-}
-keys('domain', 'domain name', 'domain', 'domainname', 'domain name ascii');
-keys('id', 'registry domain id', 'domain id', 'roid', 'domain handle', 'registry id');
-keys(
-  'whois_server',
-  'registrar whois server',
-  'registry whois server',
-  'whois server',
-  'whois',
-  'registrar whois',
-);
-keys(
-  'status',
-  'domain status',
-  'status',
-  'state',
-  'eppstatus',
-  'epp status',
-  'domain state',
-  'query status',
-);
-keys(
-  'ns',
-  'name server',
-  'nameserver',
-  'nameservers',
-  'name servers',
-  'nserver',
-  'ns',
-  'host name',
-  'ns name',
-  'primary server',
-  'secondary server',
-);
-keys('dnssec', 'dnssec', 'signed', 'domain dnssec', 'dnssec status', 'domain signed');
-// A published DS record (AFNIC's key1-*, ds-rdata) means the delegation is signed.
-keys('ds', 'key1 tag', 'ds rdata', 'ds record');
-keys(
-  'created',
-  'creation date',
-  'created',
-  'created on',
-  'created date',
-  'create date',
-  'registered',
-  'registered on',
-  'registered date',
-  'registration date',
-  'registration time',
-  'domain registration date',
-  'record created',
-  'record created on',
-  'first registration date',
-  'domain name commencement date',
-  'domain create date',
-  'domain created',
-  'domain record activated',
-  'domain registered',
-);
-keys(
-  'updated',
-  'updated date',
-  'last updated',
-  'last updated date',
-  'last update',
-  'last modified',
-  'modified',
-  'changed',
-  'updated',
-  'updated on',
-  'domain last updated date',
-  'last updated on',
-  'modification date',
-  'domain updated',
-  'domain record last updated',
-  'update date',
-  'domain datelastmodified',
-);
-keys(
-  'expires',
-  'registry expiry date',
-  'registrar registration expiration date',
-  'expiration date',
-  'expiry date',
-  'expires',
-  'expires on',
-  'expire date',
-  'expire',
-  'paid till',
-  'expiration time',
-  'record expires on',
-  'domain expiration date',
-  'valid until',
-  'expiry',
-  'renewal date',
-  'domain expires',
-  'record will expire on',
-);
-keys(
-  'registrar',
-  'registrar',
-  'registrar name',
-  'sponsoring registrar',
-  'registration service provider',
-  'authorized agency',
-  'registrar organization',
-  'registar created',
-);
-keys('registrar_current', 'current registrar', 'current registar');
-keys('registrar_id', 'registrar iana id', 'sponsoring registrar iana id', 'registrar id');
-keys(
-  'registrar_url',
-  'registrar url',
-  'referral url',
-  'registration service url',
-  'registrar website',
-  'registrar web',
-  'registrar www',
-  'www',
-);
-
-type SectionKind =
-  'contact' | 'registrar' | 'ns' | 'status' | 'domain' | 'dates' | 'dnssec' | 'other';
-
-function sectionKind(key: string): SectionKind | undefined {
-  if (
-    /^(registrar|sponsoring registrar|registrar information|registration service provider)$/.test(
-      key,
-    )
-  )
-    return 'registrar';
-  if (
-    /^(name ?servers?( information| in listed order)?|nameservers|domain ?name ?servers|domain servers( in listed order)?|dns servers|primary name server|secondary name server|\d+(st|nd|rd|th) name server|host ?names?)$/.test(
-      key,
-    )
-  )
-    return 'ns';
-  if (/^(registration status|domain status|status)$/.test(key)) return 'status';
-  if (/^(domain name|domain)$/.test(key)) return 'domain';
-  if (/^(relevant dates|dates|important dates)$/.test(key)) return 'dates';
-  if (key === 'dnssec') return 'dnssec';
-  if (
-    /(registrant|admin|tech|billing|holder|contact|onsite|reseller|abuse|owner|organi[sz]ation|data validation|zone c|trademark|registry|ns keys|keys)/.test(
-      key,
-    )
-  )
-    return 'contact';
-  return undefined;
 }
 
 interface Rec {
@@ -191,30 +28,13 @@ interface Rec {
 const REDACTED =
   /redacted|not disclosed|withheld|data protected|non-public|privacy|not available|hidden upon user request|gdpr|statutory masking/i;
 
-const keyCache = new Map<string, string>();
-
-export function normalizeKey(raw: string): string {
-  const hit = keyCache.get(raw);
-  if (hit !== undefined) return hit;
-  const key = raw
-    .toLowerCase()
-    .replace(/[._\-/()[\]]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/ \d+$/, '');
-  // Bounded: keys repeat across replies, but a hostile reply must not grow the cache forever.
-  if (keyCache.size > 10000) keyCache.clear();
-  keyCache.set(raw, key);
-  return key;
-}
-
 /**
  * Parses a registry or registrar reply. A reply with registration data is a result; one without
  * is `not_found` when it says the name is unregistered, `rate_limited` when it says the server
  * refused, and `upstream_error` when it says neither (an error page, an empty answer).
  */
 export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
-  const result = build(walk(prepare(text)), options);
+  const result = build(new Reader(text).read(), options);
   if (result !== undefined && hasData(result)) return { ...result, source: 'whois', raw: text };
   if (isNotFound(text)) throw new LookupError('not_found', 'The domain is not registered');
   if (isRateLimited(text)) {
@@ -244,50 +64,26 @@ function hasData(parsed: WhoisResult): boolean {
   );
 }
 
-function prepare(text: string): string[] {
-  const lines = text.split('\n');
-  const out: string[] = [];
-  for (let line of lines) {
-    line = line.trimEnd();
-    const body = line.trimStart();
-    const first = body.charCodeAt(0);
-    // %, #, * and ">>>" open comments and banners.
-    if (first === 37 || first === 35 || first === 42 || body.startsWith('>>>')) continue;
-    // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
-    if ((first === 45 || first === 61 || first === 95) && /^[-=_]{3,}$/.test(body)) continue;
-    // SWITCH (.ch/.li) separates key and value with a tab and no colon; a host name followed
-    // by its address is a value line, not a key.
-    if (line.includes('\t')) {
-      const tab = /^(\S[^\t:]*?)\t+(.+)$/.exec(line);
-      if (tab && !/[:.]/.test(tab[1])) line = `${tab[1]}: ${tab[2]}`;
-    }
-    // TWNIC and MONIC write "Record expires on <date>" without a colon.
-    if ((first === 82 || first === 114) && /^record (expires|created) on /i.test(body)) {
-      const rec = /^(\s*)record (expires|created) on (.+)$/i.exec(line);
-      if (rec) line = `${rec[1]}record ${rec[2].toLowerCase()} on: ${rec[3]}`;
-    }
-    out.push(line);
-  }
-  return out;
+/** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
-/** Splits "key: value" at the first colon that is not part of "://", within 100 characters. */
-function splitKeyValue(body: string): [string, string] | undefined {
-  let from = 0;
-  for (;;) {
-    const i = body.indexOf(':', from);
-    if (i <= 0 || i > 100) return undefined;
-    if (body.charCodeAt(i + 1) === 47 && body.charCodeAt(i + 2) === 47) {
-      from = i + 1;
-      continue;
-    }
-    return [body.slice(0, i).trimEnd(), body.slice(i + 1).trim()];
-  }
-}
-
-function indentOf(line: string): number {
+function indentOf(line: string, from: number): number {
   let n = 0;
-  for (let i = 0; i < line.length; i++) {
+  for (let i = from; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (c === 32) n += 1;
     else if (c === 9) n += 4;
@@ -296,125 +92,242 @@ function indentOf(line: string): number {
   return n;
 }
 
+/** A ruler between blocks (---, ===, ___) carries nothing. */
+function isRuler(text: string, from: number, end: number): boolean {
+  if (end - from < 3) return false;
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 45 && c !== 61 && c !== 95) return false;
+  }
+  return true;
+}
+
+/**
+ * The one line form the offset reader does not read as is: SWITCH (.ch/.li) separates key and
+ * value with a tab and no colon (a host name followed by its address is a value line, not a
+ * key), and TWNIC and MONIC write "Record expires on <date>" without a colon.
+ */
+function rewrite(line: string): string {
+  const body = line.trimStart();
+  if (line.includes('\t')) {
+    const tab = /^(\S[^\t:]*?)\t+(.+)$/.exec(line);
+    if (tab && !/[:.]/.test(tab[1])) line = `${tab[1]}: ${tab[2]}`;
+  }
+  const first = body.charCodeAt(0);
+  if ((first === 82 || first === 114) && /^record (expires|created) on /i.test(body)) {
+    const rec = /^(\s*)record (expires|created) on (.+)$/i.exec(line);
+    if (rec) line = `${rec[1]}record ${rec[2].toLowerCase()} on: ${rec[3]}`;
+  }
+  return line;
+}
+
 function emptyRecord(): Rec {
   return { fields: new Map(), status: [], ns: [] };
 }
 
-interface WalkState {
-  section: SectionKind | undefined;
-  indent: number;
-  /** a bare heading (no colon) holds until a blank line or another heading */
-  sticky: boolean;
-  /** RIPE-style object block (AFNIC, RU): contact objects are skipped, the registrar's is read */
-  block: 'contact' | 'registrar' | undefined;
-  atBlockStart: boolean;
-  /** a colon heading followed by bare lines (NASK's "REGISTRAR:" block) keeps its inline keys */
-  bare: boolean;
-  /** the field of the last top-level "key: value", for indented continuation lines */
-  last: { field: Field; indent: number } | undefined;
-}
-
 const HOSTISH = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.?$/i;
 
-function walk(lines: string[]): Rec[] {
-  const records: Rec[] = [];
-  let rec = emptyRecord();
-  const st: WalkState = {
-    section: undefined,
-    indent: -1,
-    sticky: false,
-    block: undefined,
-    atBlockStart: true,
-    bare: false,
-    last: undefined,
-  };
-  for (const line of lines) {
-    if (line.trim() === '') {
-      if (st.sticky) st.section = undefined;
-      st.block = undefined;
-      st.atBlockStart = true;
-      st.last = undefined;
-      continue;
+/** One pass over a reply, keeping the walk's state between lines. */
+class Reader {
+  private readonly records: Rec[] = [];
+  private rec = emptyRecord();
+  private section: SectionKind | undefined = undefined;
+  /** indent of the line that opened the section */
+  private indent = -1;
+  /** a bare heading (no colon) holds until a blank line or another heading */
+  private sticky = false;
+  /** RIPE-style object block (AFNIC, RU): contact objects are skipped, the registrar's is read */
+  private block: 'contact' | 'registrar' | undefined = undefined;
+  private atBlockStart = true;
+  /** a colon heading followed by bare lines (NASK's "REGISTRAR:" block) keeps its inline keys */
+  private bare = false;
+  /** the field and indent of the last top-level "key: value", for continuation lines */
+  private lastField: Field | undefined = undefined;
+  private lastIndent = 0;
+  // Next ':' and tab at or after the last place asked about. Lines are read in order, so each
+  // search starts where the previous one may stop: the whole reply is scanned once, not once
+  // per line (indexOf alone would rescan a long colon-free stretch from every line in it).
+  private colonAt = -1;
+  private tabAt = -1;
+
+  constructor(private readonly text: string) {}
+
+  read(): Rec[] {
+    const text = this.text;
+    let start = 0;
+    for (;;) {
+      let nl = text.indexOf('\n', start);
+      if (nl < 0) nl = text.length;
+      this.rawLine(start, nl);
+      if (nl === text.length) break;
+      start = nl + 1;
     }
-    const blockStart = st.atBlockStart;
-    st.atBlockStart = false;
-    const indent = indentOf(line);
-    const body = line.trim();
-    const kv = splitKeyValue(body);
-    if (kv) {
-      const key = normalizeKey(kv[0]);
-      const value = kv[1].startsWith(':') ? kv[1].slice(1).trim() : kv[1];
-      if (blockStart && indent === 0 && value !== '') {
-        if (/^(nic hdl|person|role|contact|holder c|admin c|tech c)$/.test(key))
-          st.block = 'contact';
-        else if (key === 'registrar' && rec.fields.get('registrar') === value)
-          st.block = 'registrar';
-      }
-      if (st.block === 'contact') continue;
-      if (st.block === 'registrar') {
-        registrarLine(rec, key, value);
-        continue;
-      }
-      const nested =
-        st.section !== undefined &&
-        (st.sticky || indent > st.indent || (st.bare && st.section === 'registrar'));
-      if (value === '') {
-        if (!(nested && st.section === 'contact')) {
-          st.section = sectionKind(key) ?? 'other';
-          st.indent = indent;
-          st.sticky = false;
-          st.bare = false;
-        }
-        st.last = undefined;
-        continue;
-      }
-      if (nested) {
-        if (st.section === 'contact') continue;
-        if (st.section === 'registrar') {
-          registrarLine(rec, key, value);
-          continue;
-        }
-        if (st.section === 'ns' && /^(host ?name|nserver|name ?server|ns|.* server)$/.test(key)) {
-          addNs(rec, value);
-          continue;
-        }
-      } else {
-        st.section = undefined;
-        st.sticky = false;
-      }
-      const field = TOP_KEYS[key];
-      st.last = field === undefined ? undefined : { field, indent };
-      if (field === undefined) continue;
-      // A second "Domain Name" starts the registrar's copy of the record (thin registries).
-      if (field === 'domain' && rec.fields.has('domain')) {
-        records.push(rec);
-        rec = emptyRecord();
-      }
-      setField(rec, field, value);
-      continue;
-    }
-    if (st.block !== undefined) continue;
-    // A line without "key:" is a heading, a continuation, or a value inside the current section.
-    const heading = body.length <= 40 ? sectionKind(normalizeKey(body)) : undefined;
-    const inContact = st.section === 'contact' && (st.sticky || indent > st.indent);
-    if (heading !== undefined && !inContact) {
-      st.section = heading;
-      st.indent = indent;
-      st.sticky = true;
-      st.bare = false;
-      st.last = undefined;
-      continue;
-    }
-    if (st.last !== undefined && indent > st.last.indent && st.section === undefined) {
-      if (st.last.field === 'ns' || st.last.field === 'status') setField(rec, st.last.field, body);
-      continue;
-    }
-    if (st.section === undefined || indent < st.indent) continue;
-    st.bare = true;
-    bareLine(rec, st.section, body);
+    this.records.push(this.rec);
+    return this.records;
   }
-  records.push(rec);
-  return records;
+
+  private rawLine(start: number, end: number): void {
+    const text = this.text;
+    let e = end;
+    while (e > start && isSpace(text.charCodeAt(e - 1))) e--;
+    let b = start;
+    while (b < e && isSpace(text.charCodeAt(b))) b++;
+    if (b === e) {
+      this.blank();
+      return;
+    }
+    const first = text.charCodeAt(b);
+    // %, #, * and ">>>" open comments and banners.
+    if (first === 37 || first === 35 || first === 42) return;
+    if (first === 62 && text.startsWith('>>>', b)) return;
+    // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
+    if ((first === 45 || first === 61 || first === 95) && isRuler(text, b, e)) return;
+    // A cheap superset of the lines rewrite() may change; it decides exactly.
+    const recordLike = (first === 82 || first === 114) && text.charCodeAt(b + 6) === 32;
+    if (recordLike || this.tabBefore(start, e)) {
+      const line = rewrite(text.slice(start, e));
+      let lb = 0;
+      while (lb < line.length && isSpace(line.charCodeAt(lb))) lb++;
+      this.line(line, 0, lb, line.length);
+      return;
+    }
+    this.line(text, start, b, e);
+  }
+
+  private tabBefore(from: number, end: number): boolean {
+    if (this.tabAt < from) {
+      const t = this.text.indexOf('\t', from);
+      this.tabAt = t < 0 ? this.text.length : t;
+    }
+    return this.tabAt < end;
+  }
+
+  private colonFrom(str: string, from: number): number {
+    if (str !== this.text) return str.indexOf(':', from);
+    if (this.colonAt < from) {
+      const c = this.text.indexOf(':', from);
+      this.colonAt = c < 0 ? this.text.length : c;
+    }
+    return this.colonAt;
+  }
+
+  /** The colon that splits "key: value": the first one not part of "://", within 100 characters. */
+  private keyColon(str: string, b: number, e: number): number {
+    let from = b;
+    for (;;) {
+      const c = this.colonFrom(str, from);
+      if (c <= b || c >= e || c - b > 100) return -1;
+      if (str.charCodeAt(c + 1) === 47 && str.charCodeAt(c + 2) === 47) {
+        from = c + 1;
+        continue;
+      }
+      return c;
+    }
+  }
+
+  private blank(): void {
+    if (this.sticky) this.section = undefined;
+    this.block = undefined;
+    this.atBlockStart = true;
+    this.lastField = undefined;
+  }
+
+  /** A non-blank line of `str` from `start` to `e`, its text (after the indent) from `b`. */
+  private line(str: string, start: number, b: number, e: number): void {
+    const blockStart = this.atBlockStart;
+    this.atBlockStart = false;
+    const indent = indentOf(str, start);
+    const colon = this.keyColon(str, b, e);
+    if (colon < 0) {
+      this.bareText(str, b, e, indent);
+      return;
+    }
+    let k = colon;
+    while (k > b && isSpace(str.charCodeAt(k - 1))) k--;
+    const info = keyInfo(str.slice(b, k));
+    let v = colon + 1;
+    while (v < e && isSpace(str.charCodeAt(v))) v++;
+    if (v < e && str.charCodeAt(v) === 58) {
+      v++;
+      while (v < e && isSpace(str.charCodeAt(v))) v++;
+    }
+    const hasValue = v < e;
+    const rec = this.rec;
+    if (blockStart && indent === 0 && hasValue) {
+      if (info.contactBlock) this.block = 'contact';
+      else if (info.key === 'registrar' && rec.fields.get('registrar') === str.slice(v, e)) {
+        this.block = 'registrar';
+      }
+    }
+    if (this.block === 'contact') return;
+    if (this.block === 'registrar') {
+      registrarLine(rec, info, str, v, e);
+      return;
+    }
+    const section = this.section;
+    const nested =
+      section !== undefined &&
+      (this.sticky || indent > this.indent || (this.bare && section === 'registrar'));
+    if (!hasValue) {
+      if (!(nested && section === 'contact')) {
+        this.section = info.section ?? 'other';
+        this.indent = indent;
+        this.sticky = false;
+        this.bare = false;
+      }
+      this.lastField = undefined;
+      return;
+    }
+    if (nested) {
+      if (section === 'contact') return;
+      if (section === 'registrar') {
+        registrarLine(rec, info, str, v, e);
+        return;
+      }
+      if (section === 'ns' && info.nsKey) {
+        addNs(rec, str.slice(v, e));
+        return;
+      }
+    } else {
+      this.section = undefined;
+      this.sticky = false;
+    }
+    const field = info.field;
+    this.lastField = field;
+    this.lastIndent = indent;
+    if (field === undefined) return;
+    // A second "Domain Name" starts the registrar's copy of the record (thin registries).
+    if (field === 'domain' && rec.fields.has('domain')) {
+      this.records.push(rec);
+      this.rec = emptyRecord();
+    }
+    setField(this.rec, field, str.slice(v, e));
+  }
+
+  /** A line without "key:" is a heading, a continuation, or a value inside the current section. */
+  private bareText(str: string, b: number, e: number, indent: number): void {
+    if (this.block !== undefined) return;
+    const body = str.slice(b, e);
+    const heading = e - b <= 40 ? keyInfo(body).section : undefined;
+    const inContact = this.section === 'contact' && (this.sticky || indent > this.indent);
+    if (heading !== undefined && !inContact) {
+      this.section = heading;
+      this.indent = indent;
+      this.sticky = true;
+      this.bare = false;
+      this.lastField = undefined;
+      return;
+    }
+    if (this.lastField !== undefined && indent > this.lastIndent && this.section === undefined) {
+      if (this.lastField === 'ns' || this.lastField === 'status') {
+        setField(this.rec, this.lastField, body);
+      }
+      return;
+    }
+    if (this.section === undefined || indent < this.indent) return;
+    this.bare = true;
+    bareLine(this.rec, this.section, body);
+  }
 }
 
 function bareLine(rec: Rec, section: SectionKind, body: string): void {
@@ -434,15 +347,12 @@ function bareLine(rec: Rec, section: SectionKind, body: string): void {
   }
 }
 
-function registrarLine(rec: Rec, key: string, value: string): void {
-  if (/^(name|registrar|registrar name)$/.test(key)) rec.fields.set('registrar', value);
-  else if (key === 'registrar iana id') setOnce(rec, 'registrar_id', value);
-  else if (key === 'registrar url') setOnce(rec, 'registrar_url', value);
-  else if (/^(organi[sz]ation|org)$/.test(key)) setOnce(rec, 'registrar', value);
-  else if (/^(url|website|www|web|referral url|homepage)$/.test(key))
-    setOnce(rec, 'registrar_url', value);
-  else if (/^(iana id|id)$/.test(key)) setOnce(rec, 'registrar_id', value);
-  else if (/whois server/.test(key)) setOnce(rec, 'whois_server', value);
+/** A "key: value" inside the registrar's block or section; the value may be empty. */
+function registrarLine(rec: Rec, info: KeyInfo, str: string, from: number, to: number): void {
+  const action = info.registrar;
+  if (action === undefined) return;
+  if (action.overwrite) rec.fields.set(action.field, str.slice(from, to));
+  else if (!rec.fields.has(action.field)) rec.fields.set(action.field, str.slice(from, to));
 }
 
 function setOnce(rec: Rec, field: Field, value: string): void {

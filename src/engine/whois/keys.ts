@@ -1,0 +1,239 @@
+// What a WHOIS key means to the parser. Every question the reader asks about a key (which
+// field it fills, whether it opens a section or a contact block, how a registrar block reads
+// it) is answered once per distinct spelling and cached, so the per-line cost is one Map hit:
+// the same few hundred spellings repeat across replies, and regex tests per line were most of
+// the parse time.
+
+export type Field =
+  | 'ds'
+  | 'domain'
+  | 'id'
+  | 'whois_server'
+  | 'status'
+  | 'ns'
+  | 'dnssec'
+  | 'created'
+  | 'updated'
+  | 'expires'
+  | 'registrar'
+  | 'registrar_current'
+  | 'registrar_id'
+  | 'registrar_url';
+
+export type SectionKind =
+  'contact' | 'registrar' | 'ns' | 'status' | 'domain' | 'dates' | 'dnssec' | 'other';
+
+/** How a line inside a registrar block or section is read; `overwrite` lets a later line win. */
+export interface RegistrarAction {
+  field: 'registrar' | 'registrar_id' | 'registrar_url' | 'whois_server';
+  overwrite: boolean;
+}
+
+export interface KeyInfo {
+  /** lower case, dots/underscores/dashes/slashes/brackets as single spaces, no trailing index */
+  key: string;
+  /** the field a top-level "key: value" fills */
+  field: Field | undefined;
+  /** the section a heading with this text opens */
+  section: SectionKind | undefined;
+  /** opens a RIPE-style contact object (skipped whole) when it starts a block */
+  contactBlock: boolean;
+  /** names a host inside a name-server section */
+  nsKey: boolean;
+  registrar: RegistrarAction | undefined;
+}
+
+// Keys are compared after normalising: lower case, dots/underscores/dashes as spaces.
+const TOP_KEYS = new Map<string, Field>();
+function keys(field: Field, ...names: string[]): void {
+  for (const n of names) TOP_KEYS.set(n, field);
+}
+keys('domain', 'domain name', 'domain', 'domainname', 'domain name ascii');
+keys('id', 'registry domain id', 'domain id', 'roid', 'domain handle', 'registry id');
+keys(
+  'whois_server',
+  'registrar whois server',
+  'registry whois server',
+  'whois server',
+  'whois',
+  'registrar whois',
+);
+keys(
+  'status',
+  'domain status',
+  'status',
+  'state',
+  'eppstatus',
+  'epp status',
+  'domain state',
+  'query status',
+);
+keys(
+  'ns',
+  'name server',
+  'nameserver',
+  'nameservers',
+  'name servers',
+  'nserver',
+  'ns',
+  'host name',
+  'ns name',
+  'primary server',
+  'secondary server',
+);
+keys('dnssec', 'dnssec', 'signed', 'domain dnssec', 'dnssec status', 'domain signed');
+// A published DS record (AFNIC's key1-*, ds-rdata) means the delegation is signed.
+keys('ds', 'key1 tag', 'ds rdata', 'ds record');
+keys(
+  'created',
+  'creation date',
+  'created',
+  'created on',
+  'created date',
+  'create date',
+  'registered',
+  'registered on',
+  'registered date',
+  'registration date',
+  'registration time',
+  'domain registration date',
+  'record created',
+  'record created on',
+  'first registration date',
+  'domain name commencement date',
+  'domain create date',
+  'domain created',
+  'domain record activated',
+  'domain registered',
+);
+keys(
+  'updated',
+  'updated date',
+  'last updated',
+  'last updated date',
+  'last update',
+  'last modified',
+  'modified',
+  'changed',
+  'updated',
+  'updated on',
+  'domain last updated date',
+  'last updated on',
+  'modification date',
+  'domain updated',
+  'domain record last updated',
+  'update date',
+  'domain datelastmodified',
+);
+keys(
+  'expires',
+  'registry expiry date',
+  'registrar registration expiration date',
+  'expiration date',
+  'expiry date',
+  'expires',
+  'expires on',
+  'expire date',
+  'expire',
+  'paid till',
+  'expiration time',
+  'record expires on',
+  'domain expiration date',
+  'valid until',
+  'expiry',
+  'renewal date',
+  'domain expires',
+  'record will expire on',
+);
+keys(
+  'registrar',
+  'registrar',
+  'registrar name',
+  'sponsoring registrar',
+  'registration service provider',
+  'authorized agency',
+  'registrar organization',
+  'registar created',
+);
+keys('registrar_current', 'current registrar', 'current registar');
+keys('registrar_id', 'registrar iana id', 'sponsoring registrar iana id', 'registrar id');
+keys(
+  'registrar_url',
+  'registrar url',
+  'referral url',
+  'registration service url',
+  'registrar website',
+  'registrar web',
+  'registrar www',
+  'www',
+);
+
+function sectionKind(key: string): SectionKind | undefined {
+  if (
+    /^(registrar|sponsoring registrar|registrar information|registration service provider)$/.test(
+      key,
+    )
+  )
+    return 'registrar';
+  if (
+    /^(name ?servers?( information| in listed order)?|nameservers|domain ?name ?servers|domain servers( in listed order)?|dns servers|primary name server|secondary name server|\d+(st|nd|rd|th) name server|host ?names?)$/.test(
+      key,
+    )
+  )
+    return 'ns';
+  if (/^(registration status|domain status|status)$/.test(key)) return 'status';
+  if (/^(domain name|domain)$/.test(key)) return 'domain';
+  if (/^(relevant dates|dates|important dates)$/.test(key)) return 'dates';
+  if (key === 'dnssec') return 'dnssec';
+  if (
+    /(registrant|admin|tech|billing|holder|contact|onsite|reseller|abuse|owner|organi[sz]ation|data validation|zone c|trademark|registry|ns keys|keys)/.test(
+      key,
+    )
+  )
+    return 'contact';
+  return undefined;
+}
+
+function registrarAction(key: string): RegistrarAction | undefined {
+  if (/^(name|registrar|registrar name)$/.test(key)) return { field: 'registrar', overwrite: true };
+  if (key === 'registrar iana id') return { field: 'registrar_id', overwrite: false };
+  if (key === 'registrar url') return { field: 'registrar_url', overwrite: false };
+  if (/^(organi[sz]ation|org)$/.test(key)) return { field: 'registrar', overwrite: false };
+  if (/^(url|website|www|web|referral url|homepage)$/.test(key)) {
+    return { field: 'registrar_url', overwrite: false };
+  }
+  if (/^(iana id|id)$/.test(key)) return { field: 'registrar_id', overwrite: false };
+  if (/whois server/.test(key)) return { field: 'whois_server', overwrite: false };
+  return undefined;
+}
+
+export function normalizeKey(raw: string): string {
+  return keyInfo(raw).key;
+}
+
+// Bounded: keys repeat across replies, but a hostile reply must not grow the cache forever.
+const CACHE_LIMIT = 10000;
+const cache = new Map<string, KeyInfo>();
+
+/** Everything the parser needs to know about a raw key (or a short bare line read as a heading). */
+export function keyInfo(raw: string): KeyInfo {
+  const hit = cache.get(raw);
+  if (hit !== undefined) return hit;
+  const key = raw
+    .toLowerCase()
+    .replace(/[._\-/()[\]]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/ \d+$/, '');
+  const info: KeyInfo = {
+    key,
+    field: TOP_KEYS.get(key),
+    section: sectionKind(key),
+    contactBlock: /^(nic hdl|person|role|contact|holder c|admin c|tech c)$/.test(key),
+    nsKey: /^(host ?name|nserver|name ?server|ns|.* server)$/.test(key),
+    registrar: registrarAction(key),
+  };
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(raw, info);
+  return info;
+}
