@@ -9,11 +9,16 @@ import { registerLookUpDnsRecords } from './commands/lookUpDnsRecords';
 import { registerLookUpHostnameAtCursor } from './commands/lookUpHostnameAtCursor';
 import { registerRefreshEntry } from './commands/refreshEntry';
 import { registerRemoveEntry } from './commands/removeEntry';
+import { registerPreviewLink } from './commands/previewLink';
+import { registerShowIcons } from './commands/showIcons';
 import { registerShowLog } from './commands/showLog';
 import { registerShowMailSetup } from './commands/showMailSetup';
 import { registerShowSpfTree } from './commands/showSpfTree';
 import { registerTestSpf } from './commands/testSpf';
+import { registerTraceRedirects } from './commands/traceRedirects';
+import { registerWhois } from './commands/whois';
 import type { Deps } from './deps';
+import { registerSpfDiagnostics } from './diagnostics/spfDiagnostics';
 import { registerHostHover } from './hover/hostHover';
 import { createLog } from './log';
 import { EmbeddedServices } from './services/embedded';
@@ -62,6 +67,10 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerShowSpfTree(context, deps);
   registerFindDkimKeys(context, deps);
   registerTestSpf(context, deps);
+  registerWhois(context, deps);
+  registerPreviewLink(context, deps);
+  registerTraceRedirects(context, deps);
+  registerShowIcons(context, deps);
   registerRefreshEntry(context, deps);
   registerRemoveEntry(context, deps);
   registerClearHistory(context, deps);
@@ -70,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerShowLog(context, deps);
   registerHostHover(context, deps);
   registerZoneFileSniffer(context);
+  registerSpfDiagnostics(context, deps);
 
   const { version } = context.extension.packageJSON as { version: string };
   log.info(`HostLens ${version} activated`);

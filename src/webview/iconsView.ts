@@ -1,0 +1,55 @@
+// The icon gallery: each icon as the host fetched it (data: URI), its rel and real size.
+import type { IconsView } from '../protocol';
+import { add, button, chip, el, externalLink, isHttpUrl } from './dom';
+import { img } from './previewView';
+
+export function drawIcons(root: HTMLElement, view: IconsView): void {
+  const data = view.data;
+  if (!data) return;
+  const header = add(root, el('header', 'view-header'));
+  add(header, el('h1', undefined, 'Icons'));
+  add(
+    header,
+    el(
+      'div',
+      'subtitle muted',
+      `${data.icons.length} icon${data.icons.length === 1 ? '' : 's'} · ${data.canonical_url}`,
+    ),
+  );
+  const actions = add(header, el('div', 'actions'));
+  add(actions, button('Copy JSON', 'copy-json'));
+  if (data.icons.length === 0) {
+    add(root, el('p', 'empty', 'This site declares no icons and has no /favicon.ico.'));
+    return;
+  }
+  const grid = add(root, el('div', 'gallery'));
+  for (const icon of data.icons) {
+    const tile = add(grid, el('figure', icon.url === data.icon_url ? 'tile best' : 'tile'));
+    const frame = add(tile, el('div', 'tile-image'));
+    const slot = view.images[icon.url];
+    if (slot && 'dataUri' in slot) frame.appendChild(img(slot, 'icon-img', icon.rel));
+    else add(frame, el('span', 'tile-missing', slot ? slot.message : 'Not fetched'));
+    const caption = add(tile, el('figcaption'));
+    const top = add(caption, el('div', 'tile-top'));
+    add(top, chip(icon.rel, 'chip-rel'));
+    if (icon.url === data.icon_url) add(top, chip('best', 'tone-ok'));
+    add(
+      caption,
+      el('div', 'tile-size', `${icon.width}×${icon.height}${icon.format ? ` ${icon.format}` : ''}`),
+    );
+    const link = isHttpUrl(icon.url)
+      ? externalLink(shortUrl(icon.url), icon.url)
+      : el('span', 'muted', 'inline data: URI');
+    link.classList.add('tile-url');
+    add(caption, link);
+  }
+}
+
+function shortUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,115 @@
+// The redirect chain as a timeline: each hop's status chip and target, then the final answer.
+import type { RedirectsView } from '../protocol';
+import { add, button, chip, commandLink, el, externalLink, isHttpUrl } from './dom';
+
+const REASONS: Record<number, string> = {
+  300: 'Multiple Choices',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  304: 'Not Modified',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  200: 'OK',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  410: 'Gone',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export function statusChip(code: number): HTMLElement {
+  const reason = REASONS[code];
+  const klass = [301, 302, 303, 307, 308].includes(code)
+    ? `status-${code}`
+    : code >= 200 && code < 300
+      ? 'status-2xx'
+      : code >= 400
+        ? 'status-error'
+        : 'status-other';
+  return chip(reason ? `${code} ${reason}` : String(code), klass);
+}
+
+export function drawRedirects(root: HTMLElement, view: RedirectsView): void {
+  const data = view.data;
+  if (!data) return;
+  const hops = data.locations;
+  const header = add(root, el('header', 'view-header'));
+  add(header, el('h1', undefined, 'Redirects'));
+  const permanent = hops.filter((h) => h.status_code === 301 || h.status_code === 308).length;
+  add(
+    header,
+    el(
+      'div',
+      'subtitle muted',
+      hops.length === 0
+        ? 'No redirects'
+        : `${hops.length} redirect${hops.length === 1 ? '' : 's'}, ${permanent} permanent`,
+    ),
+  );
+  const actions = add(header, el('div', 'actions'));
+  add(actions, commandLink('Preview', 'hostlens.previewLink', data.final_url ?? view.target));
+  add(actions, button('Copy JSON', 'copy-json'));
+
+  if (data.error) {
+    const banner = add(root, el('div', 'banner banner-error'));
+    add(
+      banner,
+      el(
+        'strong',
+        undefined,
+        data.error.code === 'redirect_loop' ? 'Redirect loop' : 'Too many redirects',
+      ),
+    );
+    add(
+      banner,
+      el(
+        'span',
+        undefined,
+        data.error.code === 'redirect_loop'
+          ? ' The chain comes back to an address it already visited; browsers give up here.'
+          : ` The chain goes on past ${hops.length} hops; browsers give up at about 20.`,
+      ),
+    );
+  }
+
+  const timeline = add(root, el('ol', 'timeline'));
+  const start = add(timeline, el('li', 'step step-start'));
+  add(start, el('span', 'step-label', 'Requested'));
+  add(start, el('span', 'url', view.target));
+  for (const [i, hop] of hops.entries()) {
+    const step = add(timeline, el('li', 'step'));
+    add(step, statusChip(hop.status_code));
+    add(step, el('span', 'arrow', '→'));
+    add(step, el('span', 'url', hop.location));
+    add(step, el('span', 'step-index muted', `hop ${i + 1}`));
+  }
+  if (data.final_url !== undefined) {
+    const end = add(timeline, el('li', 'step step-final'));
+    add(end, el('span', 'step-label', 'Final'));
+    if (data.final_status_code !== undefined) add(end, statusChip(data.final_status_code));
+    add(
+      end,
+      isHttpUrl(data.final_url)
+        ? externalLink(data.final_url, data.final_url)
+        : el('span', 'url', data.final_url),
+    );
+  }
+  if (data.meta_refresh) {
+    const note = add(root, el('div', 'banner banner-info'));
+    add(note, el('strong', undefined, 'Meta refresh'));
+    add(
+      note,
+      el(
+        'span',
+        undefined,
+        ` The final page asks the browser to go to ${data.meta_refresh.url} after ${data.meta_refresh.delay} s (not followed here).`,
+      ),
+    );
+  }
+}

@@ -1,0 +1,103 @@
+// The WHOIS view: registrar, dates with relative time, status with meanings, name servers
+// that run the DNS look-up, DNSSEC, source and the raw reply behind a toggle.
+import type { WhoisView } from '../protocol';
+import { add, button, chip, commandLink, el, externalLink, isHttpUrl, row, section } from './dom';
+import { statusMeaning } from './epp';
+import { expiryLevel, formatUtc, relativeDate } from './time';
+
+export function drawWhois(root: HTMLElement, view: WhoisView): void {
+  const data = view.data;
+  if (!data) return;
+  const d = data.domain;
+  const name = d.domain ?? d.punycode ?? view.target;
+
+  const header = add(root, el('header', 'view-header'));
+  add(header, el('h1', undefined, name));
+  const meta = add(header, el('div', 'subtitle'));
+  add(meta, chip(data.source === 'rdap' ? 'RDAP' : 'WHOIS', 'chip-source'));
+  if (d.punycode && d.punycode !== name) add(meta, el('span', 'muted', d.punycode));
+  if (d.whois_server) add(meta, el('span', 'muted', `WHOIS server ${d.whois_server}`));
+  const actions = add(header, el('div', 'actions'));
+  add(actions, commandLink('DNS records', 'hostlens.lookUpDnsRecords', d.punycode ?? name));
+  add(actions, button('Copy JSON', 'copy-json'));
+
+  const registrar = section(root, 'Registrar');
+  const rlist = add(registrar, el('dl', 'facts'));
+  const r = data.registrar;
+  if (r.name || r.referral_url) {
+    const label = r.name ?? r.referral_url ?? '';
+    row(rlist, 'Name', isHttpUrl(r.referral_url) ? externalLink(label, r.referral_url) : label);
+  } else row(rlist, 'Name', el('span', 'muted', 'Not published'));
+  if (r.id) row(rlist, 'IANA ID', r.id);
+  if (r.referral_url && r.name) row(rlist, 'Website', r.referral_url);
+
+  const dates = section(root, 'Dates');
+  const dlist = add(dates, el('dl', 'facts'));
+  dateRow(dlist, 'Created', d.created_date, view.at, false);
+  dateRow(dlist, 'Updated', d.updated_date, view.at, false);
+  dateRow(dlist, 'Expires', d.expiration_date, view.at, true);
+
+  const status = section(root, 'Status');
+  if (d.status && d.status.length > 0) {
+    const list = add(status, el('ul', 'status-list'));
+    for (const value of d.status) {
+      const meaning = statusMeaning(value);
+      const item = add(list, el('li'));
+      add(item, chip(meaning.label, `tone-${meaning.tone}`));
+      add(item, el('span', 'meaning', meaning.meaning));
+    }
+  } else add(status, el('p', 'muted', 'The registry publishes no status values.'));
+
+  const ns = section(root, 'Name servers');
+  if (d.name_servers && d.name_servers.length > 0) {
+    const list = add(ns, el('ul', 'ns-list'));
+    for (const server of d.name_servers) {
+      add(add(list, el('li')), commandLink(server, 'hostlens.lookUpDnsRecords', server));
+    }
+  } else add(ns, el('p', 'muted', 'No name servers published.'));
+
+  const sec = section(root, 'DNSSEC');
+  add(
+    sec,
+    d.dnssec === true
+      ? chip('Signed', 'tone-ok')
+      : d.dnssec === false
+        ? chip('Unsigned', 'tone-info')
+        : el('span', 'muted', 'Not published'),
+  );
+
+  const raw = section(root, data.source === 'rdap' ? 'Raw RDAP reply' : 'Raw WHOIS reply');
+  if (data.raw) {
+    const bar = add(raw, el('div', 'actions'));
+    add(bar, button(view.showRaw ? 'Hide raw reply' : 'Show raw reply', 'toggle-raw'));
+    add(bar, button('Copy raw reply', 'copy-raw', 'button secondary'));
+    const pre = add(raw, el('pre', 'raw', data.raw));
+    pre.hidden = !view.showRaw;
+  } else add(raw, el('p', 'muted', 'Not available from this backend.'));
+}
+
+function dateRow(
+  list: HTMLElement,
+  term: string,
+  iso: string | undefined,
+  now: number,
+  expiry: boolean,
+): void {
+  if (!iso) {
+    row(list, term, el('span', 'muted', 'Not published'));
+    return;
+  }
+  const value = el('span');
+  add(value, el('span', 'date', formatUtc(iso)));
+  const rel = relativeDate(iso, now);
+  if (rel) {
+    const level = expiry ? expiryLevel(iso, now) : 'normal';
+    const text = expiry
+      ? level === 'past'
+        ? `expired ${rel.text}`
+        : `expires ${rel.text}`
+      : rel.text;
+    add(value, el('span', `relative level-${level}`, text));
+  }
+  row(list, term, value);
+}
