@@ -157,6 +157,7 @@ function answerMarkdown(
     links.push(
       commandLink('SPF tree', 'hostlens.showSpfTree', [name]),
       commandLink('Mail set-up', 'hostlens.showMailSetup', [name]),
+      commandLink('WHOIS', 'hostlens.whois', [name]),
     );
   }
   md.appendMarkdown(`\n\n${links.join(' · ')}`);
@@ -173,7 +174,13 @@ function urlMarkdown(item: Detected): vscode.MarkdownString {
   md.isTrusted = { enabledCommands: hoverCommands() };
   md.appendMarkdown(`**${escapeMd(item.value)}**\n\n`);
   const host = safeHost(item.value);
-  const links = host ? [commandLink('DNS records', 'hostlens.lookUpDnsRecords', [host])] : [];
+  // Offered, never run: a hover does not fetch a URL by itself.
+  const links = [
+    commandLink('Preview', 'hostlens.previewLink', [item.value]),
+    commandLink('Redirects', 'hostlens.traceRedirects', [item.value]),
+    commandLink('Icons', 'hostlens.showIcons', [item.value]),
+  ];
+  if (host) links.push(commandLink('DNS records', 'hostlens.lookUpDnsRecords', [host]));
   md.appendMarkdown(links.join(' · '));
   return md;
 }

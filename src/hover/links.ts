@@ -4,6 +4,10 @@ const HOVER_COMMANDS = [
   'hostlens.lookUpDnsRecords',
   'hostlens.showSpfTree',
   'hostlens.showMailSetup',
+  'hostlens.whois',
+  'hostlens.previewLink',
+  'hostlens.traceRedirects',
+  'hostlens.showIcons',
 ];
 
 export function hoverCommands(): string[] {
