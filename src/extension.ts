@@ -1,6 +1,9 @@
 // Wires VS Code to the services: settings, log, history, views, commands. No logic here and
 // no network I/O during activation.
 import * as vscode from 'vscode';
+import { Backend } from './backend';
+import { registerChooseBackend } from './commands/chooseBackend';
+import { registerClearApiToken } from './commands/clearApiToken';
 import { registerClearHistory } from './commands/clearHistory';
 import { registerCopyJson } from './commands/copyJson';
 import { registerCopyValue } from './commands/copyValue';
@@ -9,6 +12,7 @@ import { registerLookUpDnsRecords } from './commands/lookUpDnsRecords';
 import { registerLookUpHostnameAtCursor } from './commands/lookUpHostnameAtCursor';
 import { registerRefreshEntry } from './commands/refreshEntry';
 import { registerRemoveEntry } from './commands/removeEntry';
+import { registerSetApiToken } from './commands/setApiToken';
 import { registerPreviewLink } from './commands/previewLink';
 import { registerShowIcons } from './commands/showIcons';
 import { registerShowLog } from './commands/showLog';
@@ -21,33 +25,29 @@ import type { Deps } from './deps';
 import { registerSpfDiagnostics } from './diagnostics/spfDiagnostics';
 import { registerHostHover } from './hover/hostHover';
 import { createLog } from './log';
-import { EmbeddedServices } from './services/embedded';
 import { readSettings, SETTINGS_SECTION } from './settings';
 import { History } from './views/history';
+import { registerStatusBar } from './statusBar';
 import { ResultsTreeProvider } from './views/resultsTree';
 import { registerZoneFileSniffer } from './zoneFileSniffer';
 
 /** What activate() returns: used by the integration tests, not a public API. */
 export interface HostLensApi {
   deps: Deps;
+  backend: Backend;
   resultsTreeItemCount(): Promise<number>;
 }
 
 export function activate(context: vscode.ExtensionContext): HostLensApi {
   const log = createLog(context);
   let settings = readSettings();
-  let services = new EmbeddedServices({
-    dnsTimeoutMs: settings.dnsTimeoutMs,
-    dnsTries: settings.dnsTries,
-  });
+  const backend = new Backend(context.secrets, () => settings, log);
   context.subscriptions.push(
+    backend,
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SETTINGS_SECTION)) return;
       settings = readSettings();
-      services = new EmbeddedServices({
-        dnsTimeoutMs: settings.dnsTimeoutMs,
-        dnsTries: settings.dnsTries,
-      });
+      backend.rebuild();
     }),
   );
   const history = new History(context.globalState, () => settings.historyMaxHosts);
@@ -59,7 +59,13 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
       showCollapseAll: true,
     }),
   );
-  const deps: Deps = { services: () => services, settings: () => settings, history, results, log };
+  const deps: Deps = {
+    services: () => backend.current(),
+    settings: () => settings,
+    history,
+    results,
+    log,
+  };
 
   registerLookUpDnsRecords(context, deps);
   registerLookUpHostnameAtCursor(context, deps);
@@ -80,11 +86,16 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerHostHover(context, deps);
   registerZoneFileSniffer(context);
   registerSpfDiagnostics(context, deps);
+  registerSetApiToken(context);
+  registerClearApiToken(context);
+  registerChooseBackend(context, backend);
+  registerStatusBar(context, backend);
 
   const { version } = context.extension.packageJSON as { version: string };
   log.info(`HostLens ${version} activated`);
   return {
     deps,
+    backend,
     resultsTreeItemCount: () => Promise.resolve(results.getChildren().length),
   };
 }

@@ -1,7 +1,12 @@
 // Every `hostlens.*` setting, read in one typed place.
 import * as vscode from 'vscode';
 
+export type BackendKind = 'embedded' | 'remote';
+
 export interface Settings {
+  backend: BackendKind;
+  domainApiBaseUrl: string;
+  metaApiBaseUrl: string;
   dnsServer: string | undefined;
   dnsTimeoutMs: number;
   dnsTries: number;
@@ -16,6 +21,9 @@ export function readSettings(): Settings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const server = config.get<string>('dns.server', '').trim();
   return {
+    backend: config.get<string>('backend', 'embedded') === 'remote' ? 'remote' : 'embedded',
+    domainApiBaseUrl: config.get<string>('domainApiBaseUrl', '').trim(),
+    metaApiBaseUrl: config.get<string>('metaApiBaseUrl', '').trim(),
     dnsServer: server === '' ? undefined : server,
     dnsTimeoutMs: clamp(config.get<number>('dns.timeoutMs', 3000), 100, 60000),
     dnsTries: clamp(config.get<number>('dns.tries', 2), 1, 5),
