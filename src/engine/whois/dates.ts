@@ -42,11 +42,13 @@ const CTIME =
 
 export function normalizeDate(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
+  if (isCanonical(raw)) return raw.length === 20 ? raw : `${raw.slice(0, 19)}Z`;
   // "(YYYY-MM-DD)" is a format hint some registries append; trailing dots and spaces are noise.
-  const s = raw
-    .replace(/\(\s*y{4}-m{2}-d{2}\s*\)/i, '')
-    .trim()
-    .replace(/\s+/g, ' ');
+  // The regexes run only where they can change something: most values have neither a hint
+  // nor a run of spaces, and date reading is a good share of the parse time.
+  let s = raw.includes('(') ? raw.replace(/\(\s*y{4}-m{2}-d{2}\s*\)/i, '') : raw;
+  s = s.trim();
+  if (hasOddSpace(s)) s = s.replace(/\s+/g, ' ');
   if (s === '') return undefined;
   let m = ISO_LIKE.exec(s);
   if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8]);
@@ -86,11 +88,94 @@ function build(
   if (h > 24 || mi > 59 || se > 60) return undefined;
   const offset = offsetMinutes(parenZone ?? zone);
   if (offset === undefined) return undefined;
+  // The common case (UTC, a time that does not roll over) is written directly: a Date and its
+  // toISOString cost more than the rest of the reading. Date.UTC reads years 0-99 as 19xx, so
+  // those go the long way too.
+  if (offset === 0 && year >= 100 && h < 24 && se < 60) {
+    if (day > daysInMonth(year, month)) return undefined;
+    return `${year < 1000 ? `0${year}` : year}-${two(month)}-${two(day)}T${two(h)}:${two(mi)}:${two(se)}Z`;
+  }
   const ms = Date.UTC(year, month - 1, day, h, mi, se);
-  // Date.UTC rolls 31 February over into March; such a date is not a date.
-  const check = new Date(Date.UTC(year, month - 1, day));
-  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return undefined;
-  return new Date(ms - offset * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Date.UTC rolls 31 February over into March; such a date is not a date. Every month has 28
+  // days, so only later days need the check.
+  if (day > 28) {
+    const check = new Date(Date.UTC(year, month - 1, day));
+    if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return undefined;
+  }
+  // toISOString always ends in ".sssZ"; the contract's form has no fractions.
+  const iso = new Date(ms - offset * 60_000).toISOString();
+  return `${iso.slice(0, -5)}Z`;
+}
+
+/**
+ * Already the contract's form, maybe with fractions ("2024-01-02T03:04:05Z",
+ * "2024-01-02T03:04:05.123Z"), as most registries write it: checked in place, no regex, no Date.
+ * Years before 1000 are left to the general reader (Date.UTC reads 0-99 as 19xx).
+ */
+function isCanonical(s: string): boolean {
+  const n = s.length;
+  if (n < 20 || s.charCodeAt(n - 1) !== 90) return false;
+  if (n === 20) {
+    if (s.charCodeAt(19) !== 90) return false;
+  } else {
+    if (n === 21 || s.charCodeAt(19) !== 46) return false;
+    for (let i = 20; i < n - 1; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  }
+  for (let i = 0; i < 19; i++) {
+    const c = s.charCodeAt(i);
+    const want = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : -1;
+    if (want < 0 ? !isDigit(c) : c !== want) return false;
+  }
+  const year = num(s, 0, 4);
+  const month = num(s, 5, 7);
+  const day = num(s, 8, 10);
+  return (
+    year >= 1000 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    num(s, 11, 13) < 24 &&
+    num(s, 14, 16) < 60 &&
+    num(s, 17, 19) < 60
+  );
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function num(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 48;
+  return n;
+}
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in a month of the proleptic Gregorian calendar, as Date counts them. */
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return DAYS[month - 1];
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** True when whitespace other than single spaces between words is left (tabs, doubled spaces). */
+function hasOddSpace(s: string): boolean {
+  let prevSpace = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (prevSpace) return true;
+      prevSpace = true;
+    } else if (c <= 13 ? c >= 9 : c >= 160 && /\s/.test(s[i])) {
+      return true;
+    } else prevSpace = false;
+  }
+  return false;
 }
 
 function offsetMinutes(zone: string | undefined): number | undefined {

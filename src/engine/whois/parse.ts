@@ -35,7 +35,10 @@ const REDACTED =
  */
 export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
   const result = build(new Reader(text).read(), options);
-  if (result !== undefined && hasData(result)) return { ...result, source: 'whois', raw: text };
+  // An object literal, not a spread: spreading cost as much as reading the dates.
+  if (result !== undefined && hasData(result)) {
+    return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
+  }
   if (isNotFound(text)) throw new LookupError('not_found', 'The domain is not registered');
   if (isRateLimited(text)) {
     throw new LookupError('rate_limited', 'The WHOIS server refused the query: rate limit reached');
@@ -45,7 +48,7 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
     result.domain.domain !== undefined &&
     (result.domain.status?.length ?? 0) > 0
   ) {
-    return { ...result, source: 'whois', raw: text };
+    return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
   throw new LookupError(
     'upstream_error',
@@ -365,17 +368,22 @@ function setField(rec: Rec, field: Field, value: string): void {
   else setOnce(rec, field, value);
 }
 
+// Most status and name-server lines hold one item; splitting is only done when there are more.
 function addStatus(rec: Rec, value: string): void {
-  for (const part of value.split(/,\s*/)) {
+  for (const part of value.includes(',') ? value.split(/,\s*/) : [value]) {
     const v = part.trim().toLowerCase();
     if (v === '') continue;
-    const token = v === 'not delegated' ? v : v.split(/\s+/)[0];
+    // v is trimmed, so its first word ends at its first space.
+    const space = v === 'not delegated' ? -1 : v.search(/\s/);
+    const token = space < 0 ? v : v.slice(0, space);
     if (!rec.status.includes(token)) rec.status.push(token);
   }
 }
 
+const NS_SEPARATOR = /[\s,]/;
+
 function addNs(rec: Rec, value: string): void {
-  for (const part of value.split(/[\s,]+/)) {
+  for (const part of NS_SEPARATOR.test(value) ? value.split(/[\s,]+/) : [value]) {
     const host = part.toLowerCase().replace(/\.$/, '');
     // Glue addresses and "[OK]" markers travel on the same line; only host names count.
     if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(host) || /^[\d.]+$/.test(host)) continue;
@@ -386,11 +394,15 @@ function addNs(rec: Rec, value: string): void {
 
 function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
   // Later records (the registrar's) are more specific than the registry's: they win per field.
-  const merged = emptyRecord();
-  for (const r of records) {
-    for (const [k, v] of r.fields) merged.fields.set(k, v);
-    if (r.status.length > 0) merged.status = r.status;
-    if (r.ns.length > 0) merged.ns = r.ns;
+  // Most replies hold one record, which is its own merge.
+  let merged = records[0];
+  if (records.length > 1) {
+    merged = emptyRecord();
+    for (const r of records) {
+      for (const [k, v] of r.fields) merged.fields.set(k, v);
+      if (r.status.length > 0) merged.status = r.status;
+      if (r.ns.length > 0) merged.ns = r.ns;
+    }
   }
   const f = merged.fields;
   const domain: WhoisDomain = {};
@@ -410,9 +422,22 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
   if (merged.status.length > 0) domain.status = merged.status;
   if (merged.ns.length > 0) domain.name_servers = merged.ns;
   if ((f.has('dnssec') && isSigned(f.get('dnssec')!)) || f.has('ds')) domain.dnssec = true;
-  putDate(domain, 'created_date', f.get('created'));
-  putDate(domain, 'updated_date', f.get('updated'));
-  putDate(domain, 'expiration_date', f.get('expires'));
+  // Written out (not built as `${key}_in_time`) so the result keeps one fixed object shape.
+  const created = normalizeDate(f.get('created'));
+  if (created !== undefined) {
+    domain.created_date = created;
+    domain.created_date_in_time = created;
+  }
+  const updated = normalizeDate(f.get('updated'));
+  if (updated !== undefined) {
+    domain.updated_date = updated;
+    domain.updated_date_in_time = updated;
+  }
+  const expires = normalizeDate(f.get('expires'));
+  if (expires !== undefined) {
+    domain.expiration_date = expires;
+    domain.expiration_date_in_time = expires;
+  }
   const registrar: WhoisRegistrar = {};
   const rid = f.get('registrar_id');
   if (rid !== undefined && usable(rid)) registrar.id = rid;
@@ -431,17 +456,6 @@ function isSigned(value: string): boolean {
   const v = value.toLowerCase();
   if (/unsigned|not signed|inactive|^no\b|false|disabled/.test(v)) return false;
   return /^(yes|true|signed|signeddelegation|active|y)\b|signed delegation/.test(v);
-}
-
-function putDate(
-  domain: WhoisDomain,
-  key: 'created_date' | 'updated_date' | 'expiration_date',
-  raw: string | undefined,
-): void {
-  const iso = normalizeDate(raw);
-  if (iso === undefined) return;
-  domain[key] = iso;
-  domain[`${key}_in_time`] = iso;
 }
 
 const NOT_FOUND = [
