@@ -93,6 +93,8 @@ export interface RenderedSummary {
   links: Array<{ label: string; command?: string; arg?: string; url?: string }>;
   /** src prefixes of every <img> (all must be data:) */
   images: string[];
+  /** text of what is highlighted (expiry soon or past, failed and warned checks) */
+  highlights: string[];
   /** elements that must never come from page data */
   scripts: number;
   handlers: number;

@@ -69,6 +69,7 @@ function isSummary(value: unknown): value is RenderedSummary {
     typeof s.text === 'string' &&
     Array.isArray(s.links) &&
     Array.isArray(s.images) &&
+    Array.isArray(s.highlights) &&
     typeof s.scripts === 'number' &&
     typeof s.handlers === 'number'
   );

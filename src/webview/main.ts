@@ -112,6 +112,9 @@ function summarize(view: ViewState): RenderedSummary {
     status: view.status,
     text: (root.innerText || root.textContent || '').replace(/\s+/g, ' ').trim(),
     links,
+    highlights: Array.from(
+      root.querySelectorAll('.level-soon, .level-past, .check-warn, .check-fail, .banner-error'),
+    ).map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim()),
     images: Array.from(root.querySelectorAll('img')).map((i) => i.getAttribute('src') ?? ''),
     scripts: root.querySelectorAll('script, iframe, object, embed').length,
     handlers,

@@ -97,6 +97,7 @@ function dateRow(
         ? `expired ${rel.text}`
         : `expires ${rel.text}`
       : rel.text;
+    value.append(' ');
     add(value, el('span', `relative level-${level}`, text));
   }
   row(list, term, value);
