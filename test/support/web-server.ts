@@ -177,7 +177,7 @@ export async function startWebServer(options: WebFixtureOptions = {}): Promise<W
         '<html><head><title>Sloppy</title></head><body><svg><title>not the title</title></svg>' +
           '<div>x</div><link rel="icon" href="/img/icon-32.png"><meta name="description" content="late description">' +
           '<p>' +
-          'word '.repeat(200) +
+          'word '.repeat(14000) +
           '</p><meta name="keywords" content="too late"></body></html>',
       );
     }

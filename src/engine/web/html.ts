@@ -1,11 +1,13 @@
 // Streaming extraction of a page's head metadata with htmlparser2. Parsing stops once the
 // head is done and a little of the body has been seen: sloppy pages put <link rel=icon> and
 // <meta> late in the head or early in the body, so the cut is made at the first substantial
-// body text or after BODY_BUDGET characters of body, whichever comes first.
+// body text or after BODY_BUDGET characters of body, whichever comes first. In the body only
+// the tags that can carry head metadata reach the parser (see html-feed.ts).
 import { Parser } from 'htmlparser2';
+import { MarkupFeed } from './html-feed';
 
-/** Characters of body read after the head before giving up on late head tags. */
-export const BODY_BUDGET = 32 * 1024;
+/** Characters of body (skipped script, style and svg text included) read before giving up. */
+export const BODY_BUDGET = 64 * 1024;
 /** Non-blank body text that counts as "the page has started". */
 const BODY_TEXT_BUDGET = 512;
 /** Feed size when the whole document is at hand, so a stop skips the rest. */
@@ -57,6 +59,7 @@ export class HeadExtractor {
     refresh: '',
   };
   private readonly parser: Parser;
+  private readonly feed: MarkupFeed;
   private done = false;
   private inTitle = false;
   private titleText = '';
@@ -77,6 +80,12 @@ export class HeadExtractor {
       },
       { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
     );
+    this.feed = new MarkupFeed((markup) => {
+      for (let i = 0; i < markup.length && !this.done; i += SLICE) {
+        this.parser.write(markup.length <= SLICE ? markup : markup.slice(i, i + SLICE));
+      }
+      return this.done;
+    });
   }
 
   /** True once enough has been read; further writes are ignored. */
@@ -85,14 +94,15 @@ export class HeadExtractor {
   }
 
   write(text: string): boolean {
-    for (let i = 0; i < text.length && !this.done; i += SLICE) {
-      this.parser.write(i === 0 && text.length <= SLICE ? text : text.slice(i, i + SLICE));
-    }
+    if (!this.done && this.feed.push(text)) this.stop();
     return this.done;
   }
 
   end(): HeadMeta {
-    if (!this.done) this.parser.end();
+    if (!this.done) {
+      this.feed.flush();
+      this.parser.end();
+    }
     this.finish();
     return this.meta;
   }
@@ -109,7 +119,11 @@ export class HeadExtractor {
   }
 
   private startBody(): void {
-    if (this.bodyAt < 0) this.bodyAt = this.parser.startIndex;
+    if (this.bodyAt < 0) {
+      this.bodyAt = this.parser.startIndex;
+      this.feed.pickOnly = true;
+      this.feed.stopAt = this.feed.consumed + BODY_BUDGET;
+    }
   }
 
   private open(name: string, attribs: Record<string, string>): void {
@@ -124,6 +138,8 @@ export class HeadExtractor {
       // still bounds a page that keeps reopening its head.
       if (!this.sawBodyTag) {
         this.bodyAt = -1;
+        this.feed.pickOnly = false;
+        this.feed.stopAt = Number.POSITIVE_INFINITY;
         this.bodyText = 0;
       }
     }
@@ -132,10 +148,6 @@ export class HeadExtractor {
     // pages keep their meta tags after such elements.
     if (name === 'body' || (!this.inHead && !HEAD_ELEMENTS.has(name) && this.svgDepth === 0)) {
       this.startBody();
-    }
-    if (this.bodyAt >= 0 && this.parser.startIndex - this.bodyAt > BODY_BUDGET) {
-      this.stop();
-      return;
     }
     if (name === 'title' && this.svgDepth === 0 && this.meta.title === '' && !this.inTitle) {
       this.inTitle = true;

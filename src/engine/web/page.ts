@@ -31,9 +31,16 @@ export function extractFromBytes(bytes: Uint8Array, contentType?: string): HeadM
     bytes.length <= PRESCAN_BYTES,
   );
   const extractor = new HeadExtractor();
-  extractor.write(new TextDecoder(charset.encoding).decode(bytes.subarray(charset.skip)));
+  const decoder = new TextDecoder(charset.encoding);
+  // Decoded slice by slice, so the text after the point where extraction stops is never made.
+  for (let at = charset.skip; at < bytes.length && !extractor.finished; at += DECODE_SLICE) {
+    extractor.write(decoder.decode(bytes.subarray(at, at + DECODE_SLICE), { stream: true }));
+  }
+  if (!extractor.finished) extractor.write(decoder.decode());
   return extractor.end();
 }
+
+const DECODE_SLICE = 16 * 1024;
 
 /** A push decoder: holds bytes back until the charset is decided, then streams text. */
 class PageDecoder {

@@ -81,7 +81,7 @@ describe('web unfurl', () => {
     const result = await unfurl({ url: site.url('/sloppy') });
     assert.equal(result.page_title, 'Sloppy');
     assert.equal(result.page_description, 'late description');
-    assert.equal(result.page_keywords, '', 'tags after the first substantial text are not read');
+    assert.equal(result.page_keywords, '', 'tags past the body budget are not read');
     const svgFirst = await unfurl({ url: site.url('/svg-title-first') });
     assert.equal(svgFirst.page_title, 'Real');
   });

@@ -1,0 +1,169 @@
+// Feeds markup to the HTML parser while skipping what can never hold head metadata: the
+// contents of <script>, <style> and inline <svg> elements, and comments. Those are found with
+// native regex scans instead of the tokenizer's per-character loop, which is where heads
+// spend their bytes (inline scripts, JSON, CSS). The parser still sees the script and style
+// tags themselves with empty content, so its state is the same as for the full text.
+//
+// Once the body has started, only the tags that can carry head metadata are passed on
+// (meta, link, base, title with its text, head, body): sloppy pages put those early in the
+// body, and everything else there is the page itself.
+
+// </head> and <body> are matched as boundaries so a switch to body mode takes effect there.
+const OPENER = /<!--|<(script|style|svg)(?=[\s/>])[^>]*>|<\/head\s*>|<body(?=[\s>])[^>]*>/gi;
+/** Longest run of head markup handed over at once; cut before a '<' so no tag is split. */
+const PIECE = 16 * 1024;
+const PICKER =
+  /<!--|<(script|style|svg)(?=[\s/>])[^>]*>|<(?:meta|link|base|head|body)(?=[\s/>])[^>]*>|<\/head\s*>|<title(?=[\s>])[^>]*>/gi;
+const CLOSERS: Record<string, RegExp> = {
+  script: /<\/script[^>]*>/gi,
+  style: /<\/style[^>]*>/gi,
+  // Inline SVG (icon sprites) carries no page metadata; its <title>s are not the page's.
+  svg: /<\/svg[^>]*>/gi,
+};
+const TITLE_END = /<\/title\s*>/gi;
+
+/** Receives markup; returns true to stop the feed. */
+export type MarkupSink = (markup: string) => boolean;
+
+export class MarkupFeed {
+  /** characters of input consumed so far, skipped ones included */
+  consumed = 0;
+  /** body mode: pass on only the tags that can carry head metadata */
+  pickOnly = false;
+  /** stop once this many characters have been consumed */
+  stopAt = Number.POSITIVE_INFINITY;
+  private carry = '';
+  /** inside a raw-text element (its closer) or a comment ('-->') */
+  private skipping: RegExp | '-->' | undefined;
+  /** inside a picked <title>: its text is passed on up to and with the closer */
+  private inTitle = false;
+  /** the closing tag found by skipEnd */
+  private closer = '';
+  private stopped = false;
+
+  constructor(private readonly sink: MarkupSink) {}
+
+  /** Returns true once the feed has stopped (the sink asked, or stopAt was reached). */
+  push(chunk: string): boolean {
+    if (this.stopped) return true;
+    const text = this.carry + chunk;
+    this.carry = '';
+    let pos = 0;
+    while (pos < text.length && !this.stopped) {
+      if (this.consumed >= this.stopAt) {
+        this.stopped = true;
+        break;
+      }
+      if (this.skipping !== undefined || this.inTitle) {
+        const end = this.inTitle ? this.titleEnd(text, pos) : this.skipEnd(text, pos);
+        if ((end < 0 ? text.length : end) - pos >= this.stopAt - this.consumed) {
+          this.stopped = true;
+          break;
+        }
+        if (end < 0) {
+          // The closer may straddle the chunk boundary: keep its possible prefix.
+          const keep = Math.min(text.length - pos, 64);
+          if (this.inTitle) this.emit(text.slice(pos, text.length - keep));
+          else this.consumed += text.length - pos - keep;
+          this.carry = text.slice(text.length - keep);
+          return this.stopped;
+        }
+        if (this.inTitle) {
+          this.inTitle = false;
+          this.emit(text.slice(pos, end));
+          pos = end;
+        } else {
+          this.consumed += end - pos;
+          // The element's closing tag always reaches the parser, in body mode too, so the
+          // parser leaves its raw-text state.
+          const closer = this.closer;
+          this.closer = '';
+          this.emit(closer);
+          pos = end + closer.length;
+        }
+        continue;
+      }
+      const scanner = this.pickOnly ? PICKER : OPENER;
+      scanner.lastIndex = pos;
+      const match = scanner.exec(text);
+      if (!this.pickOnly && (match ? match.index : text.length) - pos > PIECE) {
+        // A long run without skippable content: hand it over in pieces so that a switch
+        // to body mode (a stray element starting the body) takes effect promptly.
+        const lt = text.lastIndexOf('<', pos + PIECE);
+        const cut = lt > pos ? lt : pos + PIECE;
+        this.emit(text.slice(pos, cut));
+        pos = cut;
+        continue;
+      }
+      if (match && match.index - pos >= this.stopAt - this.consumed) {
+        // The next tag lies past the budget: it is not read.
+        this.stopped = true;
+        break;
+      }
+      if (!match) {
+        // Hold back an unfinished tag so a split "<scr" + "ipt>" is still recognised.
+        const lt = text.lastIndexOf('<');
+        const cut = lt >= pos && text.indexOf('>', lt) < 0 ? lt : text.length;
+        this.pass(text.slice(pos, cut));
+        this.carry = text.slice(cut);
+        return this.stopped;
+      }
+      this.pass(text.slice(pos, match.index));
+      const tag = match[0];
+      pos = match.index + tag.length;
+      if (tag === '<!--') {
+        this.consumed += tag.length;
+        this.skipping = '-->';
+        continue;
+      }
+      this.emit(tag);
+      if (match[1] !== undefined) this.skipping = CLOSERS[match[1].toLowerCase()];
+      else if (/^<title/i.test(tag)) this.inTitle = true;
+    }
+    return this.stopped;
+  }
+
+  /** Whatever was held back, at the end of the document. */
+  flush(): void {
+    if (!this.stopped && this.skipping === undefined && this.carry !== '') {
+      if (this.inTitle) this.emit(this.carry);
+      else this.pass(this.carry);
+    }
+    this.carry = '';
+  }
+
+  /** Markup between interesting tags: passed on in head mode, dropped in body mode. */
+  private pass(markup: string): void {
+    if (this.pickOnly) this.consumed += markup.length;
+    else this.emit(markup);
+  }
+
+  /** Index where skipping ends (the closer, in `closer`, is kept for the parser), or -1. */
+  private skipEnd(text: string, from: number): number {
+    if (this.skipping === '-->') {
+      const at = text.indexOf('-->', from);
+      if (at < 0) return -1;
+      this.skipping = undefined;
+      return at + 3;
+    }
+    const closer = this.skipping!;
+    closer.lastIndex = from;
+    const match = closer.exec(text);
+    if (!match) return -1;
+    this.skipping = undefined;
+    this.closer = match[0];
+    return match.index;
+  }
+
+  /** Index just after a picked title's closing tag, or -1. */
+  private titleEnd(text: string, from: number): number {
+    TITLE_END.lastIndex = from;
+    const match = TITLE_END.exec(text);
+    return match ? match.index + match[0].length : -1;
+  }
+
+  private emit(markup: string): void {
+    this.consumed += markup.length;
+    if (markup !== '' && this.sink(markup)) this.stopped = true;
+  }
+}
