@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { LookupError } from '../errors';
 import type { DnsRecord, QueryResult, RecordType } from '../types';
 import { query, type DnsOptions } from './query';
+import { parseServer } from './server';
 import { isWireName, rawQuery } from './raw-query';
 
 export type DnsLookup = (
@@ -20,6 +21,11 @@ export interface MailDnsOptions extends DnsOptions {
 /** The lookup to use: the injected one, or `query` against `server` with these options. */
 export function resolveLookup(server: string | undefined, options: MailDnsOptions): DnsLookup {
   if (options.dnsLookup) return options.dnsLookup;
+  // A malformed server is the caller's mistake: say so now, as query() does, rather than let
+  // every question fail and the whole request read as a broken nameserver (upstream_error).
+  if (server !== undefined && (typeof server !== 'string' || server.trim() !== '')) {
+    parseServer(server);
+  }
   const base: DnsOptions = {};
   if (options.timeoutMs !== undefined) base.timeoutMs = options.timeoutMs;
   if (options.tries !== undefined) base.tries = options.tries;

@@ -1,0 +1,45 @@
+// resolveLookup(): the one DNS question of the mail modules. A malformed `server` is refused up
+// front as invalid_server (a 400, the caller's mistake), the way query() refuses it, instead of
+// surfacing as every question failing (a 502 upstream_error).
+import assert from 'node:assert/strict';
+import { domainKeys } from '../../../../src/engine/dns/dkim';
+import { resolveLookup } from '../../../../src/engine/dns/lookup';
+import { checkHost } from '../../../../src/engine/dns/spf-check';
+import { senderPolicyRanges } from '../../../../src/engine/dns/spf';
+import { LookupError } from '../../../../src/engine/errors';
+
+async function code(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (err) {
+    return err instanceof LookupError ? err.code : `not a LookupError: ${String(err)}`;
+  }
+}
+
+const BAD_SERVERS = ['300.1.1.1', '127.0.0.1:99999', '1:2:3', '[not-v6]:53', 'bad name!'];
+
+describe('resolveLookup', () => {
+  for (const server of BAD_SERVERS) {
+    it(`refuses the server "${server}" before asking anything`, async () => {
+      assert.throws(
+        () => resolveLookup(server, {}),
+        (err: unknown) => err instanceof LookupError && err.code === 'invalid_server',
+      );
+      assert.equal(await code(domainKeys({ host: 'mail.test', server })), 'invalid_server');
+      assert.equal(await code(senderPolicyRanges({ host: 'mail.test', server })), 'invalid_server');
+      assert.equal(
+        await code(checkHost({ domain: 'mail.test', ip: '192.0.2.1', server }, {})),
+        'invalid_server',
+      );
+    });
+  }
+
+  it('leaves an injected lookup and an empty server alone', () => {
+    const injected = () => Promise.resolve({ records: [] });
+    assert.equal(resolveLookup('300.1.1.1', { dnsLookup: injected }), injected);
+    assert.equal(typeof resolveLookup('', {}), 'function');
+    assert.equal(typeof resolveLookup('  ', {}), 'function');
+    assert.equal(typeof resolveLookup('127.0.0.1:5353', {}), 'function');
+  });
+});
