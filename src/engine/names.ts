@@ -134,7 +134,6 @@ export function normalizeUrl(input: string): URL {
 
 /** A short, single-line, printable excerpt of user input for error messages. */
 export function printable(value: string, max = 80): string {
-   
   const clean = String(value).replace(/[\u0000-\u001f\u007f]/g, '?');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
