@@ -10,7 +10,7 @@
 import { LookupError } from '../errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../types';
 import { normalizeDate } from './dates';
-import { keyInfo, type Field, type KeyInfo, type SectionKind } from './keys';
+import { keyInfo, type Field, type RegistrarAction, type SectionKind } from './keys';
 
 export { normalizeKey } from './keys';
 
@@ -93,6 +93,22 @@ function indentOf(line: string, from: number): number {
     else break;
   }
   return n;
+}
+
+/** Where the value after a key's colon starts: past spaces, and past a doubled colon. */
+function valueStart(str: string, colon: number, e: number): number {
+  let v = colon + 1;
+  while (v < e && isSpace(str.charCodeAt(v))) v++;
+  if (v < e && str.charCodeAt(v) === 58) {
+    v++;
+    while (v < e && isSpace(str.charCodeAt(v))) v++;
+  }
+  return v;
+}
+
+/** The value of a "key: value" line; `v` is its start when already known, else -1. */
+function valueText(str: string, colon: number, v: number, e: number): string {
+  return str.slice(v < 0 ? valueStart(str, colon, e) : v, e);
 }
 
 /** A ruler between blocks (---, ===, ___) carries nothing. */
@@ -248,23 +264,27 @@ class Reader {
     let k = colon;
     while (k > b && isSpace(str.charCodeAt(k - 1))) k--;
     const info = keyInfo(str.slice(b, k));
-    let v = colon + 1;
-    while (v < e && isSpace(str.charCodeAt(v))) v++;
-    if (v < e && str.charCodeAt(v) === 58) {
-      v++;
-      while (v < e && isSpace(str.charCodeAt(v))) v++;
+    // Where the value starts is only worked out when the value is read, or when a second colon
+    // could make it empty ("Key: :"); otherwise the line's trimmed end says whether it has one.
+    let v = -1;
+    let hasValue = colon + 1 < e;
+    if (hasValue && this.colonFrom(str, colon + 1) < e) {
+      v = valueStart(str, colon, e);
+      hasValue = v < e;
     }
-    const hasValue = v < e;
     const rec = this.rec;
     if (blockStart && indent === 0 && hasValue) {
       if (info.contactBlock) this.block = 'contact';
-      else if (info.key === 'registrar' && rec.fields.get('registrar') === str.slice(v, e)) {
+      else if (
+        info.key === 'registrar' &&
+        rec.fields.get('registrar') === valueText(str, colon, v, e)
+      ) {
         this.block = 'registrar';
       }
     }
     if (this.block === 'contact') return;
     if (this.block === 'registrar') {
-      registrarLine(rec, info, str, v, e);
+      if (info.registrar) registrarLine(rec, info.registrar, valueText(str, colon, v, e));
       return;
     }
     const section = this.section;
@@ -284,11 +304,11 @@ class Reader {
     if (nested) {
       if (section === 'contact') return;
       if (section === 'registrar') {
-        registrarLine(rec, info, str, v, e);
+        if (info.registrar) registrarLine(rec, info.registrar, valueText(str, colon, v, e));
         return;
       }
       if (section === 'ns' && info.nsKey) {
-        addNs(rec, str.slice(v, e));
+        addNs(rec, valueText(str, colon, v, e));
         return;
       }
     } else {
@@ -304,7 +324,7 @@ class Reader {
       this.records.push(rec);
       this.rec = emptyRecord();
     }
-    setField(this.rec, field, str.slice(v, e));
+    setField(this.rec, field, valueText(str, colon, v, e));
   }
 
   /** A line without "key:" is a heading, a continuation, or a value inside the current section. */
@@ -351,11 +371,8 @@ function bareLine(rec: Rec, section: SectionKind, body: string): void {
 }
 
 /** A "key: value" inside the registrar's block or section; the value may be empty. */
-function registrarLine(rec: Rec, info: KeyInfo, str: string, from: number, to: number): void {
-  const action = info.registrar;
-  if (action === undefined) return;
-  if (action.overwrite) rec.fields.set(action.field, str.slice(from, to));
-  else if (!rec.fields.has(action.field)) rec.fields.set(action.field, str.slice(from, to));
+function registrarLine(rec: Rec, action: RegistrarAction, value: string): void {
+  if (action.overwrite || !rec.fields.has(action.field)) rec.fields.set(action.field, value);
 }
 
 function setOnce(rec: Rec, field: Field, value: string): void {
@@ -384,7 +401,8 @@ const NS_SEPARATOR = /[\s,]/;
 
 function addNs(rec: Rec, value: string): void {
   for (const part of NS_SEPARATOR.test(value) ? value.split(/[\s,]+/) : [value]) {
-    const host = part.toLowerCase().replace(/\.$/, '');
+    let host = part.toLowerCase();
+    if (host.endsWith('.')) host = host.slice(0, -1);
     // Glue addresses and "[OK]" markers travel on the same line; only host names count.
     if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(host) || /^[\d.]+$/.test(host)) continue;
     if (!rec.ns.includes(host)) rec.ns.push(host);
