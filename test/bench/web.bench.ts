@@ -25,7 +25,10 @@ function measure(name: string): Promise<Measured> {
       process.execPath,
       ['--import', 'tsx', script, name, String(ROUNDS)],
       { timeout: 600_000, maxBuffer: 1024 * 1024 },
-      (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as Measured)),
+      (err, stdout) =>
+        err
+          ? reject(new Error(`${name} run failed: ${err.message}`))
+          : resolve(JSON.parse(stdout) as Measured),
     );
   });
 }
