@@ -168,6 +168,44 @@ keys(
   'www',
 );
 
+// The first two characters of every field key, as a bitmap over ASCII pairs: a top-level line
+// whose key cannot start like one fills no field, and needs no look-up (half the lines of a
+// gTLD reply are Admin/Tech/Billing contact lines).
+const FIELD_STARTS = new Uint8Array(128 * 128);
+for (const key of TOP_KEYS.keys()) FIELD_STARTS[key.charCodeAt(0) * 128 + key.charCodeAt(1)] = 1;
+
+/**
+ * False when the raw key str[from, to) cannot normalise to a field key. Only ASCII letters,
+ * digits, spaces and the separators normalizeKey turns into a space are judged; anything else
+ * (and a key starting with a separator, which normalising shifts) may be a field key.
+ */
+export function mayBeField(str: string, from: number, to: number): boolean {
+  if (to - from < 2) return false;
+  let c0 = str.charCodeAt(from);
+  if (c0 >= 65 && c0 <= 90) c0 += 32;
+  else if (!(c0 >= 97 && c0 <= 122) && !(c0 >= 48 && c0 <= 57)) return true;
+  let c1 = str.charCodeAt(from + 1);
+  if (c1 >= 65 && c1 <= 90) c1 += 32;
+  else if (isSeparator(c1)) c1 = 32;
+  else if (!(c1 >= 97 && c1 <= 122) && !(c1 >= 48 && c1 <= 57)) return true;
+  return FIELD_STARTS[c0 * 128 + c1] === 1;
+}
+
+/** What normalizeKey turns into a space: its separators ._-/()[] and ASCII whitespace. */
+function isSeparator(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 46 ||
+    c === 95 ||
+    c === 45 ||
+    c === 47 ||
+    c === 40 ||
+    c === 41 ||
+    c === 91 ||
+    c === 93
+  );
+}
 function sectionKind(key: string): SectionKind | undefined {
   if (
     /^(registrar|sponsoring registrar|registrar information|registration service provider)$/.test(

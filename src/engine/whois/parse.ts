@@ -10,7 +10,7 @@
 import { LookupError } from '../errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../types';
 import { normalizeDate } from './dates';
-import { keyInfo, type Field, type RegistrarAction, type SectionKind } from './keys';
+import { keyInfo, mayBeField, type Field, type RegistrarAction, type SectionKind } from './keys';
 
 export { normalizeKey } from './keys';
 
@@ -255,7 +255,7 @@ class Reader {
   private line(str: string, start: number, b: number, e: number): void {
     const blockStart = this.atBlockStart;
     this.atBlockStart = false;
-    const indent = indentOf(str, start);
+    const indent = b === start ? 0 : indentOf(str, start);
     const colon = this.keyColon(str, b, e);
     if (colon < 0) {
       this.bareText(str, b, e, indent);
@@ -263,7 +263,6 @@ class Reader {
     }
     let k = colon;
     while (k > b && isSpace(str.charCodeAt(k - 1))) k--;
-    const info = keyInfo(str.slice(b, k));
     // Where the value starts is only worked out when the value is read, or when a second colon
     // could make it empty ("Key: :"); otherwise the line's trimmed end says whether it has one.
     let v = -1;
@@ -272,6 +271,28 @@ class Reader {
       v = valueStart(str, colon, e);
       hasValue = v < e;
     }
+    const section = this.section;
+    const nested =
+      section !== undefined &&
+      (this.sticky || indent > this.indent || (this.bare && section === 'registrar'));
+    // Lines whose key cannot change anything are settled before the key is looked up: inside a
+    // contact object or section, and top-level keys that cannot be a field. Only the first line
+    // of a block can open one, so it is always looked up.
+    if (!(blockStart && indent === 0 && hasValue) && this.block !== 'registrar') {
+      if (this.block === 'contact') return;
+      if (nested && section === 'contact') {
+        if (!hasValue) this.lastField = undefined;
+        return;
+      }
+      if (!nested && hasValue && !mayBeField(str, b, k)) {
+        this.section = undefined;
+        this.sticky = false;
+        this.lastField = undefined;
+        this.lastIndent = indent;
+        return;
+      }
+    }
+    const info = keyInfo(str.slice(b, k));
     const rec = this.rec;
     if (blockStart && indent === 0 && hasValue) {
       if (info.contactBlock) this.block = 'contact';
@@ -287,10 +308,6 @@ class Reader {
       if (info.registrar) registrarLine(rec, info.registrar, valueText(str, colon, v, e));
       return;
     }
-    const section = this.section;
-    const nested =
-      section !== undefined &&
-      (this.sticky || indent > this.indent || (this.bare && section === 'registrar'));
     if (!hasValue) {
       if (!(nested && section === 'contact')) {
         this.section = info.section ?? 'other';
