@@ -3,15 +3,13 @@
 // errors (must be 0; 429s are counted apart as deliberate) and the heap after a forced GC at
 // the start and the end (must not keep growing).
 //
-// runServeBench() takes any Services; the default entry serves the DNS engine's query()
-// through a minimal adapter (only /domain/query is exercised), until the lead swaps in the
-// embedded services.
+// runServeBench() takes any Services; the default entry serves EmbeddedServices, as
+// `hostlens serve` does.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Pool } from 'undici';
-import { LookupError } from '../../src/engine/errors';
-import { query } from '../../src/engine/dns/query';
 import { startServer } from '../../src/server/server';
+import { EmbeddedServices } from '../../src/services/embedded';
 import type { Services } from '../../src/services/types';
 import { loadFixtureZones, startDnsServer } from '../support/dns-server';
 import type { BenchRow } from './types';
@@ -24,6 +22,8 @@ export interface ServeBenchOptions {
   warmupMs?: number;
   /** called about once a second during the run (e.g. to trim a fixture's query log) */
   tick?: () => void;
+  /** per-token limit; default far above what the clients can send, so any 429 is a finding */
+  rateLimit?: { perMinute: number; burst?: number };
 }
 
 export interface ServeBenchResult {
@@ -61,8 +61,7 @@ export async function runServeBench(
     services,
     tokens: [token],
     port: 0,
-    // The limit is set far above what one token can send here: any 429 is a finding.
-    rateLimit: { perMinute: 10_000_000, burst: 100_000 },
+    rateLimit: options.rateLimit ?? { perMinute: 10_000_000, burst: 100_000 },
     maxConcurrent: 64,
   });
   const pool = new Pool(server.url, { connections: clients, pipelining: 1 });
@@ -138,28 +137,22 @@ export async function runServeBench(
   }
 }
 
-/** Only domain.query is wired to the engine; the bench asks nothing else. */
-function queryOnlyServices(): Services {
-  const absent = () =>
-    Promise.reject(new LookupError('not_found', 'This bench serves /domain/query only'));
-  return {
-    domain: {
-      query: (params, call) => query(params, { signal: call?.signal }),
-      domainKeys: absent,
-      senderPolicyRanges: absent,
-      whois: absent,
-    },
-    meta: { icons: absent, redirects: absent, unfurl: absent },
-  };
-}
-
 export default async function bench(): Promise<BenchRow[]> {
   const dns = await startDnsServer({ records: loadFixtureZones() });
   try {
     const path = `/domain/query?host=example.test&types=A&types=MX&types=TXT&server=${encodeURIComponent(dns.address)}`;
-    const r = await runServeBench(queryOnlyServices(), {
+    // The guard stays on as in `hostlens serve`; it applies to web fetches, not to DNS.
+    const r = await runServeBench(new EmbeddedServices({ blockPrivate: true }), {
       path,
       // The fixture logs every question; trim it so its growth is not mistaken for ours.
+      tick: () => dns.queries.splice(0),
+    });
+    // A short second run with the default limit: the limiter must answer 429, never fail.
+    const limited = await runServeBench(new EmbeddedServices({ blockPrivate: true }), {
+      path,
+      durationMs: 3000,
+      warmupMs: 0,
+      rateLimit: { perMinute: 600, burst: 100 },
       tick: () => dns.queries.splice(0),
     });
     const summary = `${r.perSecond.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms`;
@@ -180,6 +173,14 @@ export default async function bench(): Promise<BenchRow[]> {
         ratio: growth,
         pass: growth <= 1.25,
         notes: `rss ${r.rssStartMb.toFixed(0)} MB -> ${r.rssEndMb.toFixed(0)} MB; ${summary}`,
+      },
+      {
+        entry: 'serve: same load for 3 s at the default limit (600/min, burst 100)',
+        figure: `${limited.errors} errors, ${limited.rateLimited} x 429 in ${limited.requests}`,
+        target: 'errors = 0, deliberate 429s > 0',
+        ratio: limited.errors,
+        pass: limited.errors === 0 && limited.rateLimited > 0,
+        notes: `${limited.requests - limited.rateLimited} answered 200${limited.firstError ? `; first error: ${limited.firstError}` : ''}`,
       },
     ];
   } finally {
