@@ -316,6 +316,10 @@ export async function startWebServer(options: WebFixtureOptions = {}): Promise<W
       });
       return streamBytes(res, pending, Buffer.alloc(0), 50 * 1024 * 1024);
     }
+    if (path === '/huge-headers') {
+      res.writeHead(200, { 'content-type': 'text/html', 'x-padding': 'a'.repeat(64 * 1024) });
+      return res.end(page('<title>Big headers</title>'));
+    }
     if (path === '/lying-length') {
       res.writeHead(200, { 'content-type': 'text/html', 'content-length': '100000' });
       res.write('<html><head><title>Liar</title>');

@@ -109,10 +109,11 @@ export class WebSession {
     });
   }
 
-  async close(): Promise<void> {
+  close(): void {
     clearTimeout(this.timer);
     this.detach();
-    await this.agent.destroy().catch(() => undefined);
+    // Not awaited: a connection still being set up must not hold the caller's answer back.
+    void this.agent.destroy().catch(() => undefined);
   }
 
   /**
@@ -251,14 +252,15 @@ export class WebSession {
     };
     if (request.language !== undefined) headers['accept-language'] = request.language;
     if (cookie !== undefined) headers.cookie = cookie;
+    const pending = this.agent.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers,
+      signal: this.signal,
+    });
     try {
-      return await this.agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        signal: this.signal,
-      });
+      return await abortable(pending, this.signal);
     } catch (err) {
       throw this.toError(err, url);
     }
@@ -271,6 +273,32 @@ export class WebSession {
   }
 }
 
+/**
+ * The request, or the signal's reason as soon as it fires: undici leaves a request that is
+ * still waiting for its connection pending after an abort. A late response is discarded.
+ */
+function abortable(
+  pending: Promise<Dispatcher.ResponseData>,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) discard(response);
+        else resolve(response);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
 /** Runs `work` in a fresh session and always releases its connections. */
 export async function withSession<T>(
   options: WebOptions | undefined,
@@ -280,7 +308,7 @@ export async function withSession<T>(
   try {
     return await work(session);
   } finally {
-    await session.close();
+    session.close();
   }
 }
 

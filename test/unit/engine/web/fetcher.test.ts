@@ -104,6 +104,26 @@ describe('web fetcher bounds', () => {
     assert.ok(Date.now() - started < 1500);
   });
 
+  it('refuses oversized response headers (response_too_large)', async () => {
+    await assert.rejects(
+      unfurl({ url: site.url('/huge-headers') }, small),
+      code('response_too_large'),
+    );
+  });
+
+  it('gives up on a connection that never completes (upstream_timeout)', async () => {
+    const connector: NonNullable<WebOptions['connector']> = () => undefined;
+    const started = Date.now();
+    await assert.rejects(
+      unfurl(
+        { url: 'http://never.test/' },
+        { ...small, connector, limits: { totalTimeoutMs: 300 } },
+      ),
+      code('upstream_timeout'),
+    );
+    assert.ok(Date.now() - started < 2000);
+  });
+
   it('reports a refused connection as upstream_error', async () => {
     const closed = await startWebServer();
     const url = closed.url('/final');
