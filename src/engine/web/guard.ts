@@ -4,6 +4,7 @@
 // answer changes between look-ups (DNS rebinding) cannot reach an internal service.
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
+import { LookupError } from '../errors';
 
 export interface AddressGuard {
   /** Why the address is refused, or undefined when it may be connected. */
@@ -15,7 +16,13 @@ export interface AddressGuard {
  * want reachable); everything that is not plain global unicast is refused otherwise.
  */
 export function createAddressGuard(allowCidrs: readonly string[] = []): AddressGuard {
-  const allowed = allowCidrs.map((cidr) => ipaddr.parseCIDR(cidr));
+  const allowed = allowCidrs.map((cidr) => {
+    try {
+      return ipaddr.parseCIDR(cidr);
+    } catch {
+      throw new LookupError('invalid_argument', `"${cidr}" is not an address range (CIDR)`);
+    }
+  });
   return {
     refusal(address: string): string | undefined {
       const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');

@@ -57,6 +57,10 @@ describe('web address guard', () => {
       assert.notEqual(guard.refusal(address), undefined, address);
     }
     assert.equal(createAddressGuard(['127.0.0.0/8']).refusal('127.0.0.5'), undefined);
+    assert.throws(
+      () => createAddressGuard(['10.0.0.0/99']),
+      (err: LookupError) => err.code === 'invalid_argument',
+    );
   });
 
   const forms = [
