@@ -1,8 +1,8 @@
-// Streaming extraction of a page's head metadata with htmlparser2. Parsing stops once the
-// head is done and a little of the body has been seen: sloppy pages put <link rel=icon> and
-// <meta> late in the head or early in the body, so the cut is made at the first substantial
-// body text or after BODY_BUDGET characters of body, whichever comes first. In the body only
-// the tags that can carry head metadata reach the parser (see html-feed.ts).
+// Streaming extraction of a page's head metadata with htmlparser2. Sloppy pages put
+// <link rel=icon> and <meta> late in the head or early in the body, so reading goes on past
+// the head: once the body starts only the tags that can carry metadata reach the parser (see
+// html-feed.ts), and reading stops after BODY_BUDGET characters of body, or at the first
+// substantial body text in markup parsed before that switch.
 import { Parser } from 'htmlparser2';
 import { MarkupFeed } from './html-feed';
 
