@@ -402,29 +402,88 @@ function setField(rec: Rec, field: Field, value: string): void {
   else setOnce(rec, field, value);
 }
 
-// Most status and name-server lines hold one item; splitting is only done when there are more.
+// Status and name-server values are read in place: most lines hold one item, and splitting,
+// lower-casing and testing each with regexes was a good part of the parse time.
 function addStatus(rec: Rec, value: string): void {
   for (const part of value.includes(',') ? value.split(/,\s*/) : [value]) {
-    const v = part.trim().toLowerCase();
+    const v = part.trim();
     if (v === '') continue;
-    // v is trimmed, so its first word ends at its first space.
-    const space = v === 'not delegated' ? -1 : v.search(/\s/);
-    const token = space < 0 ? v : v.slice(0, space);
+    // The status is the first word ("clientTransferProhibited https://icann.org/epp#..."),
+    // lower-cased; lower-casing neither makes nor removes spaces, so the word can be cut first.
+    const space = v.search(/\s/);
+    let token = space < 0 ? v : v.slice(0, space);
+    if (space >= 0 && v.length === 13 && v.toLowerCase() === 'not delegated') token = v;
+    token = token.toLowerCase();
     if (!rec.status.includes(token)) rec.status.push(token);
   }
 }
 
-const NS_SEPARATOR = /[\s,]/;
-
 function addNs(rec: Rec, value: string): void {
-  for (const part of NS_SEPARATOR.test(value) ? value.split(/[\s,]+/) : [value]) {
-    let host = part.toLowerCase();
-    if (host.endsWith('.')) host = host.slice(0, -1);
-    // Glue addresses and "[OK]" markers travel on the same line; only host names count.
-    if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(host) || /^[\d.]+$/.test(host)) continue;
-    if (!rec.ns.includes(host)) rec.ns.push(host);
-    return;
+  const host = firstHost(value);
+  if (host !== undefined && !rec.ns.includes(host)) rec.ns.push(host);
+}
+
+/**
+ * The first host name among the value's words (split at whitespace and commas), lower case and
+ * without its trailing dot: two or more labels of [a-z0-9_-], not an address. Glue addresses and
+ * "[OK]" markers travel on the same line; only host names count.
+ */
+function firstHost(value: string): string | undefined {
+  const n = value.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isNsSeparator(value.charCodeAt(i))) i++;
+    if (i >= n) return undefined;
+    let j = i;
+    while (j < n && !isNsSeparator(value.charCodeAt(j))) j++;
+    const end = value.charCodeAt(j - 1) === 46 ? j - 1 : j;
+    const verdict = hostShape(value, i, end);
+    if (verdict === HOST) return value.slice(i, end).toLowerCase();
+    // Beyond ASCII, lower-casing can change a character's class; the regexes decide.
+    if (verdict === NON_ASCII) {
+      const host = slowHost(value.slice(i, j));
+      if (host !== undefined) return host;
+    }
+    i = j;
   }
+  return undefined;
+}
+
+function isNsSeparator(c: number): boolean {
+  return c === 44 || isSpace(c);
+}
+
+const HOST = 0;
+const NOT_HOST = 1;
+const NON_ASCII = 2;
+
+/** Whether value[from, to) is labels of [A-Za-z0-9_-] joined by single dots, not all digits. */
+function hostShape(value: string, from: number, to: number): number {
+  let dots = 0;
+  let label = 0;
+  let letters = false;
+  for (let i = from; i < to; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 46) {
+      if (label === 0) return NOT_HOST;
+      dots += 1;
+      label = 0;
+      continue;
+    }
+    if (c >= 128) return NON_ASCII;
+    label += 1;
+    if (c >= 48 && c <= 57) continue;
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 45) letters = true;
+    else return NOT_HOST;
+  }
+  return dots > 0 && label > 0 && letters ? HOST : NOT_HOST;
+}
+
+function slowHost(part: string): string | undefined {
+  let host = part.toLowerCase();
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(host) || /^[\d.]+$/.test(host)) return undefined;
+  return host;
 }
 
 function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
