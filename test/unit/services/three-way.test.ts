@@ -379,6 +379,8 @@ describe('three ways: engine, HTTP client through the server, command line', fun
   const engine = new EmbeddedServices({ dnsTimeoutMs: 2000, dnsTries: 1 });
   const savedEnv: Record<string, string | undefined> = {};
   const whoisEnv: Record<string, string> = {};
+  const cliRuns = new Map<string, Promise<Outcome>>();
+  const CLI_CONCURRENCY = 3;
 
   before(async function () {
     this.timeout(60_000);
@@ -423,6 +425,20 @@ describe('three ways: engine, HTTP client through the server, command line', fun
     server = await startTestServer(
       new EmbeddedServices({ dnsTimeoutMs: 2000, dnsTries: 1, blockPrivate: false }),
     );
+    // A child process spends most of its time starting up: start every command line run now,
+    // a few at a time, so they overlap with the cases before them. Each case awaits its own.
+    const slots = Array.from({ length: CLI_CONCURRENCY }, () => Promise.resolve());
+    CASES.forEach((c, i) => {
+      const op = findOperation(c.op);
+      if (!op) return;
+      const run = slots[i % CLI_CONCURRENCY].then(() => viaCli(op, c.params(fx)));
+      slots[i % CLI_CONCURRENCY] = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      void run.catch(() => undefined); // reported by its own case
+      cliRuns.set(c.name, run);
+    });
   });
 
   after(async function () {
@@ -521,7 +537,7 @@ describe('three ways: engine, HTTP client through the server, command line', fun
         viaEngine(op, params),
         viaClient(op, params),
         viaWire(op, params),
-        viaCli(op, params),
+        cliRuns.get(c.name)!,
       ]);
       if (c.check) {
         assert.ok(direct.ok, `engine failed: ${JSON.stringify(direct)}`);
