@@ -1,10 +1,9 @@
 // Runs one DNS look-up with progress and cancellation, records it in the history and
 // reveals it in the results view. Errors become history entries and a message, never throws.
-import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { toLookupError } from '../engine/errors';
-import type { DnsLookupEntry, ErrorSummary } from '../views/history';
+import type { DnsLookupEntry } from '../views/history';
 import { withLookupProgress } from './progress';
+import { errorSummary, showEntry } from './showEntry';
 
 export interface DnsLookupRequest {
   host: string;
@@ -35,30 +34,6 @@ export async function runDnsLookup(deps: Deps, request: DnsLookupRequest): Promi
       entry.error ? entry.error.code : `${entry.result?.records.length ?? 0} records`
     } in ${Date.now() - started} ms`,
   );
-  if (entry.error?.code === 'cancelled') return entry;
-  if (entry.error && isInputError(entry.error.code)) {
-    void vscode.window.showErrorMessage(`HostLens: ${entry.error.message}`);
-    return entry;
-  }
-  await deps.history.put(entry);
-  deps.results.refresh();
-  await vscode.commands.executeCommand('hostlens.results.focus');
-  if (entry.error)
-    void vscode.window.showErrorMessage(`HostLens: ${request.host}: ${entry.error.message}`);
+  await showEntry(deps, entry);
   return entry;
-}
-
-/** Input mistakes are reported to the user but not kept in the history. */
-export function isInputError(code: string): boolean {
-  return (
-    code === 'invalid_host' ||
-    code === 'invalid_type' ||
-    code === 'invalid_server' ||
-    code === 'invalid_argument'
-  );
-}
-
-export function errorSummary(err: unknown): ErrorSummary {
-  const error = toLookupError(err);
-  return { code: error.code, message: error.detail };
 }

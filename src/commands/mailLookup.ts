@@ -1,10 +1,9 @@
 // Runs a mail look-up (the whole set-up, or only SPF or DKIM), merges it into the host's mail
 // entry and shows it in the results view.
-import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { mailSetup } from '../engine/dns/mail-records';
 import type { MailEntry } from '../views/history';
-import { errorSummary, isInputError } from './dnsLookup';
+import { errorSummary, isInputError, showEntry } from './showEntry';
 import { withLookupProgress } from './progress';
 
 export type MailPart = 'all' | 'spf' | 'dkim';
@@ -70,14 +69,6 @@ export async function runMailLookup(deps: Deps, request: MailLookupRequest): Pro
   deps.log.info(
     `${TITLES[part]} ${host}: ${entry.error ? entry.error.code : 'answered'} in ${Date.now() - started} ms`,
   );
-  if (entry.error?.code === 'cancelled') return entry;
-  if (entry.error && isInputError(entry.error.code)) {
-    void vscode.window.showErrorMessage(`HostLens: ${entry.error.message}`);
-    return entry;
-  }
-  await deps.history.put(entry);
-  deps.results.refresh();
-  await vscode.commands.executeCommand('hostlens.results.focus');
-  if (entry.error) void vscode.window.showErrorMessage(`HostLens: ${host}: ${entry.error.message}`);
+  await showEntry(deps, entry);
   return entry;
 }

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import type { Deps } from '../deps';
 import { checkHost, type CheckHostResult } from '../engine/dns/spf-check';
 import { askHost } from './askHost';
-import { errorSummary } from './dnsLookup';
+import { errorSummary } from './showEntry';
 import { withLookupProgress } from './progress';
 
 export interface TestSpfArgs {
