@@ -20,7 +20,13 @@ export class HostLensPanel implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPE,
       'HostLens',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        // Beside the text being read; the whole editor area when there is none.
+        viewColumn: vscode.window.activeTextEditor
+          ? vscode.ViewColumn.Beside
+          : vscode.ViewColumn.Active,
+        preserveFocus: true,
+      },
       {
         enableScripts: true,
         enableFindWidget: true,

@@ -13,11 +13,13 @@ export function drawIcons(root: HTMLElement, view: IconsView): void {
     el(
       'div',
       'subtitle muted',
-      `${data.icons.length} icon${data.icons.length === 1 ? '' : 's'} · ${data.canonical_url}`,
+      [`${data.icons.length} icon${data.icons.length === 1 ? '' : 's'}`, data.canonical_url]
+        .filter((part) => part !== '')
+        .join(' · '),
     ),
   );
   const actions = add(header, el('div', 'actions'));
-  add(actions, button('Copy JSON', 'copy-json'));
+  add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
   if (data.icons.length === 0) {
     add(root, el('p', 'empty', 'This site declares no icons and has no /favicon.ico.'));
     return;

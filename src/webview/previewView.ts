@@ -16,7 +16,7 @@ export function drawPreview(root: HTMLElement, view: PreviewView): void {
   add(actions, commandLink('Icons', 'hostlens.showIcons', view.target));
   if (isHttpUrl(data.resolved_url))
     add(actions, externalLink('Open in browser', data.resolved_url));
-  add(actions, button('Copy JSON', 'copy-json'));
+  add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
 
   const card = add(root, el('article', 'card'));
   add(card, el('div', 'card-accent'));
@@ -88,5 +88,9 @@ export function img(slot: { dataUri: string }, className: string, alt: string): 
   // Only data: URIs reach here (the CSP would refuse anything else anyway).
   if (slot.dataUri.startsWith('data:image/')) image.src = slot.dataUri;
   image.alt = alt;
+  // Bytes the sizer accepted may still not decode in the browser: say so instead of a broken icon.
+  image.addEventListener('error', () =>
+    image.replaceWith(el('span', 'img-broken', 'Does not decode')),
+  );
   return image;
 }

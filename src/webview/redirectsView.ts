@@ -54,7 +54,7 @@ export function drawRedirects(root: HTMLElement, view: RedirectsView): void {
   );
   const actions = add(header, el('div', 'actions'));
   add(actions, commandLink('Preview', 'hostlens.previewLink', data.final_url ?? view.target));
-  add(actions, button('Copy JSON', 'copy-json'));
+  add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
 
   if (data.error) {
     const banner = add(root, el('div', 'banner banner-error'));
@@ -99,6 +99,17 @@ export function drawRedirects(root: HTMLElement, view: RedirectsView): void {
         ? externalLink(data.final_url, data.final_url)
         : el('span', 'url', data.final_url),
     );
+  }
+  if (hops.length > 0) {
+    const legend = add(root, el('div', 'legend muted'));
+    add(legend, chip('301/308', 'status-301'));
+    add(legend, el('span', undefined, 'permanent'));
+    add(legend, chip('302/307', 'status-302'));
+    add(legend, el('span', undefined, 'temporary'));
+    add(legend, chip('303', 'status-303'));
+    add(legend, el('span', undefined, 'temporary, next request is a GET'));
+    add(legend, chip('dashed', 'status-307'));
+    add(legend, el('span', undefined, 'method and body kept (307, 308)'));
   }
   if (data.meta_refresh) {
     const note = add(root, el('div', 'banner banner-info'));

@@ -19,7 +19,7 @@ export function drawWhois(root: HTMLElement, view: WhoisView): void {
   if (d.whois_server) add(meta, el('span', 'muted', `WHOIS server ${d.whois_server}`));
   const actions = add(header, el('div', 'actions'));
   add(actions, commandLink('DNS records', 'hostlens.lookUpDnsRecords', d.punycode ?? name));
-  add(actions, button('Copy JSON', 'copy-json'));
+  add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
 
   const registrar = section(root, 'Registrar');
   const rlist = add(registrar, el('dl', 'facts'));

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, startCodeServer } from './code-server.mjs';
 import { loadZoneFile, startDnsServer } from '../support/dns-server';
+import { startPanelSite, startRdapSite } from '../support/panel-site';
 
 const root = path.resolve(__dirname, '..', '..');
 const outDir = path.join(root, 'screenshots');
@@ -26,11 +27,52 @@ async function main(): Promise<void> {
       ...loadZoneFile(path.join(zones, '2.0.192.in-addr.arpa.zone')),
     ],
   });
+  const rdap = await startRdapSite();
+  const site = await startPanelSite();
+  // The extension host inherits these: WHOIS answers from the loopback RDAP fixture.
+  const env = { HOSTLENS_RDAP_BOOTSTRAP: rdap.bootstrap, HOSTLENS_WHOIS_SERVER: '127.0.0.1:1' };
+  try {
+    await session(env, dns.address, process.env.HOSTLENS_THEME ?? 'Default Dark Modern', [
+      ['01-welcome', showWelcome],
+      ['02-dns-tree', lookUpFromPalette],
+      ['03-zone-hover', hoverInZoneFile],
+      ['04-whois-dark', (p) => whoisPanel(p, 'hostlens-example.com')],
+      ['07-preview', (p) => webPanel(p, 'Preview Link', site.url('/card'), 'preview')],
+      ['08-preview-problems', (p) => webPanel(p, 'Preview Link', site.url('/hostile'), 'preview')],
+      ['09-redirects', (p) => webPanel(p, 'Trace Redirects', site.url('/go'), 'redirects')],
+      ['10-redirect-loop', (p) => webPanel(p, 'Trace Redirects', site.url('/loop/a'), 'redirects')],
+      ['11-icons', (p) => webPanel(p, 'Show Icons', site.url('/brand'), 'icons')],
+    ]);
+    // A second VS Code started with the light theme: the same panel, natively light.
+    await session(env, dns.address, 'Default Light Modern', [
+      ['05-whois-light', (p) => whoisPanel(p, 'hostlens-example.com')],
+      ['06-whois-not-found-light', (p) => whoisPanel(p, 'unregistered-name.com')],
+    ]);
+  } finally {
+    await dns.close();
+    await Promise.all([rdap.close(), site.close()]);
+  }
+}
+
+/** One code-server with one colour theme, taking the given shots in order. */
+async function session(
+  env: Record<string, string>,
+  dnsServer: string,
+  theme: string,
+  shots: Array<[string, Shot]>,
+): Promise<void> {
+  // HOSTLENS_SHOTS=whois,icons takes only the shots whose names contain one of the words.
+  const only = process.env.HOSTLENS_SHOTS?.split(',').filter((w) => w !== '');
+  const wanted = shots.filter(([name]) => !only || only.some((w) => name.includes(w)));
+  if (wanted.length === 0) return;
   const server = await startCodeServer({
     vsix,
+    env,
     extraSettings: {
-      'hostlens.dns.server': dns.address,
-      'workbench.colorTheme': process.env.HOSTLENS_THEME ?? 'Default Dark Modern',
+      'hostlens.dns.server': dnsServer,
+      'workbench.colorTheme': theme,
+      // It would open empty (AI features are off) and only narrow the views.
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
     },
   });
   const browser = await launchBrowser(server.root);
@@ -39,12 +81,7 @@ async function main(): Promise<void> {
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
     await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 60000 });
     await page.waitForTimeout(2500);
-    const shots: Array<[string, Shot]> = [
-      ['01-welcome', showWelcome],
-      ['02-dns-tree', lookUpFromPalette],
-      ['03-zone-hover', hoverInZoneFile],
-    ];
-    for (const [name, shot] of shots) {
+    for (const [name, shot] of wanted) {
       await shot(page);
       const file = path.join(outDir, `${name}.png`);
       await page.screenshot({ path: file });
@@ -53,7 +90,6 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.stop();
-    await dns.close();
   }
 }
 
@@ -101,6 +137,48 @@ async function hoverInZoneFile(page: Page): Promise<void> {
   await page.waitForTimeout(1000);
   await target.hover();
   await page.waitForSelector('.monaco-hover-content', { timeout: 20000 });
+  await page.waitForTimeout(1500);
+}
+
+/** The panel's content: two iframes deep (the webview host frame, then its active frame). */
+function panelFrame(page: Page) {
+  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+async function closeEditors(page: Page): Promise<void> {
+  await runCommand(page, 'View: Close All Editor Groups');
+  await page.waitForTimeout(500);
+}
+
+async function whoisPanel(page: Page, host: string): Promise<void> {
+  await closeEditors(page);
+  await runCommand(page, 'HostLens: WHOIS');
+  const input = page.locator('.quick-input-widget input');
+  await page.waitForTimeout(500);
+  await input.fill(host);
+  await page.keyboard.press('Enter');
+  await panelFrame(page)
+    .locator('.view-whois:not(.status-loading)')
+    .waitFor({ state: 'visible', timeout: 30000 });
+  await page.waitForTimeout(1500);
+}
+
+async function webPanel(
+  page: Page,
+  title: string,
+  url: string,
+  kind: string,
+  closeFirst = false,
+): Promise<void> {
+  if (closeFirst) await closeEditors(page);
+  await runCommand(page, `HostLens: ${title}`);
+  const input = page.locator('.quick-input-widget input');
+  await page.waitForTimeout(500);
+  await input.fill(url);
+  await page.keyboard.press('Enter');
+  await panelFrame(page)
+    .locator(`.view-${kind}:not(.status-loading)`)
+    .waitFor({ state: 'visible', timeout: 30000 });
   await page.waitForTimeout(1500);
 }
 

@@ -3,8 +3,8 @@
 // an RDAP bootstrap + service answering a few names. Nothing leaves 127.0.0.1.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crc32, deflateSync } from 'node:zlib';
 import { startRdapServer, type RdapFixture } from './rdap-server';
-import { png } from './web-images';
 
 export interface PanelSite {
   url(path: string): string;
@@ -20,6 +20,7 @@ export async function startPanelSite(): Promise<PanelSite> {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requested.push(path);
+    let m: RegExpExecArray | null;
     const html = (body: string) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body);
@@ -71,10 +72,32 @@ export async function startPanelSite(): Promise<PanelSite> {
           '</head><body></body></html>',
       );
     }
-    if (path === '/img/small.png') return image(png(100, 100));
-    if (path === '/img/card.png') return image(cardPng());
-    if (path === '/img/favicon.png') return image(png(32, 32));
-    if (path === '/img/touch.png') return image(png(180, 180));
+    if (path === '/img/small.png') return image(solidPng(100, 100, ORANGE, BLUE));
+    if (path === '/img/card.png') return image(solidPng(1200, 630, BLUE, TEAL));
+    if ((m = /^\/img\/logo-(\d+)\.png$/.exec(path))) {
+      const size = Math.min(512, Number(m[1]));
+      return image(solidPng(size, size, BLUE, TEAL));
+    }
+    if (path === '/img/favicon.png') return image(solidPng(32, 32, BLUE, TEAL));
+    if (path === '/img/touch.png') return image(solidPng(180, 180, BLUE, TEAL));
+    if (path === '/img/logo.svg') {
+      res.writeHead(200, { 'content-type': 'image/svg+xml' });
+      res.end(LOGO_SVG);
+      return;
+    }
+    if (path === '/brand') {
+      return html(
+        '<!doctype html><html><head><title>Brand</title>' +
+          '<link rel="icon" href="/img/logo-16.png" sizes="16x16">' +
+          '<link rel="icon" href="/img/logo-32.png" sizes="32x32">' +
+          '<link rel="icon" type="image/svg+xml" href="/img/logo.svg">' +
+          '<link rel="apple-touch-icon" href="/img/touch.png">' +
+          '<link rel="icon" href="/img/logo-192.png" sizes="192x192">' +
+          '<link rel="icon" href="/img/logo-512.png" sizes="512x512">' +
+          '<link rel="icon" href="/img/gone.png" sizes="48x48">' +
+          '</head><body></body></html>',
+      );
+    }
     res.writeHead(404, { 'content-type': 'text/html' });
     res.end('<title>Not here</title>');
   };
@@ -97,10 +120,61 @@ function escape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
-/** A 1200×630 PNG (header only, like the other fixtures: the size is what counts). */
-function cardPng(): Buffer {
-  return png(1200, 630);
+/**
+ * A real, decodable PNG (unlike the header-only fixtures of web-images.ts): the screenshots
+ * show these. A diagonal two-colour gradient with a lighter disc, RGBA.
+ */
+export function solidPng(
+  width: number,
+  height: number,
+  from: [number, number, number],
+  to: [number, number, number],
+): Buffer {
+  const raw = Buffer.alloc((width * 4 + 1) * height);
+  const r = Math.min(width, height) * 0.3;
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 4 + 1);
+    for (let x = 0; x < width; x++) {
+      const t = (x / width + y / height) / 2;
+      const inDisc = (x - width / 2) ** 2 + (y - height / 2) ** 2 < r * r;
+      const o = row + 1 + x * 4;
+      for (let c = 0; c < 3; c++) {
+        const v = Math.round(from[c] + (to[c] - from[c]) * t);
+        raw[o + c] = inDisc ? Math.min(255, v + 70) : v;
+      }
+      raw[o + 3] = 255;
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.writeUInt8(8, 8);
+  ihdr.writeUInt8(6, 9);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
+
+const BLUE: [number, number, number] = [20, 90, 200];
+const TEAL: [number, number, number] = [10, 160, 150];
+const ORANGE: [number, number, number] = [230, 120, 30];
+const LOGO_SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">' +
+    '<rect width="64" height="64" rx="14" fill="#1e5bc6"/>' +
+    '<circle cx="32" cy="32" r="16" fill="none" stroke="#fff" stroke-width="6"/>' +
+    '<path d="M43 43l10 10" stroke="#fff" stroke-width="6" stroke-linecap="round"/></svg>',
+);
 
 export interface RdapSite {
   /** value for HOSTLENS_RDAP_BOOTSTRAP */
