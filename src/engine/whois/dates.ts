@@ -96,6 +96,12 @@ function build(
     return `${year < 1000 ? `0${year}` : year}-${two(month)}-${two(day)}T${two(h)}:${two(mi)}:${two(se)}Z`;
   }
   const ms = Date.UTC(year, month - 1, day, h, mi, se);
+  if (year >= 100) {
+    // Date.UTC has rolled any 24:00 or :60 over; only the zone's shift is left to apply.
+    if (day > daysInMonth(year, month)) return undefined;
+    const iso = isoFromMs(ms - offset * 60_000);
+    if (iso !== undefined) return iso;
+  }
   // Date.UTC rolls 31 February over into March; such a date is not a date. Every month has 28
   // days, so only later days need the check.
   if (day > 28) {
@@ -149,6 +155,32 @@ function num(s: string, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 48;
   return n;
+}
+
+/**
+ * An instant as "YYYY-MM-DDTHH:MM:SSZ" (what toISOString gives, less the fractions), worked out
+ * with integer arithmetic (days to civil date, after Howard Hinnant's days_from_civil inverse);
+ * undefined outside years 1000-9999, which toISOString writes differently or not at all.
+ */
+function isoFromMs(ms: number): string | undefined {
+  const secs = Math.floor(ms / 1000);
+  const days = Math.floor(secs / 86400);
+  const sod = secs - days * 86400;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 1000 || year > 9999) return undefined;
+  const h = Math.floor(sod / 3600);
+  const mi = Math.floor((sod % 3600) / 60);
+  return `${year}-${two(month)}-${two(day)}T${two(h)}:${two(mi)}:${two(sod % 60)}Z`;
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

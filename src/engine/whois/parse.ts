@@ -168,6 +168,8 @@ class Reader {
   // per line (indexOf alone would rescan a long colon-free stretch from every line in it).
   private colonAt = -1;
   private tabAt = -1;
+  /** the line being read is a rewritten copy, not a stretch of the reply */
+  private rewritten = false;
 
   constructor(private readonly text: string) {}
 
@@ -207,7 +209,9 @@ class Reader {
       const line = rewrite(text.slice(start, e));
       let lb = 0;
       while (lb < line.length && isSpace(line.charCodeAt(lb))) lb++;
+      this.rewritten = true;
       this.line(line, 0, lb, line.length);
+      this.rewritten = false;
       return;
     }
     this.line(text, start, b, e);
@@ -222,7 +226,7 @@ class Reader {
   }
 
   private colonFrom(str: string, from: number): number {
-    if (str !== this.text) return str.indexOf(':', from);
+    if (this.rewritten) return str.indexOf(':', from);
     if (this.colonAt < from) {
       const c = this.text.indexOf(':', from);
       this.colonAt = c < 0 ? this.text.length : c;
@@ -347,10 +351,10 @@ class Reader {
   /** A line without "key:" is a heading, a continuation, or a value inside the current section. */
   private bareText(str: string, b: number, e: number, indent: number): void {
     if (this.block !== undefined) return;
-    const body = str.slice(b, e);
-    const heading = e - b <= 40 ? keyInfo(body).section : undefined;
     const inContact = this.section === 'contact' && (this.sticky || indent > this.indent);
-    if (heading !== undefined && !inContact) {
+    // Inside a contact section no heading counts, so the line is not looked up there.
+    const heading = e - b <= 40 && !inContact ? keyInfo(str.slice(b, e)).section : undefined;
+    if (heading !== undefined) {
       this.section = heading;
       this.indent = indent;
       this.sticky = true;
@@ -360,13 +364,13 @@ class Reader {
     }
     if (this.lastField !== undefined && indent > this.lastIndent && this.section === undefined) {
       if (this.lastField === 'ns' || this.lastField === 'status') {
-        setField(this.rec, this.lastField, body);
+        setField(this.rec, this.lastField, str.slice(b, e));
       }
       return;
     }
     if (this.section === undefined || indent < this.indent) return;
     this.bare = true;
-    bareLine(this.rec, this.section, body);
+    bareLine(this.rec, this.section, str.slice(b, e));
   }
 }
 
