@@ -20,6 +20,49 @@ export type Field =
   | 'registrar_id'
   | 'registrar_url';
 
+/** Every field, in one place, for the record's fixed-shape value object. */
+export const FIELDS: readonly Field[] = [
+  'ds',
+  'domain',
+  'id',
+  'whois_server',
+  'status',
+  'ns',
+  'dnssec',
+  'created',
+  'updated',
+  'expires',
+  'registrar',
+  'registrar_current',
+  'registrar_id',
+  'registrar_url',
+];
+
+/**
+ * A record's field values. An object with every field declared (not a Map): reads and writes
+ * are plain property accesses, which the per-line walk does often.
+ */
+export type FieldValues = Record<Field, string | undefined>;
+
+export function emptyFields(): FieldValues {
+  return {
+    ds: undefined,
+    domain: undefined,
+    id: undefined,
+    whois_server: undefined,
+    status: undefined,
+    ns: undefined,
+    dnssec: undefined,
+    created: undefined,
+    updated: undefined,
+    expires: undefined,
+    registrar: undefined,
+    registrar_current: undefined,
+    registrar_id: undefined,
+    registrar_url: undefined,
+  };
+}
+
 export type SectionKind =
   'contact' | 'registrar' | 'ns' | 'status' | 'domain' | 'dates' | 'dnssec' | 'other';
 

@@ -10,7 +10,16 @@
 import { LookupError } from '../errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../types';
 import { normalizeDate } from './dates';
-import { keyInfo, mayBeField, type Field, type RegistrarAction, type SectionKind } from './keys';
+import {
+  emptyFields,
+  FIELDS,
+  keyInfo,
+  mayBeField,
+  type Field,
+  type FieldValues,
+  type RegistrarAction,
+  type SectionKind,
+} from './keys';
 
 export { normalizeKey } from './keys';
 
@@ -20,7 +29,7 @@ export interface ParseOptions {
 }
 
 interface Rec {
-  fields: Map<Field, string>;
+  fields: FieldValues;
   status: string[];
   ns: string[];
 }
@@ -108,7 +117,10 @@ function valueStart(str: string, colon: number, e: number): number {
 
 /** The value of a "key: value" line; `v` is its start when already known, else -1. */
 function valueText(str: string, colon: number, v: number, e: number): string {
-  return str.slice(v < 0 ? valueStart(str, colon, e) : v, e);
+  if (v >= 0) return str.slice(v, e);
+  // Native trimming beats a character loop over aligned values ("Registrar:      X").
+  const value = str.slice(colon + 1, e).trimStart();
+  return value.charCodeAt(0) === 58 ? value.slice(1).trimStart() : value;
 }
 
 /** A ruler between blocks (---, ===, ___) carries nothing. */
@@ -141,7 +153,7 @@ function rewrite(line: string): string {
 }
 
 function emptyRecord(): Rec {
-  return { fields: new Map(), status: [], ns: [] };
+  return { fields: emptyFields(), status: [], ns: [] };
 }
 
 const HOSTISH = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.?$/i;
@@ -300,10 +312,7 @@ class Reader {
     const rec = this.rec;
     if (blockStart && indent === 0 && hasValue) {
       if (info.contactBlock) this.block = 'contact';
-      else if (
-        info.key === 'registrar' &&
-        rec.fields.get('registrar') === valueText(str, colon, v, e)
-      ) {
+      else if (info.key === 'registrar' && rec.fields.registrar === valueText(str, colon, v, e)) {
         this.block = 'registrar';
       }
     }
@@ -341,7 +350,7 @@ class Reader {
     this.lastIndent = indent;
     if (field === undefined) return;
     // A second "Domain Name" starts the registrar's copy of the record (thin registries).
-    if (field === 'domain' && rec.fields.has('domain')) {
+    if (field === 'domain' && rec.fields.domain !== undefined) {
       this.records.push(rec);
       this.rec = emptyRecord();
     }
@@ -393,11 +402,11 @@ function bareLine(rec: Rec, section: SectionKind, body: string): void {
 
 /** A "key: value" inside the registrar's block or section; the value may be empty. */
 function registrarLine(rec: Rec, action: RegistrarAction, value: string): void {
-  if (action.overwrite || !rec.fields.has(action.field)) rec.fields.set(action.field, value);
+  if (action.overwrite || rec.fields[action.field] === undefined) rec.fields[action.field] = value;
 }
 
 function setOnce(rec: Rec, field: Field, value: string): void {
-  if (!rec.fields.has(field)) rec.fields.set(field, value);
+  if (rec.fields[field] === undefined) rec.fields[field] = value;
 }
 
 function setField(rec: Rec, field: Field, value: string): void {
@@ -497,16 +506,21 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
   if (records.length > 1) {
     merged = emptyRecord();
     for (const r of records) {
-      for (const [k, v] of r.fields) merged.fields.set(k, v);
+      for (const k of FIELDS) {
+        const v = r.fields[k];
+        if (v !== undefined) merged.fields[k] = v;
+      }
       if (r.status.length > 0) merged.status = r.status;
       if (r.ns.length > 0) merged.ns = r.ns;
     }
   }
   const f = merged.fields;
   const domain: WhoisDomain = {};
-  const name = (f.get('domain') ?? options.domain ?? '').toLowerCase().split(/\s+/)[0] ?? '';
-  if (name === '' && merged.ns.length === 0 && f.size === 0) return undefined;
-  if (f.has('id') && usable(f.get('id')!)) domain.id = f.get('id')!;
+  const name = (f.domain ?? options.domain ?? '').toLowerCase().split(/\s+/)[0] ?? '';
+  if (name === '' && merged.ns.length === 0 && FIELDS.every((k) => f[k] === undefined)) {
+    return undefined;
+  }
+  if (f.id !== undefined && usable(f.id)) domain.id = f.id;
   if (name !== '') {
     domain.domain = name;
     domain.punycode = name;
@@ -514,34 +528,34 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
     domain.name = dot < 0 ? name : name.slice(0, dot);
     if (dot >= 0) domain.extension = name.slice(dot + 1);
   }
-  const server = f.get('whois_server');
+  const server = f.whois_server;
   if (server !== undefined && usable(server))
     domain.whois_server = server.replace(/^whois:\/\//i, '');
   if (merged.status.length > 0) domain.status = merged.status;
   if (merged.ns.length > 0) domain.name_servers = merged.ns;
-  if ((f.has('dnssec') && isSigned(f.get('dnssec')!)) || f.has('ds')) domain.dnssec = true;
+  if ((f.dnssec !== undefined && isSigned(f.dnssec)) || f.ds !== undefined) domain.dnssec = true;
   // Written out (not built as `${key}_in_time`) so the result keeps one fixed object shape.
-  const created = normalizeDate(f.get('created'));
+  const created = normalizeDate(f.created);
   if (created !== undefined) {
     domain.created_date = created;
     domain.created_date_in_time = created;
   }
-  const updated = normalizeDate(f.get('updated'));
+  const updated = normalizeDate(f.updated);
   if (updated !== undefined) {
     domain.updated_date = updated;
     domain.updated_date_in_time = updated;
   }
-  const expires = normalizeDate(f.get('expires'));
+  const expires = normalizeDate(f.expires);
   if (expires !== undefined) {
     domain.expiration_date = expires;
     domain.expiration_date_in_time = expires;
   }
   const registrar: WhoisRegistrar = {};
-  const rid = f.get('registrar_id');
+  const rid = f.registrar_id;
   if (rid !== undefined && usable(rid)) registrar.id = rid;
-  const rname = f.get('registrar_current') ?? f.get('registrar');
+  const rname = f.registrar_current ?? f.registrar;
   if (rname !== undefined && usable(rname)) registrar.name = rname;
-  const url = f.get('registrar_url');
+  const url = f.registrar_url;
   if (url !== undefined && usable(url)) registrar.referral_url = url;
   return { domain, registrar };
 }
