@@ -5,6 +5,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, startCodeServer } from './code-server.mjs';
+import { startServer } from '../../src/server';
+import { EmbeddedServices } from '../../src/services/embedded';
 import { loadZoneFile, startDnsServer } from '../support/dns-server';
 import { startPanelSite, startRdapSite } from '../support/panel-site';
 
@@ -16,7 +18,10 @@ const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'ut
 const vsix = path.join(root, `hostlens-${version}.vsix`);
 const workspace = path.join(root, 'test', 'fixtures', 'workspace');
 
-type Shot = (page: Page) => Promise<void>;
+/** Drives the workbench; returns a region when the shot is a close-up. */
+type Shot = (page: Page) => Promise<Clip | void>;
+type Clip = { x: number; y: number; width: number; height: number };
+const SHOT_TOKEN = 'screenshot-token-0123456789abcdef';
 
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
@@ -25,7 +30,14 @@ async function main(): Promise<void> {
     records: [
       ...loadZoneFile(path.join(zones, 'example.test.zone')),
       ...loadZoneFile(path.join(zones, '2.0.192.in-addr.arpa.zone')),
+      ...loadZoneFile(path.join(zones, 'mail.test.zone')),
     ],
+  });
+  // The hosted service the remote-backend shots talk to: `hostlens serve` on loopback.
+  const hosted = await startServer({
+    services: new EmbeddedServices(),
+    tokens: [SHOT_TOKEN],
+    port: 0,
   });
   const rdap = await startRdapSite();
   const site = await startPanelSite();
@@ -42,7 +54,24 @@ async function main(): Promise<void> {
       ['09-redirects', (p) => webPanel(p, 'Trace Redirects', site.url('/go'), 'redirects')],
       ['10-redirect-loop', (p) => webPanel(p, 'Trace Redirects', site.url('/loop/a'), 'redirects')],
       ['11-icons', (p) => webPanel(p, 'Show Icons', site.url('/brand'), 'icons')],
+      ['12-mail-tree', mailTree],
+      ['13-status-embedded', statusBar],
     ]);
+    // The remote backend: first with no token, then with one typed into the password box.
+    await session(
+      env,
+      dns.address,
+      'Default Dark Modern',
+      [
+        ['14-status-remote-no-token', statusBar],
+        ['15-status-remote', remoteLookUp],
+      ],
+      {
+        'hostlens.backend': 'remote',
+        'hostlens.domainApiBaseUrl': `${hosted.url}/domain`,
+        'hostlens.metaApiBaseUrl': `${hosted.url}/meta`,
+      },
+    );
     // A second VS Code started with the light theme: the same panel, natively light.
     await session(env, dns.address, 'Default Light Modern', [
       ['05-whois-light', (p) => whoisPanel(p, 'hostlens-example.com')],
@@ -50,7 +79,7 @@ async function main(): Promise<void> {
     ]);
   } finally {
     await dns.close();
-    await Promise.all([rdap.close(), site.close()]);
+    await Promise.all([rdap.close(), site.close(), hosted.close()]);
   }
 }
 
@@ -60,6 +89,7 @@ async function session(
   dnsServer: string,
   theme: string,
   shots: Array<[string, Shot]>,
+  settings: Record<string, unknown> = {},
 ): Promise<void> {
   // HOSTLENS_SHOTS=whois,icons takes only the shots whose names contain one of the words.
   const only = process.env.HOSTLENS_SHOTS?.split(',').filter((w) => w !== '');
@@ -73,6 +103,7 @@ async function session(
       'workbench.colorTheme': theme,
       // It would open empty (AI features are off) and only narrow the views.
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      ...settings,
     },
   });
   const browser = await launchBrowser(server.root);
@@ -82,9 +113,9 @@ async function session(
     await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 60000 });
     await page.waitForTimeout(2500);
     for (const [name, shot] of wanted) {
-      await shot(page);
+      const clip = await shot(page);
       const file = path.join(outDir, `${name}.png`);
-      await page.screenshot({ path: file });
+      await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
       console.log(`wrote ${path.relative(root, file)}`);
     }
   } finally {
@@ -180,6 +211,68 @@ async function webPanel(
     .locator(`.view-${kind}:not(.status-loading)`)
     .waitFor({ state: 'visible', timeout: 30000 });
   await page.waitForTimeout(1500);
+}
+
+async function mailTree(page: Page): Promise<void> {
+  await closeEditors(page);
+  await runCommand(page, 'HostLens: Show Mail Set-up');
+  const input = page.locator('.quick-input-widget input');
+  await page.waitForTimeout(500);
+  await input.fill('mail.test');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.monaco-list-row[aria-label*="look-ups"]', { timeout: 20000 });
+  await widenSideBar(page, 560);
+  // Collapse the DNS host above (when an earlier shot looked it up) to give the mail tree room.
+  const dnsHost = page.locator('.monaco-list-row[aria-label^="example.test"]').first();
+  if ((await dnsHost.count()) > 0) {
+    await dnsHost.click();
+    await page.keyboard.press('ArrowLeft');
+  }
+  for (const name of ['_spf.mail.test', '_spf2.mail.test', '_spf3.mail.test']) {
+    await page.locator(`.monaco-list-row[aria-label^="${name}"]`).first().click();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(300);
+  }
+  await page.mouse.move(700, 400);
+  await page.waitForTimeout(1000);
+}
+
+/** Drags the side bar's edge so long tree labels fit. */
+async function widenSideBar(page: Page, width: number): Promise<void> {
+  const sash = page.locator('.part.sidebar').first();
+  const box = await sash.boundingBox();
+  if (!box) return;
+  const edge = box.x + box.width + 1;
+  await page.mouse.move(edge, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+}
+
+/** The status bar's right end, where the backend item sits. */
+async function statusBar(page: Page): Promise<Clip> {
+  const item = page.locator('.statusbar-item', { hasText: 'HostLens' }).first();
+  await item.waitFor({ state: 'visible', timeout: 20000 });
+  await item.hover();
+  await page.waitForTimeout(1200);
+  const viewport = page.viewportSize() ?? { width: 1400, height: 860 };
+  return { x: viewport.width - 700, y: viewport.height - 140, width: 700, height: 140 };
+}
+
+async function remoteLookUp(page: Page): Promise<void> {
+  await runCommand(page, 'HostLens: Set API Token');
+  const input = page.locator('.quick-input-widget input');
+  await page.waitForTimeout(500);
+  await input.fill(SHOT_TOKEN);
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.statusbar-item', { hasText: 'HostLens: Remote' })
+    .first()
+    .waitFor({ timeout: 20000 });
+  await lookUpFromPalette(page);
+  await page.mouse.move(700, 400);
+  await page.waitForTimeout(800);
 }
 
 main().catch((err: unknown) => {
