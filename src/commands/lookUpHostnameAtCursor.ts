@@ -14,7 +14,7 @@ export function registerLookUpHostnameAtCursor(context: vscode.ExtensionContext,
         );
         return;
       }
-      await runDnsLookup(deps, { host, server: deps.settings().dnsServer });
+      return runDnsLookup(deps, { host, server: deps.settings().dnsServer });
     }),
   );
 }

@@ -1,40 +1,15 @@
-// What the panel commands take from the editor: the URL under the cursor (or selected) for
-// the web views, the registrable name under the cursor for WHOIS.
+// What the web panel commands take from the editor: the URL (or host name) under the cursor
+// or selected.
 import * as vscode from 'vscode';
-import { detectAt } from '../detect';
-import { hostFromEditor } from './editorTarget';
+import { detectAtPosition } from '../editorContext';
 
 export function urlFromEditor(editor: vscode.TextEditor | undefined): string | undefined {
   if (!editor) return undefined;
   const selected = editor.document.getText(editor.selection).trim();
   if (selected !== '' && !/\s/.test(selected)) return selected;
-  const item = detected(editor);
+  const { item } = detectAtPosition(editor.document, editor.selection.active);
   if (item?.kind === 'url' || item?.kind === 'hostname') return item.value;
   return undefined;
-}
-
-export function whoisHostFromEditor(editor: vscode.TextEditor | undefined): string | undefined {
-  if (!editor) return undefined;
-  if (!editor.selection.isEmpty) return hostFromEditor(editor);
-  const item = detected(editor);
-  if (item?.kind === 'url') {
-    try {
-      const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(item.value)
-        ? item.value
-        : `https://${item.value}`;
-      return new URL(withScheme).hostname;
-    } catch {
-      return undefined;
-    }
-  }
-  if (item?.kind === 'hostname' || item?.kind === 'email') return item.value.replace(/^\*\./, '');
-  return hostFromEditor(editor);
-}
-
-function detected(editor: vscode.TextEditor) {
-  const position = editor.selection.active;
-  const line = editor.document.lineAt(position.line).text;
-  return detectAt(line, position.character, { languageId: editor.document.languageId });
 }
 
 /** The URL argument (a string or `{url}`), else a prompt prefilled from the editor. */

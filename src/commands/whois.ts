@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { loadingBase, runView, type PanelOutcome } from '../panels/runView';
 import type { WhoisView } from '../protocol';
-import { whoisHostFromEditor } from './urlTarget';
+import { hostFromEditor } from './editorTarget';
 
 export function registerWhois(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
@@ -17,7 +17,7 @@ export function registerWhois(context: vscode.ExtensionContext, deps: Deps): voi
             title: 'HostLens: WHOIS',
             prompt: 'Domain name',
             placeHolder: 'example.com',
-            value: whoisHostFromEditor(vscode.window.activeTextEditor) ?? '',
+            value: hostFromEditor(vscode.window.activeTextEditor) ?? '',
             ignoreFocusOut: true,
             validateInput: (v) => (v.trim() === '' ? 'Enter a domain name' : undefined),
           }));

@@ -3,7 +3,8 @@
 // never fetched by a hover, they only offer commands.
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { detectAt, zoneOriginAt, originFromFileName, type Detected } from '../detect';
+import type { Detected } from '../detect';
+import { detectAtPosition } from '../editorContext';
 import { toLookupError } from '../engine/errors';
 import type { DnsRecord, RecordType } from '../engine/types';
 import { recordLabel } from '../views/nodes/dns';
@@ -38,17 +39,9 @@ async function provideHover(
   ) {
     return undefined;
   }
-  const line = document.lineAt(position.line).text;
-  const origin =
-    document.languageId === 'dns-zone'
-      ? zoneOriginAt(
-          documentLines(document, position.line),
-          position.line,
-          originFromFileName(document.fileName),
-        )
-      : undefined;
-  const item = detectAt(line, position.character, { languageId: document.languageId, origin });
+  const { item, context } = detectAtPosition(document, position);
   if (!item) return undefined;
+  const origin = context.origin;
   const range = new vscode.Range(position.line, item.start, position.line, item.end);
   if (item.kind === 'url') return new vscode.Hover(urlMarkdown(item), range);
 
@@ -69,13 +62,6 @@ async function provideHover(
   } finally {
     subscription.dispose();
   }
-}
-
-/** Lines up to the hovered one: enough for $ORIGIN tracking without copying the file. */
-function documentLines(document: vscode.TextDocument, upTo: number): string[] {
-  const lines: string[] = [];
-  for (let i = 0; i <= upTo; i++) lines.push(document.lineAt(i).text);
-  return lines;
 }
 
 function typesFor(item: Detected, name: string, origin: string | undefined): RecordType[] {

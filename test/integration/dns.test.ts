@@ -100,6 +100,24 @@ describe('DNS look-ups in VS Code', () => {
     assert.match(text, /command:hostlens\.lookUpDnsRecords/);
   });
 
+  it('looks up a relative zone-file name at the cursor with its $ORIGIN', async () => {
+    const document = await vscode.workspace.openTextDocument(workspaceZone);
+    const editor = await vscode.window.showTextDocument(document);
+    const lineIndex = document
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.startsWith('mail2 '));
+    editor.selection = new vscode.Selection(lineIndex, 2, lineIndex, 2);
+    const entry = await vscode.commands.executeCommand<DnsLookupEntry>(
+      'hostlens.lookUpHostnameAtCursor',
+    );
+    assert.equal(entry.host, 'mail2.example.test');
+    assert.deepEqual(
+      entry.result?.records.filter((r) => r.type === 'A').map((r) => r.value),
+      ['192.0.2.26'],
+    );
+  });
+
   it('answers a hover on an IP address with its PTR', async () => {
     const document = await vscode.workspace.openTextDocument({
       language: 'plaintext',
