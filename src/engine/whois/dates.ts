@@ -50,6 +50,9 @@ export function normalizeDate(raw: string | undefined): string | undefined {
   s = s.trim();
   if (hasOddSpace(s)) s = s.replace(/\s+/g, ' ');
   if (s === '') return undefined;
+  // The common spellings are read in place; the regexes below decide everything else.
+  const fast = readIso(s) ?? readDayMonthYear(s);
+  if (fast !== null) return fast;
   let m = ISO_LIKE.exec(s);
   if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8]);
   m = YMD_DOTS.exec(s);
@@ -81,13 +84,31 @@ function build(
   zone?: string,
   parenZone?: string,
 ): string | undefined {
-  if (month === undefined || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
-  const h = hh === undefined ? 0 : +hh;
-  const mi = mm === undefined ? 0 : +mm;
-  const se = ss === undefined ? 0 : +ss;
-  if (h > 24 || mi > 59 || se > 60) return undefined;
   const offset = offsetMinutes(parenZone ?? zone);
   if (offset === undefined) return undefined;
+  return compose(
+    year,
+    month,
+    day,
+    hh === undefined ? 0 : +hh,
+    mm === undefined ? 0 : +mm,
+    ss === undefined ? 0 : +ss,
+    offset,
+  );
+}
+
+/** A calendar date, time of day and zone offset (minutes east of UTC) as ISO 8601 UTC. */
+function compose(
+  year: number,
+  month: number | undefined,
+  day: number,
+  h: number,
+  mi: number,
+  se: number,
+  offset: number,
+): string | undefined {
+  if (month === undefined || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  if (h > 24 || mi > 59 || se > 60) return undefined;
   // The common case (UTC, a time that does not roll over) is written directly: a Date and its
   // toISOString cost more than the rest of the reading. Date.UTC reads years 0-99 as 19xx, so
   // those go the long way too.
@@ -111,6 +132,79 @@ function build(
   // toISOString always ends in ".sssZ"; the contract's form has no fractions.
   const iso = new Date(ms - offset * 60_000).toISOString();
   return `${iso.slice(0, -5)}Z`;
+}
+
+/**
+ * YYYY-MM-DD, then optionally a time ("T", " " or "-T" and HH:MM[:SS[.fff]]) and a zone (Z, ±HH,
+ * ±HHMM, ±HH:MM) with nothing between or after: how most registries write dates, read without
+ * a regex. Gives what ISO_LIKE and build() give for it; null for any other spelling.
+ */
+function readIso(s: string): string | undefined | null {
+  const n = s.length;
+  if (n < 10 || !digits(s, 0, 4) || s.charCodeAt(4) !== 45 || !digits(s, 5, 2)) return null;
+  if (s.charCodeAt(7) !== 45 || !digits(s, 8, 2)) return null;
+  let i = 10;
+  let h = 0;
+  let mi = 0;
+  let se = 0;
+  let c = s.charCodeAt(i);
+  if (c === 84 || c === 32 || (c === 45 && s.charCodeAt(i + 1) === 84)) {
+    i += c === 45 ? 2 : 1;
+    if (!digits(s, i, 2) || s.charCodeAt(i + 2) !== 58 || !digits(s, i + 3, 2)) return null;
+    h = num(s, i, i + 2);
+    mi = num(s, i + 3, i + 5);
+    i += 5;
+    if (s.charCodeAt(i) === 58) {
+      if (!digits(s, i + 1, 2)) return null;
+      se = num(s, i + 1, i + 3);
+      i += 3;
+      c = s.charCodeAt(i);
+      if (c === 46 || c === 44) {
+        const from = ++i;
+        while (i < n && isDigit(s.charCodeAt(i))) i++;
+        if (i === from) return null;
+      }
+    }
+  }
+  let offset = 0;
+  if (i < n) {
+    c = s.charCodeAt(i);
+    if (c === 90) i += 1;
+    else if (c === 43 || c === 45) {
+      if (!digits(s, i + 1, 2)) return null;
+      let minutes = num(s, i + 1, i + 3) * 60;
+      i += 3;
+      if (i < n) {
+        if (s.charCodeAt(i) === 58) i += 1;
+        if (!digits(s, i, 2)) return null;
+        minutes += num(s, i, i + 2);
+        i += 2;
+      }
+      if (i !== n) return null;
+      if (minutes > 14 * 60) return undefined;
+      offset = c === 45 ? -minutes : minutes;
+    } else return null;
+  }
+  if (i !== n) return null;
+  return compose(num(s, 0, 4), num(s, 5, 7), num(s, 8, 10), h, mi, se, offset);
+}
+
+/** "31-Jul-2023" (DD-Mon-YYYY), read without a regex; null for any other spelling. */
+function readDayMonthYear(s: string): string | undefined | null {
+  if (s.length !== 11 || !digits(s, 0, 2) || s.charCodeAt(2) !== 45) return null;
+  if (s.charCodeAt(6) !== 45 || !digits(s, 7, 4)) return null;
+  for (let i = 3; i < 6; i++) {
+    const c = s.charCodeAt(i) | 32;
+    if (c < 97 || c > 122) return null;
+  }
+  const month = MONTHS[s.slice(3, 6).toLowerCase()];
+  return compose(num(s, 7, 11), month, num(s, 0, 2), 0, 0, 0, 0);
+}
+
+function digits(s: string, from: number, count: number): boolean {
+  if (from + count > s.length) return false;
+  for (let i = from; i < from + count; i++) if (!isDigit(s.charCodeAt(i))) return false;
+  return true;
 }
 
 /**

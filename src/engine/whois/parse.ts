@@ -418,17 +418,21 @@ function setField(rec: Rec, field: Field, value: string): void {
 // Status and name-server values are read in place: most lines hold one item, and splitting,
 // lower-casing and testing each with regexes was a good part of the parse time.
 function addStatus(rec: Rec, value: string): void {
-  for (const part of value.includes(',') ? value.split(/,\s*/) : [value]) {
-    const v = part.trim();
-    if (v === '') continue;
-    // The status is the first word ("clientTransferProhibited https://icann.org/epp#..."),
-    // lower-cased; lower-casing neither makes nor removes spaces, so the word can be cut first.
-    const space = v.search(/\s/);
-    let token = space < 0 ? v : v.slice(0, space);
-    if (space >= 0 && v.length === 13 && v.toLowerCase() === 'not delegated') token = v;
-    token = token.toLowerCase();
-    if (!rec.status.includes(token)) rec.status.push(token);
-  }
+  if (!value.includes(',')) addStatusPart(rec, value);
+  else for (const part of value.split(/,\s*/)) addStatusPart(rec, part);
+}
+
+function addStatusPart(rec: Rec, part: string): void {
+  const v = part.trim();
+  if (v === '') return;
+  // The status is the first word ("clientTransferProhibited https://icann.org/epp#..."),
+  // lower-cased; lower-casing neither makes nor removes spaces, so the word can be cut first.
+  let space = 0;
+  while (space < v.length && !isSpace(v.charCodeAt(space))) space++;
+  let token = space === v.length ? v : v.slice(0, space);
+  if (v.length === 13 && space < v.length && v.toLowerCase() === 'not delegated') token = v;
+  token = token.toLowerCase();
+  if (!rec.status.includes(token)) rec.status.push(token);
 }
 
 function addNs(rec: Rec, value: string): void {
@@ -439,57 +443,63 @@ function addNs(rec: Rec, value: string): void {
 /**
  * The first host name among the value's words (split at whitespace and commas), lower case and
  * without its trailing dot: two or more labels of [a-z0-9_-], not an address. Glue addresses and
- * "[OK]" markers travel on the same line; only host names count.
+ * "[OK]" markers travel on the same line; only host names count. One pass per word; a word with
+ * characters beyond ASCII (where lower-casing can change a character's class) goes to the regexes.
  */
 function firstHost(value: string): string | undefined {
   const n = value.length;
   let i = 0;
   while (i < n) {
-    while (i < n && isNsSeparator(value.charCodeAt(i))) i++;
-    if (i >= n) return undefined;
+    let c = value.charCodeAt(i);
+    if (c === 44 || isSpace(c)) {
+      i++;
+      continue;
+    }
     let j = i;
-    while (j < n && !isNsSeparator(value.charCodeAt(j))) j++;
-    const end = value.charCodeAt(j - 1) === 46 ? j - 1 : j;
-    const verdict = hostShape(value, i, end);
-    if (verdict === HOST) return value.slice(i, end).toLowerCase();
-    // Beyond ASCII, lower-casing can change a character's class; the regexes decide.
-    if (verdict === NON_ASCII) {
+    let dots = 0;
+    let label = 0;
+    let lastLabel = 0;
+    let letters = false;
+    let upper = false;
+    let ok = true;
+    let ascii = true;
+    for (; j < n; j++) {
+      c = value.charCodeAt(j);
+      if (c === 44 || isSpace(c)) break;
+      if (c >= 128) ascii = false;
+      if (!ok || !ascii) continue;
+      if (c === 46) {
+        if (label === 0) ok = false;
+        dots += 1;
+        lastLabel = label;
+        label = 0;
+      } else {
+        label += 1;
+        if (c >= 97 && c <= 122) letters = true;
+        else if (c >= 65 && c <= 90) letters = upper = true;
+        else if (c === 95 || c === 45) letters = true;
+        else if (c < 48 || c > 57) ok = false;
+      }
+    }
+    if (!ascii) {
       const host = slowHost(value.slice(i, j));
       if (host !== undefined) return host;
+    } else if (ok) {
+      // One trailing dot (the root) is dropped: "ns1.example.com." is ns1.example.com.
+      let end = j;
+      if (label === 0) {
+        end = j - 1;
+        dots -= 1;
+        label = lastLabel;
+      }
+      if (dots > 0 && label > 0 && letters) {
+        const host = value.slice(i, end);
+        return upper ? host.toLowerCase() : host;
+      }
     }
     i = j;
   }
   return undefined;
-}
-
-function isNsSeparator(c: number): boolean {
-  return c === 44 || isSpace(c);
-}
-
-const HOST = 0;
-const NOT_HOST = 1;
-const NON_ASCII = 2;
-
-/** Whether value[from, to) is labels of [A-Za-z0-9_-] joined by single dots, not all digits. */
-function hostShape(value: string, from: number, to: number): number {
-  let dots = 0;
-  let label = 0;
-  let letters = false;
-  for (let i = from; i < to; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 46) {
-      if (label === 0) return NOT_HOST;
-      dots += 1;
-      label = 0;
-      continue;
-    }
-    if (c >= 128) return NON_ASCII;
-    label += 1;
-    if (c >= 48 && c <= 57) continue;
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 45) letters = true;
-    else return NOT_HOST;
-  }
-  return dots > 0 && label > 0 && letters ? HOST : NOT_HOST;
 }
 
 function slowHost(part: string): string | undefined {
