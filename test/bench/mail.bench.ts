@@ -128,7 +128,7 @@ async function rfcSuite(): Promise<BenchRow> {
   let total = 0;
   const start = performance.now();
   for (const scenario of loadSuite()) {
-    for (const outcome of await runScenario(scenario, 150)) {
+    for (const outcome of await runScenario(scenario)) {
       total++;
       if (outcome.ok) passed++;
     }
