@@ -532,7 +532,7 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
   }
   const f = merged.fields;
   const domain: WhoisDomain = {};
-  const name = (f.domain ?? options.domain ?? '').toLowerCase().split(/\s+/)[0] ?? '';
+  const name = firstWord(f.domain ?? options.domain ?? '').toLowerCase();
   if (name === '' && merged.ns.length === 0 && FIELDS.every((k) => f[k] === undefined)) {
     return undefined;
   }
@@ -545,8 +545,10 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
     if (dot >= 0) domain.extension = name.slice(dot + 1);
   }
   const server = f.whois_server;
-  if (server !== undefined && usable(server))
-    domain.whois_server = server.replace(/^whois:\/\//i, '');
+  if (server !== undefined && usable(server)) {
+    // ':' at index 5 is the cheap sign of a "whois://" prefix worth a regex.
+    domain.whois_server = server.charCodeAt(5) === 58 ? server.replace(/^whois:\/\//i, '') : server;
+  }
   if (merged.status.length > 0) domain.status = merged.status;
   if (merged.ns.length > 0) domain.name_servers = merged.ns;
   if ((f.dnssec !== undefined && isSigned(f.dnssec)) || f.ds !== undefined) domain.dnssec = true;
@@ -574,6 +576,13 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
   const url = f.registrar_url;
   if (url !== undefined && usable(url)) registrar.referral_url = url;
   return { domain, registrar };
+}
+
+/** The text before the first whitespace (all of it when there is none, '' when it leads). */
+function firstWord(text: string): string {
+  let i = 0;
+  while (i < text.length && !isSpace(text.charCodeAt(i))) i++;
+  return i === text.length ? text : text.slice(0, i);
 }
 
 function usable(value: string): boolean {
