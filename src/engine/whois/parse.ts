@@ -623,9 +623,20 @@ const NOT_FOUND = [
   /^\W*(the )?domain (name )?(has not been|is not) registered/im,
 ];
 
+/**
+ * One pass over the reply instead of one per pattern. Every pattern is case-insensitive, and the
+ * multi-line flag changes only those anchored with ^ or $ (which have it already), so the
+ * alternation matches exactly when one of the patterns does.
+ */
+function anyOf(patterns: RegExp[]): RegExp {
+  return new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'im');
+}
+
+const NOT_FOUND_ANY = anyOf(NOT_FOUND);
+
 /** True when the reply says the name is not registered. */
 export function isNotFound(text: string): boolean {
-  return NOT_FOUND.some((re) => re.test(text));
+  return NOT_FOUND_ANY.test(text);
 }
 
 const RATE_LIMITED = [
@@ -643,9 +654,11 @@ const RATE_LIMITED = [
   /maximum (number of )?(queries|requests|connections).*(reached|exceeded)/i,
 ];
 
+const RATE_LIMITED_ANY = anyOf(RATE_LIMITED);
+
 /** True when the reply is a refusal because of the client's query rate. */
 export function isRateLimited(text: string): boolean {
-  return RATE_LIMITED.some((re) => re.test(text));
+  return RATE_LIMITED_ANY.test(text);
 }
 
 /** The next server a registry reply points to, as host or host:port, when it names one. */
