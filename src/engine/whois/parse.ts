@@ -661,16 +661,18 @@ export function isRateLimited(text: string): boolean {
   return RATE_LIMITED_ANY.test(text);
 }
 
+// Built once (a regex literal in a function body is a new object on every call).
+const REFERRAL = [
+  /^\s*registrar whois server:\s*(\S+)/im,
+  /^\s*whois server:\s*(\S+)/im,
+  /^\s*referralserver:\s*(\S+)/im,
+  /^\s*refer:\s*(\S+)/im,
+  /^\s*whois:\s*(\S+)/im,
+];
+
 /** The next server a registry reply points to, as host or host:port, when it names one. */
 export function findReferral(text: string): string | undefined {
-  const patterns = [
-    /^\s*registrar whois server:\s*(\S+)/im,
-    /^\s*whois server:\s*(\S+)/im,
-    /^\s*referralserver:\s*(\S+)/im,
-    /^\s*refer:\s*(\S+)/im,
-    /^\s*whois:\s*(\S+)/im,
-  ];
-  for (const re of patterns) {
+  for (const re of REFERRAL) {
     const m = re.exec(text);
     if (!m) continue;
     const target = m[1]
