@@ -9,7 +9,10 @@ export async function askHost(
   prompt: string,
 ): Promise<string | undefined> {
   if (typeof target === 'string' && target.trim() !== '') return target.trim();
-  const host = await vscode.window.showInputBox({
+  // A results-tree host node (or any caller) passes {host}.
+  const host = (target as { host?: unknown } | undefined)?.host;
+  if (typeof host === 'string' && host.trim() !== '') return host.trim();
+  const typed = await vscode.window.showInputBox({
     title,
     prompt,
     placeHolder: 'example.com',
@@ -17,5 +20,5 @@ export async function askHost(
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === '' ? 'Enter a domain' : undefined),
   });
-  return host?.trim() || undefined;
+  return typed?.trim() || undefined;
 }

@@ -91,8 +91,9 @@ describe('mail authentication in VS Code', () => {
     child(child(mail, 'DMARC'), /p=none only monitors/);
   });
 
-  it('replaces only the SPF part with Show SPF Tree', async () => {
-    await vscode.commands.executeCommand('hostlens.showSpfTree', 'mail.test');
+  it('replaces only the SPF part with Show SPF Tree, run from the host node', async () => {
+    const node = api.deps.results.getChildren().find((n) => label(n) === 'mail.test');
+    await vscode.commands.executeCommand('hostlens.showSpfTree', node);
     const host = api.deps.results.getChildren().find((n) => label(n) === 'mail.test')!;
     assert.equal(child(host, 'Mail').children().length, 6);
   });
