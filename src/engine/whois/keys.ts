@@ -211,6 +211,9 @@ keys(
   'www',
 );
 
+/** The normalised keys that fill a field (for tests of the look-up shortcuts). */
+export const FIELD_KEYS: ReadonlyMap<string, Field> = TOP_KEYS;
+
 // The first two characters of every field key, as a bitmap over ASCII pairs: a top-level line
 // whose key cannot start like one fills no field, and needs no look-up (half the lines of a
 // gTLD reply are Admin/Tech/Billing contact lines).

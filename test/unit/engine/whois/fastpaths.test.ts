@@ -1,0 +1,128 @@
+// The parser's shortcuts must give what the general rules give: the key filter that skips
+// look-ups, the in-place date readers, the in-place name-server and status readers, and the
+// single pass over the reply. Each is checked against an independent statement of the rule.
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { FIELD_KEYS, keyInfo, mayBeField } from '../../../../src/engine/whois/keys';
+import { normalizeDate } from '../../../../src/engine/whois/dates';
+import { parseWhois } from '../../../../src/engine/whois/parse';
+
+const SEPARATORS = [' ', '.', '_', '-', '/', '(', ')', '[', ']', '  ', ' - ', '\t'];
+
+/** A registry's spelling of a normalised key: any case, any separators, maybe a number. */
+const spelling = (key: string): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      fc.array(fc.boolean(), { minLength: key.length, maxLength: key.length }),
+      fc.array(fc.constantFrom(...SEPARATORS), { minLength: 8, maxLength: 8 }),
+      fc.constantFrom('', ' 1', ' 12', '.', '-'),
+    )
+    .map(([upper, seps, tail]) => {
+      let i = 0;
+      const words = key
+        .split(' ')
+        .map((w) => [...w].map((c) => (upper[i++] ? c.toUpperCase() : c)).join(''));
+      return words.map((w, n) => (n === 0 ? w : `${seps[n % seps.length]}${w}`)).join('') + tail;
+    });
+
+describe('whois parser shortcuts', function () {
+  it('never filters out a key that fills a field', function () {
+    const keys = [...FIELD_KEYS.keys()];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...keys).chain(spelling),
+        (raw) => keyInfo(raw).field === undefined || mayBeField(raw, 0, raw.length),
+      ),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 30 }),
+        (raw) => keyInfo(raw).field === undefined || mayBeField(raw, 0, raw.length),
+      ),
+      { numRuns: 3000 },
+    );
+    for (const key of keys) assert.ok(mayBeField(key, 0, key.length), key);
+  });
+
+  it('filters contact keys out, so they are not looked up', function () {
+    for (const raw of ['Admin Name', 'Tech Email', 'Billing Phone', 'NOTICE', 'Phone', 'e-mail']) {
+      assert.equal(mayBeField(raw, 0, raw.length), false, raw);
+    }
+  });
+
+  it('reads ISO dates in place as the calendar says', function () {
+    const zones: Array<[string, number]> = [
+      ['Z', 0],
+      ['', 0],
+      ['+00:00', 0],
+      ['-0700', -420],
+      ['+05:30', 330],
+      ['+0845', 525],
+      ['-03', -180],
+      ['+14:00', 840],
+    ];
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date(Date.UTC(1000, 0, 2)),
+          max: new Date(Date.UTC(9999, 11, 30)),
+          noInvalidDate: true,
+        }),
+        fc.constantFrom('T', ' ', '-T'),
+        fc.constantFrom('', '.5', ',123', '.000001'),
+        fc.constantFrom(...zones),
+        (date, sep, fraction, [zone, minutes]) => {
+          const wall = new Date(Math.floor(date.getTime() / 1000) * 1000);
+          const text = wall.toISOString().slice(0, 19).replace('T', sep);
+          const iso = normalizeDate(`${text}${fraction}${zone}`);
+          const want = new Date(wall.getTime() - minutes * 60_000).toISOString();
+          return iso === `${want.slice(0, -5)}Z`;
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    assert.equal(normalizeDate('2023-02-29'), undefined);
+    assert.equal(normalizeDate('2024-02-29'), '2024-02-29T00:00:00Z');
+    assert.equal(normalizeDate('2024-04-31T00:00:00Z'), undefined);
+    assert.equal(normalizeDate('2024-01-31T23:00:00-0100'), '2024-02-01T00:00:00Z');
+    assert.equal(normalizeDate('2024-01-01T00:00:00+15:00'), undefined);
+    assert.equal(normalizeDate('2024-01-01T24:00:00Z'), '2024-01-02T00:00:00Z');
+    assert.equal(normalizeDate('0999-12-31T23:00:00-0200'), '1000-01-01T01:00:00Z');
+    assert.equal(normalizeDate('31-jul-2023'), '2023-07-31T00:00:00Z');
+    assert.equal(normalizeDate('31-Abc-2023'), undefined);
+    assert.equal(normalizeDate('31-Jun-2023'), undefined);
+  });
+
+  it('reads name servers and statuses in place', function () {
+    const got = parseWhois(
+      [
+        'Domain Name: EXAMPLE.COM',
+        'Domain Status: clientTransferProhibited https://icann.org/epp#clientTransferProhibited',
+        'Domain Status: ACTIVE, Not Delegated',
+        'Name Server: 192.0.2.1 NS1.EXAMPLE.COM.',
+        'Name Server: [OK] ns2.example.com, ns3.example.com',
+        'Name Server: ns..bad.com',
+        'Name Server: ns.\u212Aelvin.com',
+        'Name Server: ns.ex\u00e4mple.com ns4.example.com',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(got.domain.status, ['clienttransferprohibited', 'active', 'not delegated']);
+    // The Kelvin sign lower-cases to an ASCII k, so that word is a host name; "ä" never is.
+    assert.deepEqual(got.domain.name_servers, [
+      'ns1.example.com',
+      'ns2.example.com',
+      'ns.kelvin.com',
+      'ns4.example.com',
+    ]);
+  });
+
+  it('reads the fields after a long colon-free stretch (a reply at the 1 MB cap)', function () {
+    // The colon search is shared between lines; the fields at the very end must still be found.
+    const prose = 'lorem ipsum\n'.repeat(80_000);
+    const got = parseWhois(`${prose}Domain Name: example.com\nName Server: ns1.example.com\n`);
+    assert.deepEqual(got.domain.name_servers, ['ns1.example.com']);
+    assert.equal(got.domain.domain, 'example.com');
+  });
+});
