@@ -100,3 +100,31 @@ export function decodeText(bytes: Uint8Array, contentType: string | undefined): 
   );
   return new TextDecoder(charset.encoding).decode(bytes.subarray(charset.skip));
 }
+
+/**
+ * Where to cut `bytes` (UTF-8) at or before `end` so that no character is split: the cut
+ * holds back a trailing sequence that is the valid beginning of a character, exactly what a
+ * streaming TextDecoder keeps for its next call (anything else is already a U+FFFD for it).
+ * With it a page in memory is decoded by Buffer's native UTF-8 path, slice by slice, with the
+ * same text in each slice as TextDecoder's stream mode gives.
+ */
+export function utf8Cut(bytes: Uint8Array, end: number): number {
+  for (let lead = end - 1; lead >= 0 && lead >= end - 3; lead -= 1) {
+    const b = bytes[lead];
+    if (b < 0x80) return end;
+    if (b < 0xc0) continue; // a continuation byte: the lead is further back
+    const needed =
+      b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (needed <= end - lead) return end; // complete, or not a lead byte at all
+    // The second byte has a narrower range after E0, ED, F0 and F4 (no overlongs, surrogates
+    // or code points past U+10FFFF); the rest are plain continuation bytes, checked above.
+    if (lead + 1 < end) {
+      const second = bytes[lead + 1];
+      const low = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80;
+      const high = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf;
+      if (second < low || second > high) return end;
+    }
+    return lead;
+  }
+  return end;
+}

@@ -4,7 +4,7 @@ import { normalizeUrl } from '../names';
 import type { ChainEnd, ChainRequest, WebSession } from './fetcher';
 import { discard } from './fetcher';
 import { header } from './fetcher';
-import { detectCharset, PRESCAN_BYTES } from './charset';
+import { detectCharset, PRESCAN_BYTES, utf8Cut } from './charset';
 import { HeadExtractor, type HeadMeta } from './html';
 
 export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
@@ -31,8 +31,12 @@ export function extractFromBytes(bytes: Uint8Array, contentType?: string): HeadM
     bytes.length <= PRESCAN_BYTES,
   );
   const extractor = new HeadExtractor();
-  const decoder = new TextDecoder(charset.encoding);
   // Decoded slice by slice, so the text after the point where extraction stops is never made.
+  if (charset.encoding === 'utf-8') {
+    writeUtf8(extractor, bytes, charset.skip);
+    return extractor.end();
+  }
+  const decoder = new TextDecoder(charset.encoding);
   for (let at = charset.skip; at < bytes.length && !extractor.finished; at += DECODE_SLICE) {
     extractor.write(decoder.decode(bytes.subarray(at, at + DECODE_SLICE), { stream: true }));
   }
@@ -41,6 +45,29 @@ export function extractFromBytes(bytes: Uint8Array, contentType?: string): HeadM
 }
 
 const DECODE_SLICE = 16 * 1024;
+
+/**
+ * The UTF-8 case of the loop above through Buffer's native decoder, which is markedly faster
+ * than TextDecoder's: the same slices and the same text in each (see utf8Cut), a character
+ * cut at a slice's end carried to the next one.
+ */
+function writeUtf8(extractor: HeadExtractor, bytes: Uint8Array, skip: number): void {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  let start = skip;
+  // TextDecoder drops a byte order mark at the start of its stream (one after a skipped BOM).
+  if (buffer[start] === 0xef && buffer[start + 1] === 0xbb && buffer[start + 2] === 0xbf) {
+    start += 3;
+  }
+  for (let at = skip; at < buffer.length && !extractor.finished; at += DECODE_SLICE) {
+    const cut = utf8Cut(buffer, Math.min(at + DECODE_SLICE, buffer.length));
+    extractor.write(start < cut ? buffer.toString('utf8', start, cut) : '');
+    start = Math.max(start, cut);
+  }
+  // What a final TextDecoder.decode() gives: a character left unfinished at the end.
+  if (!extractor.finished) {
+    extractor.write(start < buffer.length ? buffer.toString('utf8', start) : '');
+  }
+}
 
 /** A push decoder: holds bytes back until the charset is decided, then streams text. */
 class PageDecoder {
