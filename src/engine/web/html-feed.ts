@@ -30,6 +30,16 @@ const CLOSERS: Record<string, RegExp> = {
   svg: /<\/svg[^>]*>/iy,
 };
 const TITLE_END = /<\/title\s*>/iy;
+/**
+ * A script or style start tag reaches the parser bare (`<script>`) when its attributes are
+ * plainly well formed and the parser is between tags in ordinary text (not inside a title or
+ * textarea, where the tag is text, nor inside another tag): nothing reads their attributes,
+ * and they were a third of the markup the parser had to tokenise. Anything unusual (an
+ * unclosed quote, a '/' before '>', a name holding a quote) goes as written, so the parser
+ * still ends the tag where it would have. Inline svg keeps its tag: `<svg/>` closes itself.
+ */
+const PLAIN_TAG = /^<[a-z]+(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=>`<]+))?)*\s*>$/i;
+const BARE: Record<string, string> = { script: '<script>', style: '<style>' };
 
 function startFlags(chars: string): Uint8Array {
   const flags = new Uint8Array(128);
@@ -84,7 +94,15 @@ export class MarkupFeed {
   private closer = '';
   private stopped = false;
 
-  constructor(private readonly sink: MarkupSink) {}
+  /**
+   * @param sink receives the markup to parse
+   * @param betweenTags says whether the parser has read everything written so far and sits in
+   *   ordinary text, where a start tag begins a tag
+   */
+  constructor(
+    private readonly sink: MarkupSink,
+    private readonly betweenTags: () => boolean = () => false,
+  ) {}
 
   /** Returns true once the feed has stopped (the sink asked, or stopAt was reached). */
   push(chunk: string): boolean {
@@ -159,9 +177,15 @@ export class MarkupFeed {
         this.skipping = '-->';
         continue;
       }
-      this.emit(tag);
-      if (match[1] !== undefined) this.skipping = CLOSERS[match[1].toLowerCase()];
-      else if (/^<title/i.test(tag)) this.inTitle = true;
+      const raw = match[1]?.toLowerCase();
+      if (raw !== undefined) {
+        const bare = raw !== 'svg' && this.betweenTags() && PLAIN_TAG.test(tag);
+        this.emit(bare ? BARE[raw] : tag, tag.length);
+        this.skipping = CLOSERS[raw];
+      } else {
+        this.emit(tag);
+        if (/^<title/i.test(tag)) this.inTitle = true;
+      }
     }
     return this.stopped;
   }
@@ -203,8 +227,9 @@ export class MarkupFeed {
     return match ? match.index + match[0].length : -1;
   }
 
-  private emit(markup: string): void {
-    this.consumed += markup.length;
+  /** Passes markup on; `length` is what it stood for in the input when it was rewritten. */
+  private emit(markup: string, length = markup.length): void {
+    this.consumed += length;
     if (markup !== '' && this.sink(markup)) this.stopped = true;
   }
 }

@@ -35,6 +35,19 @@ export interface HeadMeta {
   refresh: string;
 }
 
+/** Elements whose content htmlparser2 reads as text up to their closing tag. */
+const RAW_TEXT = new Set([
+  'script',
+  'style',
+  'title',
+  'textarea',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'plaintext',
+]);
+
 const HEAD_ELEMENTS = new Set([
   'html',
   'head',
@@ -70,6 +83,10 @@ export class HeadExtractor {
   private sawBodyTag = false;
   private headClosed = false;
   private bodyText = 0;
+  /** characters written to the parser */
+  private written = 0;
+  /** the raw-text element the parser is inside, if any */
+  private rawText = '';
 
   constructor() {
     this.parser = new Parser(
@@ -80,12 +97,19 @@ export class HeadExtractor {
       },
       { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
     );
-    this.feed = new MarkupFeed((markup) => {
-      for (let i = 0; i < markup.length && !this.done; i += SLICE) {
-        this.parser.write(markup.length <= SLICE ? markup : markup.slice(i, i + SLICE));
-      }
-      return this.done;
-    });
+    this.feed = new MarkupFeed(
+      (markup) => {
+        for (let i = 0; i < markup.length && !this.done; i += SLICE) {
+          const piece = markup.length <= SLICE ? markup : markup.slice(i, i + SLICE);
+          this.written += piece.length;
+          this.parser.write(piece);
+        }
+        return this.done;
+      },
+      // The parser moves startIndex to the end of each text run or tag it completes; inside
+      // a tag it stays at the tag (or attribute) start.
+      () => this.rawText === '' && this.parser.startIndex === this.written,
+    );
   }
 
   /** True once enough has been read; further writes are ignored. */
@@ -128,6 +152,7 @@ export class HeadExtractor {
 
   private open(name: string, attribs: Record<string, string>): void {
     if (this.done) return;
+    if (RAW_TEXT.has(name)) this.rawText = name;
     if (name === 'svg' || name === 'math') this.svgDepth += 1;
     if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template') {
       this.skipText += 1;
@@ -162,6 +187,7 @@ export class HeadExtractor {
   }
 
   private close(name: string): void {
+    if (name === this.rawText) this.rawText = '';
     if (name === 'svg' || name === 'math') this.svgDepth = Math.max(0, this.svgDepth - 1);
     if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template') {
       this.skipText = Math.max(0, this.skipText - 1);

@@ -75,4 +75,24 @@ describe('web html feed (skipping raw text, body mode)', () => {
       assert.deepEqual(plain(streamed(html, cuts)), plain(extractHead(html)), page.id);
     }
   });
+
+  it('hands script and style tags over bare only between tags, never inside text or a tag', () => {
+    const after = '<meta name="description" content="d"></head></html>';
+    const plainTags = extractHead(
+      `<html><head><script type="module" src="/m.js" async></script><style media="x">a{}</style>${after}`,
+    );
+    assert.equal(plainTags.names.get('description'), 'd');
+    // Inside a title the tag is text, and the title shows it as written.
+    const inTitle = extractHead(`<html><head><title>a <script src="x.js"> b</title>${after}`);
+    assert.equal(inTitle.title, 'a <script src="x.js">');
+    // Inside another tag's attribute value it is part of that value.
+    const inValue = extractHead(
+      `<html><head><link rel="icon" href="<script defer src=a.js>"></script>${after}`,
+    );
+    assert.equal(inValue.links[0]?.href, '<script defer src=a.js></script><meta name=');
+    // The feed cuts a start tag at its first '>', even inside quotes (a known limit); such a
+    // tag goes as written, so the parser reads on inside the value exactly as before.
+    const cutInQuotes = extractHead(`<html><head><script src="a>b"></script>${after}`);
+    assert.equal(cutInQuotes.names.get('description'), undefined);
+  });
 });
