@@ -118,6 +118,37 @@ describe('DNS look-ups in VS Code', () => {
     );
   });
 
+  it('does no hover look-up when hovers are off, or in a language left out', async () => {
+    const document = await vscode.workspace.openTextDocument({
+      language: 'plaintext',
+      content: 'the web host is 192.0.2.10 today',
+    });
+    const hoverText = async () =>
+      (
+        await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          document.uri,
+          new vscode.Position(0, 20),
+        )
+      )
+        .flatMap((h) => h.contents)
+        .map((c) => (typeof c === 'string' ? c : c.value))
+        .join('\n');
+    const config = vscode.workspace.getConfiguration('hostlens');
+    const queriesBefore = fixture.queries.length;
+    try {
+      await config.update('hover.enabled', false, vscode.ConfigurationTarget.Global);
+      assert.doesNotMatch(await hoverText(), /PTR/);
+      await config.update('hover.enabled', true, vscode.ConfigurationTarget.Global);
+      await config.update('hover.languages', ['dns-zone'], vscode.ConfigurationTarget.Global);
+      assert.doesNotMatch(await hoverText(), /PTR/);
+      assert.equal(fixture.queries.length, queriesBefore, 'no DNS question was asked');
+    } finally {
+      await config.update('hover.enabled', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('hover.languages', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('answers a hover on an IP address with its PTR', async () => {
     const document = await vscode.workspace.openTextDocument({
       language: 'plaintext',
