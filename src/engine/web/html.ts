@@ -4,6 +4,7 @@
 // html-feed.ts), and reading stops after BODY_BUDGET characters of body, or at the first
 // substantial body text in markup parsed before that switch.
 import { Parser } from 'htmlparser2';
+import { decodeAttributes, decodeTitle, DecodedText } from './entities';
 import { MarkupFeed } from './html-feed';
 
 /** Characters of body (skipped script, style and svg text included) read before giving up. */
@@ -87,15 +88,22 @@ export class HeadExtractor {
   private written = 0;
   /** the raw-text element the parser is inside, if any */
   private rawText = '';
+  /** body text as htmlparser2 would have decoded it, counted toward BODY_TEXT_BUDGET */
+  private readonly bodyTextDecoded = new DecodedText((text) => this.countBodyText(text));
+  /** the same inside a title or textarea that is not the page's title */
+  private readonly rcdataDecoded = new DecodedText((text) => this.countBodyText(text), true);
+  /** where the last piece of body text ended in the parser's input */
+  private bodyTextEnd = -1;
 
   constructor() {
     this.parser = new Parser(
       {
         onopentag: (name, attribs) => this.open(name, attribs),
-        onclosetag: (name) => this.close(name),
+        onclosetag: (name, isImplied) => this.close(name, isImplied),
         ontext: (text) => this.text(text),
       },
-      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+      // Entities are decoded only in what is read (entities.ts).
+      { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
     );
     this.feed = new MarkupFeed(
       (markup) => {
@@ -139,7 +147,7 @@ export class HeadExtractor {
   }
 
   private finish(): void {
-    if (this.inTitle) this.endTitle();
+    if (this.inTitle) this.endTitle(false);
   }
 
   private startBody(): void {
@@ -151,6 +159,9 @@ export class HeadExtractor {
   }
 
   private open(name: string, attribs: Record<string, string>): void {
+    if (this.done) return;
+    // A tag's '<' ends the text before it, which may end the read before the tag counts.
+    this.endTextRun();
     if (this.done) return;
     if (RAW_TEXT.has(name)) this.rawText = name;
     if (name === 'svg' || name === 'math') this.svgDepth += 1;
@@ -178,21 +189,24 @@ export class HeadExtractor {
       this.inTitle = true;
       this.titleText = '';
     } else if (name === 'meta') {
-      this.metaTag(attribs);
+      this.metaTag(decodeAttributes(attribs));
     } else if (name === 'link') {
-      this.linkTag(attribs);
+      this.linkTag(decodeAttributes(attribs));
     } else if (name === 'base' && this.meta.baseHref === '' && attribs.href) {
-      this.meta.baseHref = attribs.href.trim();
+      this.meta.baseHref = decodeAttributes(attribs).href.trim();
     }
   }
 
-  private close(name: string): void {
+  private close(name: string, isImplied: boolean): void {
+    if (!this.done) this.endTextRun();
+    if (this.done) return;
     if (name === this.rawText) this.rawText = '';
     if (name === 'svg' || name === 'math') this.svgDepth = Math.max(0, this.svgDepth - 1);
     if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template') {
       this.skipText = Math.max(0, this.skipText - 1);
     }
-    if (name === 'title' && this.inTitle) this.endTitle();
+    // An implied close of a title is the end of the document (nothing else ends raw text).
+    if (name === 'title' && this.inTitle) this.endTitle(!isImplied);
     if (name === 'head') {
       this.inHead = false;
       this.headClosed = true;
@@ -207,14 +221,31 @@ export class HeadExtractor {
       return;
     }
     if (this.bodyAt < 0 || this.skipText > 0) return;
+    // The parser's endIndex is this piece's last character: pieces that meet are one run.
+    const end = this.parser.endIndex + 1;
+    const continues = end - text.length === this.bodyTextEnd;
+    this.bodyTextEnd = end;
+    if (this.rawText === '') this.bodyTextDecoded.push(text, continues);
+    else if (this.rawText === 'title' || this.rawText === 'textarea') {
+      this.rcdataDecoded.push(text, continues);
+    } else this.countBodyText(text); // xmp, iframe and the like: never decoded
+  }
+
+  private endTextRun(): void {
+    this.bodyTextDecoded.endRun();
+    this.rcdataDecoded.endRun();
+  }
+
+  private countBodyText(text: string): void {
     this.bodyText += text.replace(/\s+/g, '').length;
     // Text only ends the read inside a real body: junk before a late <head> does not.
     if (this.bodyText >= BODY_TEXT_BUDGET && (this.sawBodyTag || this.headClosed)) this.stop();
   }
 
-  private endTitle(): void {
+  /** `closed`: by its end tag, rather than by the end of the document or of the read. */
+  private endTitle(closed: boolean): void {
     this.inTitle = false;
-    this.meta.title = collapse(this.titleText);
+    this.meta.title = collapse(decodeTitle(this.titleText, closed));
   }
 
   private metaTag(attribs: Record<string, string>): void {
