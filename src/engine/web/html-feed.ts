@@ -9,7 +9,7 @@
 // body, and everything else there is the page itself.
 
 // A tag of interest is found by jumping from '<' to '<' with indexOf and trying a sticky
-// regex only where the next character can begin one: several times faster than one global
+// regex only where the next two characters can begin one: several times faster than one global
 // regex with alternatives, which tries every alternative at every '<' (and body markup is
 // mostly '<'). The sticky regexes start with '<' and match exactly what the global ones did.
 
@@ -18,9 +18,9 @@ const OPENER = /<(?:!--|(script|style|svg)(?=[\s/>])[^>]*>|\/head\s*>|body(?=[\s
 /** Body mode: only what can carry head metadata, and what must be skipped. */
 const PICKER =
   /<(?:!--|(script|style|svg)(?=[\s/>])[^>]*>|(?:meta|link|base|head|body)(?=[\s/>])[^>]*>|\/head\s*>|title(?=[\s>])[^>]*>)/iy;
-/** Characters after '<' that can begin an OPENER or PICKER match, as char-code flags. */
-const OPENER_START = startFlags('!/sSbB');
-const PICKER_START = startFlags('!/sSbBmMlLhHtT');
+/** Character pairs after '<' that can begin an OPENER or PICKER match (either case). */
+const OPENER_START = startFlags(['!-', '/h', 'sc', 'st', 'sv', 'bo']);
+const PICKER_START = startFlags(['!-', '/h', 'sc', 'st', 'sv', 'me', 'li', 'ba', 'bo', 'he', 'ti']);
 /** Longest run of head markup handed over at once; cut before a '<' so no tag is split. */
 const PIECE = 16 * 1024;
 const CLOSERS: Record<string, RegExp> = {
@@ -41,13 +41,20 @@ const TITLE_END = /<\/title\s*>/iy;
 const PLAIN_TAG = /^<[a-z]+(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=>`<]+))?)*\s*>$/i;
 const BARE: Record<string, string> = { script: '<script>', style: '<style>' };
 
-function startFlags(chars: string): Uint8Array {
-  const flags = new Uint8Array(128);
-  for (const c of chars) flags[c.charCodeAt(0)] = 1;
+/** Flags indexed by two ASCII char codes (first * 128 + second), set for the given pairs. */
+function startFlags(pairs: string[]): Uint8Array {
+  const flags = new Uint8Array(128 * 128);
+  for (const pair of pairs) {
+    for (const first of [pair[0].toLowerCase(), pair[0].toUpperCase()]) {
+      for (const second of [pair[1].toLowerCase(), pair[1].toUpperCase()]) {
+        flags[first.charCodeAt(0) * 128 + second.charCodeAt(0)] = 1;
+      }
+    }
+  }
   return flags;
 }
 
-/** The first match of sticky `re` at or after `from` that begins with '<' + a `starts` char. */
+/** The first match of sticky `re` at or after `from`, tried only after a `starts` pair. */
 function findTag(
   text: string,
   from: number,
@@ -55,8 +62,9 @@ function findTag(
   starts: Uint8Array,
 ): RegExpExecArray | null {
   for (let lt = text.indexOf('<', from); lt >= 0; lt = text.indexOf('<', lt + 1)) {
-    const next = text.charCodeAt(lt + 1);
-    if (next < 128 && starts[next] === 1) {
+    const first = text.charCodeAt(lt + 1);
+    const second = text.charCodeAt(lt + 2);
+    if (first < 128 && second < 128 && starts[first * 128 + second] === 1) {
       re.lastIndex = lt;
       const match = re.exec(text);
       if (match) return match;
