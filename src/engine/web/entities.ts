@@ -6,16 +6,10 @@
 // come out exactly as before.
 import { Parser } from 'htmlparser2';
 
-/** Attribute values as htmlparser2 decodes them (the same object when none holds a '&'). */
-export function decodeAttributes(attribs: Record<string, string>): Record<string, string> {
-  let decoded: Record<string, string> | undefined;
-  for (const name in attribs) {
-    const raw = attribs[name];
-    if (!raw.includes('&')) continue;
-    decoded ??= { ...attribs };
-    decoded[name] = decodeAttribute(raw);
-  }
-  return decoded ?? attribs;
+/** An attribute's value as htmlparser2 decodes it, or undefined when the tag lacks it. */
+export function attribute(attribs: Record<string, string>, name: string): string | undefined {
+  const raw = attribs[name];
+  return raw === undefined || !raw.includes('&') ? raw : decodeAttribute(raw);
 }
 
 function decodeAttribute(raw: string): string {

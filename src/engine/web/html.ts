@@ -4,7 +4,7 @@
 // html-feed.ts), and reading stops after BODY_BUDGET characters of body, or at the first
 // substantial body text in markup parsed before that switch.
 import { Parser } from 'htmlparser2';
-import { decodeAttributes, decodeTitle, DecodedText } from './entities';
+import { attribute, decodeTitle, DecodedText } from './entities';
 import { MarkupFeed } from './html-feed';
 
 /** Characters of body (skipped script, style and svg text included) read before giving up. */
@@ -189,11 +189,11 @@ export class HeadExtractor {
       this.inTitle = true;
       this.titleText = '';
     } else if (name === 'meta') {
-      this.metaTag(decodeAttributes(attribs));
+      this.metaTag(attribs);
     } else if (name === 'link') {
-      this.linkTag(decodeAttributes(attribs));
+      this.linkTag(attribs);
     } else if (name === 'base' && this.meta.baseHref === '' && attribs.href) {
-      this.meta.baseHref = decodeAttributes(attribs).href.trim();
+      this.meta.baseHref = attribute(attribs, 'href')!.trim();
     }
   }
 
@@ -249,31 +249,35 @@ export class HeadExtractor {
   }
 
   private metaTag(attribs: Record<string, string>): void {
-    const content = attribs.content;
-    const equiv = attribs['http-equiv']?.trim().toLowerCase();
+    const content = attribute(attribs, 'content');
+    const equiv = attribute(attribs, 'http-equiv')?.trim().toLowerCase();
     if (equiv === 'refresh' && content !== undefined && this.meta.refresh === '') {
       this.meta.refresh = content.trim();
       return;
     }
     if (content === undefined) return;
-    const property = (attribs.property ?? attribs.name ?? '').trim().toLowerCase();
+    const name = attribute(attribs, 'name')?.trim().toLowerCase();
+    const property = attribute(attribs, 'property')?.trim().toLowerCase() ?? name ?? '';
     if (property === '') return;
     if (property.startsWith('og:')) {
       this.meta.openGraph.push([property, content.trim()]);
     } else if (property.startsWith('twitter:')) {
       if (!this.meta.twitter.has(property)) this.meta.twitter.set(property, content.trim());
     }
-    const name = attribs.name?.trim().toLowerCase();
     if (name && !this.meta.names.has(name)) this.meta.names.set(name, content);
   }
 
   private linkTag(attribs: Record<string, string>): void {
-    const rel = (attribs.rel ?? '').trim().toLowerCase().split(/\s+/).join(' ');
-    const href = (attribs.href ?? '').trim();
+    const rels = (attribute(attribs, 'rel') ?? '').trim().toLowerCase();
+    // Most rel values are one token: no split needed to normalise them.
+    const rel = /\s/.test(rels) ? rels.split(/\s+/).join(' ') : rels;
+    const href = (attribute(attribs, 'href') ?? '').trim();
     if (rel === '' || href === '') return;
     const link: LinkTag = { rel, href };
-    if (attribs.sizes) link.sizes = attribs.sizes.trim();
-    if (attribs.type) link.type = attribs.type.trim().toLowerCase();
+    const sizes = attribute(attribs, 'sizes');
+    if (sizes) link.sizes = sizes.trim();
+    const type = attribute(attribs, 'type');
+    if (type) link.type = type.trim().toLowerCase();
     this.meta.links.push(link);
   }
 }
