@@ -13,11 +13,16 @@
 // regex with alternatives, which tries every alternative at every '<' (and body markup is
 // mostly '<'). The sticky regexes start with '<' and match exactly what the global ones did.
 
-/** Head mode. </head> and <body> are matched as boundaries so body mode takes effect there. */
-const OPENER = /<(?:!--|(script|style|svg)(?=[\s/>])[^>]*>|\/head\s*>|body(?=[\s>])[^>]*>)/iy;
+/**
+ * Head mode. </head> and <body> are matched as boundaries so body mode takes effect there.
+ * A start tag is matched up to its name only; tagEnd finds its '>' outside quoted values.
+ */
+const OPENER = /<(?:!--|(script|style|svg)(?=[\s/>])|\/head\s*>|body(?=[\s>]))/iy;
 /** Body mode: only what can carry head metadata, and what must be skipped. */
 const PICKER =
-  /<(?:!--|(script|style|svg)(?=[\s/>])[^>]*>|(?:meta|link|base|head|body)(?=[\s/>])[^>]*>|\/head\s*>|title(?=[\s>])[^>]*>)/iy;
+  /<(?:!--|(script|style|svg)(?=[\s/>])|(?:meta|link|base|head|body)(?=[\s/>])|\/head\s*>|title(?=[\s>]))/iy;
+/** An unfinished start tag is held back for the next chunk up to this length, then read as is. */
+const MAX_HELD_TAG = 8 * 1024;
 /** Character pairs after '<' that can begin an OPENER or PICKER match (either case). */
 const OPENER_START = startFlags(['!-', '/h', 'sc', 'st', 'sv', 'bo']);
 const PICKER_START = startFlags(['!-', '/h', 'sc', 'st', 'sv', 'me', 'li', 'ba', 'bo', 'he', 'ti']);
@@ -71,6 +76,32 @@ function findTag(
     }
   }
   return null;
+}
+
+/**
+ * Index just after the '>' that ends a start tag whose name ends at `from`, or -1 when the
+ * text ends first. As in the HTML tokenizer, a '>' inside a quoted attribute value does not
+ * end the tag (`<meta content="Home > Shop">`); a quote counts only where a value begins.
+ * Linear, unlike a regex with alternatives for quoted values, which can backtrack badly on a
+ * hostile page.
+ */
+export function tagEnd(text: string, from: number): number {
+  let afterEquals = false;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3e /* > */) return i + 1;
+    if (c === 0x3d /* = */) {
+      afterEquals = true;
+      continue;
+    }
+    if (afterEquals && (c === 0x22 /* " */ || c === 0x27) /* ' */) {
+      const close = text.indexOf(c === 0x22 ? '"' : "'", i + 1);
+      if (close < 0) return -1;
+      i = close;
+    }
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0c && c !== 0x0d) afterEquals = false;
+  }
+  return -1;
 }
 
 /** The first match of sticky `re` (a closing tag) at or after `from`. */
@@ -177,8 +208,20 @@ export class MarkupFeed {
         this.carry = text.slice(cut);
         return this.stopped;
       }
+      // Comments and </head> are complete as matched; a start tag runs to its own '>'.
+      const complete = match[0] === '<!--' || match[0].startsWith('</');
+      const end = complete
+        ? match.index + match[0].length
+        : tagEnd(text, match.index + match[0].length);
+      if (end < 0 && text.length - match.index <= MAX_HELD_TAG) {
+        // The tag continues in the next chunk (a quoted value may hold a '>').
+        this.pass(text.slice(pos, match.index));
+        this.carry = text.slice(match.index);
+        return this.stopped;
+      }
       this.pass(text.slice(pos, match.index));
-      const tag = match[0];
+      // A tag whose quote never closes is read as the tokenizer would give up on it: to the end.
+      const tag = text.slice(match.index, end < 0 ? text.length : end);
       pos = match.index + tag.length;
       if (tag === '<!--') {
         this.consumed += tag.length;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { HeadExtractor, extractHead, type HeadMeta } from '../../../../src/engine/web/html';
+import { tagEnd } from '../../../../src/engine/web/html-feed';
 import { htmlCorpusPresent, loadHtmlCorpus } from '../../../support/html-corpus';
 
 function streamed(html: string, cuts: number[]): HeadMeta {
@@ -90,9 +91,36 @@ describe('web html feed (skipping raw text, body mode)', () => {
       `<html><head><link rel="icon" href="<script defer src=a.js>"></script>${after}`,
     );
     assert.equal(inValue.links[0]?.href, '<script defer src=a.js></script><meta name=');
-    // The feed cuts a start tag at its first '>', even inside quotes (a known limit); such a
-    // tag goes as written, so the parser reads on inside the value exactly as before.
-    const cutInQuotes = extractHead(`<html><head><script src="a>b"></script>${after}`);
-    assert.equal(cutInQuotes.names.get('description'), undefined);
+    // A '>' inside a quoted attribute value does not end the tag, as in the tokenizer.
+    const inQuotes = extractHead(`<html><head><script src="a>b"></script>${after}`);
+    assert.equal(inQuotes.names.get('description'), 'd');
+  });
+
+  it('keeps a tag whose quoted value holds a ">", in body mode and across chunks', () => {
+    const page =
+      '<html><head><title>T</title></head><body><p>x</p>' +
+      '<meta name="description" content="Home > Shop > Shoes"><p>y</p></body></html>';
+    assert.equal(extractHead(page).names.get('description'), 'Home > Shop > Shoes');
+    for (const size of [1, 7, 50]) {
+      const extractor = new HeadExtractor();
+      for (let i = 0; i < page.length; i += size) extractor.write(page.slice(i, i + size));
+      assert.equal(
+        extractor.end().names.get('description'),
+        'Home > Shop > Shoes',
+        `chunks of ${size}`,
+      );
+    }
+  });
+
+  it('finds the end of a start tag outside quoted values, in linear time', () => {
+    assert.equal(tagEnd('<meta content="a>b">', 5), 20);
+    assert.equal(tagEnd("<meta content = 'a>b' x>", 5), 24);
+    // A quote that does not begin a value is an ordinary character.
+    assert.equal(tagEnd('<meta a"b>c">', 5), 10);
+    assert.equal(tagEnd('<meta content="a>b', 5), -1);
+    const hostile = `<meta ${'a="x" '.repeat(20000)}b="unclosed`;
+    const started = performance.now();
+    assert.equal(tagEnd(hostile, 5), -1);
+    assert.ok(performance.now() - started < 200);
   });
 });
