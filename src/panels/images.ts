@@ -1,25 +1,18 @@
 // Images for the panel, fetched by the host within caps and handed over as data: URIs: the
 // webview's CSP allows `img-src data:` only, so it never reaches the network itself.
 import { toLookupError } from '../engine/errors';
-import { decodeDataUri, fetchImageAsDataUri, measureImage } from '../engine/web/image';
+import {
+  decodeDataUri,
+  fetchImageAsDataUri,
+  measureImage,
+  MIME_BY_FORMAT,
+} from '../engine/web/image';
 import type { ImageSlot } from '../protocol';
 
 /** One image at most this big; a panel view at most TOTAL_BYTES of images. */
 export const IMAGE_BYTES = 512 * 1024;
 export const TOTAL_BYTES = 6 * 1024 * 1024;
 const CONCURRENCY = 4;
-
-const MIME: Record<string, string> = {
-  png: 'image/png',
-  ico: 'image/x-icon',
-  cur: 'image/x-icon',
-  jpg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-  bmp: 'image/bmp',
-  avif: 'image/avif',
-};
 
 export async function fetchPanelImage(url: string, signal?: AbortSignal): Promise<ImageSlot> {
   try {
@@ -68,7 +61,7 @@ function fromDataUri(uri: string): ImageSlot {
   const bytes = decodeDataUri(uri, IMAGE_BYTES);
   if (!bytes) return { code: 'response_too_large', message: 'Inline image too large or malformed' };
   const size = measureImage(bytes);
-  const mime = size ? MIME[size.format] : undefined;
+  const mime = size ? MIME_BY_FORMAT[size.format] : undefined;
   if (!size || !mime) return { code: 'upstream_error', message: 'Inline data is not an image' };
   return {
     dataUri: `data:${mime};base64,${bytes.toString('base64')}`,

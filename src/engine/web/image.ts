@@ -15,7 +15,8 @@ export interface ImageSize {
   format: string;
 }
 
-const MIME_BY_FORMAT: Record<string, string> = {
+/** The media type of each format image-size reports; the ones a webview may show as data: URIs. */
+export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {
   png: 'image/png',
   ico: 'image/x-icon',
   cur: 'image/x-icon',
