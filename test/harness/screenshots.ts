@@ -77,6 +77,14 @@ async function main(): Promise<void> {
       ['05-whois-light', (p) => whoisPanel(p, 'hostlens-example.com')],
       ['06-whois-not-found-light', (p) => whoisPanel(p, 'unregistered-name.com')],
     ]);
+    // And high contrast, where the panel must still draw its borders and chips legibly.
+    await session(env, dns.address, 'Default High Contrast', [
+      ['16-whois-high-contrast', (p) => whoisPanel(p, 'hostlens-example.com')],
+      [
+        '17-redirects-high-contrast',
+        (p) => webPanel(p, 'Trace Redirects', site.url('/go'), 'redirects'),
+      ],
+    ]);
   } finally {
     await dns.close();
     await Promise.all([rdap.close(), site.close(), hosted.close()]);
