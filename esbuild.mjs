@@ -24,13 +24,13 @@ const integrationSuites = readdirSync('test/integration')
 const builds = [
   {
     ...node,
-    entryPoints: ['src/extension.ts'],
+    entryPoints: ['src/editor/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode'],
   },
   {
     ...node,
-    entryPoints: ['src/cli.ts'],
+    entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
   },

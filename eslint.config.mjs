@@ -1,12 +1,30 @@
 // Lint: typescript-eslint with type information, floating promises as errors, and the
-// import boundaries of architecture.md (nothing below engine/ services/ server/ detect/
-// webview/ may import vscode; the webview imports only the protocol types).
+// import boundaries of architecture.md (see the LAYER messages below; the webview imports
+// only the protocol types). test/unit/lint-layers.test.ts proves each rule bites.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const noVscode = {
-  paths: [{ name: 'vscode', message: 'This layer must not depend on VS Code (architecture.md).' }],
+  paths: [{ name: 'vscode', message: 'Only src/editor/ imports vscode (architecture.md).' }],
 };
+
+const LAYER = {
+  contract: 'contract/ mirrors docs/contract.md and imports nothing of ours (architecture.md).',
+  engine: 'engine/ and detect/ import contract/ only, never services/, server/, cli/ or editor/.',
+  services: 'services/ sit below the editor, the server and the command line (architecture.md).',
+  front: 'The server and the command line speak contract/ and services/, not engine/.',
+  editor: 'Editor code speaks contract/ and services/; engine work goes through a service.',
+};
+
+/** A pattern refusing relative imports of these top-level folders of src/. */
+function ours(folders, message) {
+  return { regex: `^(\\.\\./)+(${folders.join('|')})(/|$)`, message };
+}
+
+/** engine/ and detect/: nothing above them. */
+function above(layer) {
+  return ours(['services', 'server', 'cli', 'editor', 'webview'], LAYER[layer]);
+}
 
 export default tseslint.config(
   {
@@ -41,9 +59,47 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  // The layers of architecture.md: editor -> services -> engine -> contract; cli and server ->
+  // services. Only editor/ imports vscode, and code that does never reaches into engine/.
   {
-    files: ['src/engine/**', 'src/services/**', 'src/server/**', 'src/detect/**', 'src/cli.ts'],
-    rules: { 'no-restricted-imports': ['error', noVscode] },
+    files: ['src/contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...noVscode, patterns: [{ regex: '^\\.\\./', message: LAYER.contract }] },
+      ],
+    },
+  },
+  {
+    files: ['src/engine/**', 'src/detect/**'],
+    rules: { 'no-restricted-imports': ['error', { ...noVscode, patterns: [above('engine')] }] },
+  },
+  {
+    files: ['src/services/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...noVscode, patterns: [ours(['editor', 'server', 'cli', 'webview'], LAYER.services)] },
+      ],
+    },
+  },
+  {
+    files: ['src/server/**', 'src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...noVscode, patterns: [ours(['editor', 'engine', 'webview'], LAYER.front)] },
+      ],
+    },
+  },
+  {
+    files: ['src/editor/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [ours(['engine', 'server', 'cli', 'webview'], LAYER.editor)] },
+      ],
+    },
   },
   {
     files: ['src/webview/**'],

@@ -1,6 +1,6 @@
 // Messages between the HostLens panel (extension host) and its webview, typed both ways.
 // The webview imports this file for types only; nothing here runs in either side.
-import type { IconsResult, RedirectsResult, UnfurlResult, WhoisResult } from './engine/types';
+import type { IconsResult, RedirectsResult, UnfurlResult, WhoisResult } from './contract/shapes';
 
 export type ViewKind = 'whois' | 'preview' | 'redirects' | 'icons';
 export type ViewStatus = 'loading' | 'ready' | 'error' | 'not_found' | 'rate_limited';

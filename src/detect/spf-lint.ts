@@ -2,7 +2,7 @@
 // and what is wrong with them, with offsets into the line. Pure; the editor turns the findings
 // into diagnostics. Syntax comes from the engine's parser, so the editor and the evaluator
 // agree on what is valid.
-import { LOOKUP_TERMS, parseSpf } from '../engine/dns/spf-parse';
+import { LOOKUP_TERMS, parseSpf } from '../engine/mail/spf-parse';
 
 export interface SpfInLine {
   /** the policy text, with the strings of a split TXT record joined */

@@ -1,7 +1,7 @@
 // Hostname and URL rules of docs/contract.md ("Hostnames", "Web metadata service").
 import { domainToASCII } from 'node:url';
 import { isIP } from 'node:net';
-import { LookupError } from './errors';
+import { LookupError, printable } from '../contract/errors';
 
 const MAX_NAME_OCTETS = 253;
 const MAX_LABEL_OCTETS = 63;
@@ -130,10 +130,4 @@ export function normalizeUrl(input: string): URL {
   }
   if (url.hostname === '') throw new LookupError('invalid_url', 'The URL has no host');
   return url;
-}
-
-/** A short, single-line, printable excerpt of user input for error messages. */
-export function printable(value: string, max = 80): string {
-  const clean = String(value).replace(/[\u0000-\u001f\u007f]/g, '?');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

@@ -2,7 +2,7 @@
 // on concurrent upstream work. The gate queues a bounded number of requests and answers 429
 // `rate_limited` (Retry-After: 1) when the queue is full too, so callers get the one contract
 // code for "slow down" and the server never holds an unbounded backlog.
-import { LookupError } from '../engine/errors';
+import { LookupError } from '../contract/errors';
 
 export interface RateLimitOptions {
   perMinute: number;

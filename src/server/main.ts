@@ -1,7 +1,7 @@
 // `hostlens serve`: reads tokens, builds the services through the caller's factory (the
 // embedded engine in practice), starts the server and shuts it down cleanly on SIGTERM/SIGINT.
 import { readFile } from 'node:fs/promises';
-import type { Services } from '../services/types';
+import type { Services } from '../contract/services';
 import { tokenProblem } from './auth';
 import { startServer, type ServerOptions } from './server';
 

@@ -2,7 +2,7 @@
 // and errors as RFC 9457 problem details built only from a LookupError's code and detail, so
 // no stack trace or internal address can reach a body.
 import type { ServerResponse } from 'node:http';
-import { toProblem, type LookupError } from '../engine/errors';
+import { toProblem, type LookupError } from '../contract/errors';
 
 const COMMON_HEADERS = {
   'cache-control': 'no-store',

@@ -3,10 +3,10 @@
 //
 // Unknown query parameters are refused with `invalid_argument` rather than ignored: a typo
 // such as `type=MX` would otherwise silently answer for all ten types.
-import { LookupError, type ErrorCode } from '../engine/errors';
-import { printable } from '../engine/names';
-import { OPERATIONS, type Operation } from '../services/operations';
-import type { CallOptions, Services } from '../services/types';
+import { LookupError, type ErrorCode } from '../contract/errors';
+import { printable } from '../contract/errors';
+import { OPERATIONS, type Operation } from '../contract/operations';
+import type { CallOptions, Services } from '../contract/services';
 
 /** Mount point of each service: base URLs are `<origin>/domain` and `<origin>/meta`. */
 export const SERVICE_PREFIX = { domain: '/domain', meta: '/meta' } as const;

@@ -4,9 +4,9 @@
 // when the queue is full) → the service call under a deadline (504 when it runs out).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { LookupError, toLookupError } from '../engine/errors';
-import { printable } from '../engine/names';
-import type { Services } from '../services/types';
+import { LookupError, toLookupError } from '../contract/errors';
+import { printable } from '../contract/errors';
+import type { Services } from '../contract/services';
 import { TokenSet } from './auth';
 import { RateLimiter, WorkGate, type RateLimitOptions } from './limits';
 import { sendJson, sendProblem } from './respond';

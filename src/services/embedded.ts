@@ -1,18 +1,21 @@
 // The default backend: the engine in this process. Needs no account and no network beyond the
 // look-ups themselves.
-import { domainKeys } from '../engine/dns/dkim';
+import { domainKeys } from '../engine/mail/dkim';
 import { query } from '../engine/dns/query';
-import { senderPolicyRanges } from '../engine/dns/spf';
+import { senderPolicyRanges } from '../engine/mail/spf';
+import { checkHost, type CheckHostParams, type CheckHostResult } from '../engine/mail/spf-check';
 import type {
   DomainKeysResult,
   IconsResult,
+  ImageResult,
   QueryResult,
   RedirectsResult,
   SpfRoot,
   UnfurlResult,
   WhoisResult,
-} from '../engine/types';
+} from '../contract/shapes';
 import { icons } from '../engine/web/icons';
+import { fetchImageAsDataUri, IMAGE_BYTES } from '../engine/web/image';
 import { redirects } from '../engine/web/redirects';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
@@ -20,13 +23,14 @@ import type {
   CallOptions,
   DomainKeysParams,
   DomainService,
+  ImageParams,
   MetaParams,
   MetaService,
   QueryParams,
   SenderPolicyParams,
   Services,
   WhoisParams,
-} from './types';
+} from '../contract/services';
 
 export interface EmbeddedOptions {
   /** DNS: per-try timeout and tries (engine defaults when absent). */
@@ -80,5 +84,33 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
 
   unfurl(params: MetaParams, call?: CallOptions): Promise<UnfurlResult> {
     return unfurl(params, this.web(call));
+  }
+
+  async image(params: ImageParams, call?: CallOptions): Promise<ImageResult> {
+    const image = await fetchImageAsDataUri(params.url, {
+      ...this.web(call),
+      limits: { maxImageBytes: IMAGE_BYTES },
+    });
+    const { dataUri, ...size } = image;
+    return {
+      url: image.url,
+      width: size.width,
+      height: size.height,
+      format: size.format,
+      data_uri: dataUri,
+    };
+  }
+
+  /** RFC 7208 check_host with this engine's DNS settings (services/mail.ts `checkSpf`). */
+  checkSpf(
+    params: CheckHostParams,
+    call?: CallOptions & { receiver?: string; now?: number },
+  ): Promise<CheckHostResult> {
+    const { receiver, now } = call ?? {};
+    return checkHost(params, {
+      ...this.dns(call),
+      ...(receiver !== undefined ? { receiver } : {}),
+      ...(now !== undefined ? { now } : {}),
+    });
   }
 }

@@ -4,29 +4,31 @@
 // is ever followed; it never appears in an error message.
 import ipaddr from 'ipaddr.js';
 import { Agent, type Dispatcher } from 'undici';
-import { fromProblem, LookupError, type Problem } from '../engine/errors';
-import { printable } from '../engine/names';
+import { fromProblem, LookupError, type Problem } from '../contract/errors';
+import { printable } from '../contract/errors';
 import type {
   DomainKeysResult,
   IconsResult,
+  ImageResult,
   QueryResult,
   RedirectsResult,
   SpfRoot,
   UnfurlResult,
   WhoisResult,
-} from '../engine/types';
-import { OPERATIONS, type Operation } from './operations';
+} from '../contract/shapes';
+import { OPERATIONS, type Operation } from '../contract/operations';
 import type {
   CallOptions,
   DomainKeysParams,
   DomainService,
+  ImageParams,
   MetaParams,
   MetaService,
   QueryParams,
   SenderPolicyParams,
   Services,
   WhoisParams,
-} from './types';
+} from '../contract/services';
 
 export interface HttpServicesOptions {
   domainApiBaseUrl: string;
@@ -166,6 +168,10 @@ export class HttpServices implements DomainService, MetaService, Services {
 
   unfurl(params: MetaParams, options?: CallOptions): Promise<UnfurlResult> {
     return this.call(operation('unfurl'), params, options);
+  }
+
+  image(params: ImageParams, options?: CallOptions): Promise<ImageResult> {
+    return this.call(operation('image'), params, options);
   }
 
   /** Closes the connection pool this object created (not a dispatcher passed in). */

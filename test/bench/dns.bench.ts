@@ -4,7 +4,7 @@
 // after another in one process, when dig is installed.
 import { execFile } from 'node:child_process';
 import { query } from '../../src/engine/dns/query';
-import { RECORD_TYPES } from '../../src/engine/types';
+import { RECORD_TYPES } from '../../src/contract/shapes';
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../support/dns-server';
 import type { BenchRow } from './types';
 

@@ -2,8 +2,8 @@
 // delays every answer by 50 ms, judged against the network's critical path; and the share of
 // the openspf RFC 7208 suite that check_host passes.
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_DKIM_SELECTORS, domainKeys } from '../../src/engine/dns/dkim';
-import { senderPolicyRanges } from '../../src/engine/dns/spf';
+import { DEFAULT_DKIM_SELECTORS, domainKeys } from '../../src/engine/mail/dkim';
+import { senderPolicyRanges } from '../../src/engine/mail/spf';
 import { startDnsServer, type FixtureRecord } from '../support/dns-server';
 import { loadSuite, runScenario, suiteAvailable } from '../support/spf-suite';
 import type { BenchRow } from './types';

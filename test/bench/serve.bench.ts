@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { Pool } from 'undici';
 import { startServer } from '../../src/server/server';
 import { EmbeddedServices } from '../../src/services/embedded';
-import type { Services } from '../../src/services/types';
+import type { Services } from '../../src/contract/services';
 import { loadFixtureZones, startDnsServer } from '../support/dns-server';
 import type { BenchRow } from './types';
 

@@ -4,7 +4,7 @@
 // expectations beside it.
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
-import type { WhoisResult } from '../../src/engine/types';
+import type { WhoisResult } from '../../src/contract/shapes';
 import { parseWhois } from '../../src/engine/whois/parse';
 import {
   compare,

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostLensApi } from '../../src/extension';
-import type { DnsLookupEntry } from '../../src/views/history';
-import type { ResultNode } from '../../src/views/nodes/base';
+import type { HostLensApi } from '../../src/editor/extension';
+import type { DnsLookupEntry } from '../../src/editor/views/history';
+import type { ResultNode } from '../../src/editor/views/nodes/base';
 import { loadZoneFile, startDnsServer, type DnsFixture } from '../support/dns-server';
 
 const root = process.env.HOSTLENS_PROJECT_ROOT ?? path.resolve(__dirname, '..', '..', '..');

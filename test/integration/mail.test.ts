@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostLensApi } from '../../src/extension';
-import type { ResultNode } from '../../src/views/nodes/base';
+import type { HostLensApi } from '../../src/editor/extension';
+import type { ResultNode } from '../../src/editor/views/nodes/base';
 import { loadZoneFile, startDnsServer, type DnsFixture } from '../support/dns-server';
 
 const root = process.env.HOSTLENS_PROJECT_ROOT ?? path.resolve(__dirname, '..', '..', '..');

@@ -2,7 +2,7 @@
 // loopback fixtures, and checked on what the webview drew (it reports a text summary).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { PanelOutcome } from '../../src/panels/runView';
+import type { PanelOutcome } from '../../src/editor/panels/runView';
 import type { RenderedSummary } from '../../src/protocol';
 import {
   HOSTILE_TITLE,

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostLensApi } from '../../src/extension';
+import type { HostLensApi } from '../../src/editor/extension';
 import { startServer, type RunningServer } from '../../src/server';
 import { EmbeddedServices } from '../../src/services/embedded';
-import type { DnsLookupEntry } from '../../src/views/history';
+import type { DnsLookupEntry } from '../../src/editor/views/history';
 import { loadZoneFile, startDnsServer, type DnsFixture } from '../support/dns-server';
 
 const root = process.env.HOSTLENS_PROJECT_ROOT ?? path.resolve(__dirname, '..', '..', '..');

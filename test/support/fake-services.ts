@@ -4,13 +4,14 @@
 import type {
   DomainKeysResult,
   IconsResult,
+  ImageResult,
   QueryResult,
   RedirectsResult,
   SpfRoot,
   UnfurlResult,
   WhoisResult,
-} from '../../src/engine/types';
-import type { CallOptions, Services } from '../../src/services/types';
+} from '../../src/contract/shapes';
+import type { CallOptions, Services } from '../../src/contract/services';
 
 export const FIXED = {
   query: {
@@ -95,6 +96,15 @@ export const FIXED = {
       'og:image': [{ url: 'https://site.test/i.png', width: '1' }],
     },
   } satisfies UnfurlResult,
+  image: {
+    url: 'https://images.example/a.png',
+    width: 2,
+    height: 3,
+    format: 'png',
+    // a 2x3 PNG's signature and IHDR are enough for any size check
+    data_uri:
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAADklEQVR4nGNgQAYMDAwAABMAAaGjEwQAAAAASUVORK5CYII=',
+  } satisfies ImageResult,
 };
 
 export type MethodName = keyof typeof FIXED;
@@ -131,6 +141,7 @@ export class FakeServices implements Services {
     icons: (p, o) => this.run('icons', p, o),
     redirects: (p, o) => this.run('redirects', p, o),
     unfurl: (p, o) => this.run('unfurl', p, o),
+    image: (p, o) => this.run('image', p, o),
   };
 }
 

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { startServer, type ServerOptions } from '../../src/server/server';
 import { HttpServices } from '../../src/services/http';
-import type { Services } from '../../src/services/types';
+import type { Services } from '../../src/contract/services';
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */

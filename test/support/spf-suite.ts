@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { checkHost, type SpfResult } from '../../src/engine/dns/spf-check';
+import { checkHost, type SpfResult } from '../../src/engine/mail/spf-check';
 import { startDnsServer, type FixtureRecord } from './dns-server';
 
 export const SUITE_PATH = resolve(

@@ -2,7 +2,7 @@
 // and compares a parsed result with its expectation, field by field, on the seed's fields only.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { WhoisResult } from '../../src/engine/types';
+import type { WhoisResult } from '../../src/contract/shapes';
 
 export const CORPUS_ROOT = resolve(__dirname, '../../../shared/corpus');
 export const WHOIS_TESTDATA = join(CORPUS_ROOT, 'whois-parser/v1.24.18/testdata');

@@ -1,8 +1,8 @@
 // The one DNS question the mail modules ask: one name, one type. Injectable so the SPF and
 // DKIM logic can be driven by any backend; the default asks the engine's `query`.
 import { setMaxListeners } from 'node:events';
-import { LookupError } from '../errors';
-import type { DnsRecord, QueryResult, RecordType } from '../types';
+import { LookupError } from '../../contract/errors';
+import type { DnsRecord, QueryResult, RecordType } from '../../contract/shapes';
 import { query, type DnsOptions } from './query';
 import { parseServer } from './server';
 import { isWireName, rawQuery } from './raw-query';

@@ -3,16 +3,17 @@
 // process-wide resolver settings, shared with other extensions, are never touched.
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { LookupError, throwIfAborted } from '../errors';
-import { normalizeHost, printable, reverseName } from '../names';
+import { LookupError, throwIfAborted } from '../../contract/errors';
+import { normalizeHost, reverseName } from '../names';
+import { printable } from '../../contract/errors';
 import {
   RECORD_TYPES,
   type DnsRecord,
   type QueryResult,
   type RecordType,
   type TypeFailure,
-} from '../types';
-import type { QueryParams } from '../../services/types';
+} from '../../contract/shapes';
+import type { QueryParams } from '../../contract/services';
 import { lookupType, type TypeOutcome } from './records';
 import { resolveServer, type ServerLookup } from './server';
 

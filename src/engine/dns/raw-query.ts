@@ -5,9 +5,9 @@ import { createSocket } from 'node:dgram';
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import * as packet from 'dns-packet';
-import { LookupError, throwIfAborted } from '../errors';
+import { LookupError, throwIfAborted } from '../../contract/errors';
 import { fqdn } from '../names';
-import type { DnsRecord, QueryResult, RecordType } from '../types';
+import type { DnsRecord, QueryResult, RecordType } from '../../contract/shapes';
 import { DEFAULT_TIMEOUT_MS, DEFAULT_TRIES, type DnsOptions } from './query';
 import { resolveServer } from './server';
 

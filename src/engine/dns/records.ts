@@ -3,7 +3,7 @@
 // against the loopback fixture server and Knot DNS (test/unit/engine/dns).
 import type { promises as dns } from 'node:dns';
 import { fqdn } from '../names';
-import type { DnsRecord, RecordType, TypeFailure } from '../types';
+import type { DnsRecord, RecordType, TypeFailure } from '../../contract/shapes';
 
 export type TypeOutcome =
   | { kind: 'records'; records: DnsRecord[] }

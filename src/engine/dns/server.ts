@@ -3,8 +3,9 @@
 // resolver. The result is the list of "address:port" strings a c-ares Resolver takes.
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { LookupError, throwIfAborted } from '../errors';
-import { normalizeHost, printable } from '../names';
+import { LookupError, throwIfAborted } from '../../contract/errors';
+import { normalizeHost } from '../names';
+import { printable } from '../../contract/errors';
 
 export const DEFAULT_DNS_PORT = 53;
 

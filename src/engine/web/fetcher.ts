@@ -7,8 +7,8 @@ import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { LookupError } from '../errors';
-import type { RedirectHop } from '../types';
+import { LookupError } from '../../contract/errors';
+import type { RedirectHop } from '../../contract/shapes';
 import { ChainCookieJar } from './cookies';
 import { createAddressGuard, type AddressGuard } from './guard';
 

@@ -4,7 +4,7 @@
 // answer changes between look-ups (DNS rebinding) cannot reach an internal service.
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
-import { LookupError } from '../errors';
+import { LookupError } from '../../contract/errors';
 
 export interface AddressGuard {
   /** Why the address is refused, or undefined when it may be connected. */

@@ -1,8 +1,8 @@
 // GET /icons: the icons a page links (every relation the contract lists), its web app
 // manifest's icons and /favicon.ico when it exists, each measured from its decoded pixels.
-import { LookupError } from '../errors';
-import type { Icon, IconsResult } from '../types';
-import type { MetaParams } from '../../services/types';
+import { LookupError } from '../../contract/errors';
+import type { Icon, IconsResult } from '../../contract/shapes';
+import type { MetaParams } from '../../contract/services';
 import { checkLanguage, withSession, type WebOptions, type WebSession } from './fetcher';
 import { discard } from './fetcher';
 import { resolveHref, type HeadMeta } from './html';

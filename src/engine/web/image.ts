@@ -1,7 +1,7 @@
 // Fetching and measuring images within the caps: icon probes and the data: URIs the panel
 // shows (the webview loads nothing from the network itself).
 import { imageSize } from 'image-size';
-import { LookupError } from '../errors';
+import { LookupError } from '../../contract/errors';
 import { normalizeUrl } from '../names';
 import { header, withSession, type WebOptions, type WebSession } from './fetcher';
 import { discard } from './fetcher';
@@ -33,8 +33,15 @@ export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {
 /** Decoded pixel size; for an ICO with several images, the largest. Undefined if not an image. */
 export function measureImage(bytes: Uint8Array): ImageSize | undefined {
   if (bytes.length === 0) return undefined;
+  // image-size reads through a DataView over `bytes.buffer` that is not bounded by the view's
+  // length, so a truncated image inside Node's shared Buffer pool would be measured from the
+  // neighbouring bytes. A view that owns its whole buffer makes such reads throw instead.
+  const own =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? bytes
+      : new Uint8Array(bytes);
   try {
-    const result = imageSize(bytes);
+    const result = imageSize(own);
     const format = result.type ?? '';
     let { width, height } = result;
     for (const image of result.images ?? []) {
@@ -82,8 +89,13 @@ export function decodeDataUri(uri: string, maxBytes: number): Buffer | undefined
 }
 
 export interface DataUriImage extends ImageSize {
+  /** where the image was found, after its redirects */
+  url: string;
   dataUri: string;
 }
+
+/** The largest image a preview shows (one icon or og:image); the service's `image` cap. */
+export const IMAGE_BYTES = 512 * 1024;
 
 /**
  * Fetches an image and returns it as a data: URI for the panel, with its decoded size.
@@ -107,6 +119,10 @@ export async function fetchImageAsDataUri(
     if (!size || !mime) {
       throw new LookupError('upstream_error', `${target.hostname} did not send an image`);
     }
-    return { ...size, dataUri: `data:${mime};base64,${image.bytes.toString('base64')}` };
+    return {
+      ...size,
+      url: image.url,
+      dataUri: `data:${mime};base64,${image.bytes.toString('base64')}`,
+    };
   });
 }

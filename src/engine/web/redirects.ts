@@ -1,9 +1,9 @@
 // GET /redirects: every hop with its exact status and absolute Location. A refresh in the
 // final page's <meta http-equiv> is reported beside the hops, never followed.
-import { LookupError } from '../errors';
+import { LookupError } from '../../contract/errors';
 import { normalizeUrl } from '../names';
-import type { RedirectsResult } from '../types';
-import type { MetaParams } from '../../services/types';
+import type { RedirectsResult } from '../../contract/shapes';
+import type { MetaParams } from '../../contract/services';
 import { checkLanguage, header, withSession, type ChainRequest, type WebOptions } from './fetcher';
 import { discard } from './fetcher';
 import { parseRefresh } from './html';

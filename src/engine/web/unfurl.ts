@@ -1,8 +1,8 @@
 // GET /unfurl: the preview of a page. Every field of the seed is always present; og:image
 // sub-properties are grouped under the image they follow, as the Open Graph protocol does.
-import { LookupError } from '../errors';
-import type { OpenGraph, OpenGraphImage, UnfurlResult } from '../types';
-import type { MetaParams } from '../../services/types';
+import { LookupError } from '../../contract/errors';
+import type { OpenGraph, OpenGraphImage, UnfurlResult } from '../../contract/shapes';
+import type { MetaParams } from '../../contract/services';
 import { checkLanguage, withSession, type WebOptions } from './fetcher';
 import { collapse, resolveHref, type HeadMeta } from './html';
 import { collectIcons, linkHref, loopError } from './icons';

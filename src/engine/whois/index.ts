@@ -2,10 +2,10 @@
 // always at the registrable domain of the host.
 import { getDomain, parse as parseHost } from 'tldts';
 import type { Dispatcher } from 'undici';
-import { LookupError, throwIfAborted } from '../errors';
+import { LookupError, throwIfAborted } from '../../contract/errors';
 import { normalizeHost } from '../names';
-import type { WhoisResult } from '../types';
-import type { WhoisParams } from '../../services/types';
+import type { WhoisResult } from '../../contract/shapes';
+import type { WhoisParams } from '../../contract/services';
 import { lookupPort43 } from './port43';
 import { findRdapBase, loadBootstrap, lookupRdap } from './rdap';
 

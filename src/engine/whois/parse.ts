@@ -7,8 +7,8 @@
 // Speed: the walk reads the reply in place, one pass, by offsets. A line becomes a string only
 // when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
 // value the record keeps); comments, rulers and the values of keys nobody reads never do.
-import { LookupError } from '../errors';
-import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../types';
+import { LookupError } from '../../contract/errors';
+import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
 import { normalizeDate } from './dates';
 import { isNotFound, isRateLimited } from './reply';
 import {

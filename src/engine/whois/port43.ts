@@ -1,8 +1,8 @@
 // RFC 3912 WHOIS over TCP port 43: one query line, the server answers and closes. Bounded in
 // every direction (connect time, total time, bytes), and decoding never throws.
 import { Socket } from 'node:net';
-import { LookupError, throwIfAborted } from '../errors';
-import type { WhoisResult } from '../types';
+import { LookupError, throwIfAborted } from '../../contract/errors';
+import type { WhoisResult } from '../../contract/shapes';
 import table from './data/whois-servers.json';
 import { findReferral, parseWhois } from './parse';
 

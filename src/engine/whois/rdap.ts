@@ -3,8 +3,8 @@
 // caller falls back to the bundled snapshot (then to port 43).
 import { readFile } from 'node:fs/promises';
 import { request, type Dispatcher } from 'undici';
-import { LookupError, throwIfAborted } from '../errors';
-import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../types';
+import { LookupError, throwIfAborted } from '../../contract/errors';
+import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
 import { normalizeDate } from './dates';
 import snapshot from './data/rdap-bootstrap.json';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { ERROR_STATUS, type ErrorCode } from '../../../src/engine/errors';
+import { ERROR_STATUS, type ErrorCode } from '../../../src/contract/errors';
 import { EmbeddedServices, type EmbeddedOptions } from '../../../src/services/embedded';
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../support/dns-server';
 import { startRdapServer, type RdapFixture } from '../../support/rdap-server';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../src/engine/errors';
+import { LookupError } from '../../../src/contract/errors';
 import { RateLimiter, WorkGate } from '../../../src/server/limits';
 
 function rateLimited(fn: () => void): LookupError {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../src/engine/errors';
+import { LookupError } from '../../../src/contract/errors';
 import { parseParams, ROUTES } from '../../../src/server/routes';
-import { findOperation, OPERATIONS, type Operation } from '../../../src/services/operations';
+import { findOperation, OPERATIONS, type Operation } from '../../../src/contract/operations';
 
 function op(name: string): Operation {
   const found = findOperation(name);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
-import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/engine/errors';
-import { OPERATIONS } from '../../../src/services/operations';
+import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/contract/errors';
+import { OPERATIONS } from '../../../src/contract/operations';
 import { FakeServices, FIXED, untilAborted, type MethodName } from '../../support/fake-services';
 import { startTestServer, type TestServer } from '../../support/serve';
 
@@ -58,6 +58,7 @@ const PATH_OF: Record<MethodName, string> = {
   icons: '/meta/icons?url=site.test',
   redirects: '/meta/redirects?url=site.test',
   unfurl: '/meta/unfurl?url=site.test',
+  image: '/meta/image?url=site.test/a.png',
 };
 
 describe('server', () => {

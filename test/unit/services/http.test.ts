@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, interceptors, type Dispatcher } from 'undici';
-import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/engine/errors';
+import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/contract/errors';
 import {
   checkBaseUrl,
   HttpServices,
   isLoopbackHost,
   queryString,
 } from '../../../src/services/http';
-import { findOperation, OPERATIONS } from '../../../src/services/operations';
+import { findOperation, OPERATIONS } from '../../../src/contract/operations';
 import { FakeServices, FIXED, untilAborted, type MethodName } from '../../support/fake-services';
 import { startTestServer, type TestServer } from '../../support/serve';
 
@@ -76,6 +76,7 @@ const CALLS: Record<MethodName, (s: HttpServices) => Promise<unknown>> = {
   icons: (s) => s.icons({ url: 'site.test/a b?c=d&e' }),
   redirects: (s) => s.redirects({ url: 'https://site.test/', language: 'de-CH, en;q=0.5' }),
   unfurl: (s) => s.unfurl({ url: 'site.test' }),
+  image: (s) => s.image({ url: 'https://images.test/a b.png' }),
 };
 
 const SENT: Record<MethodName, Record<string, unknown>> = {
@@ -86,6 +87,7 @@ const SENT: Record<MethodName, Record<string, unknown>> = {
   icons: { url: 'site.test/a b?c=d&e' },
   redirects: { url: 'https://site.test/', language: 'de-CH, en;q=0.5' },
   unfurl: { url: 'site.test' },
+  image: { url: 'https://images.test/a b.png' },
 };
 
 describe('HttpServices', () => {

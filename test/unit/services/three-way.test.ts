@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { request } from 'undici';
-import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/engine/errors';
+import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/contract/errors';
 import type {
   DomainKeysResult,
   IconsResult,
@@ -17,11 +17,12 @@ import type {
   RedirectsResult,
   SpfRoot,
   UnfurlResult,
+  ImageResult,
   WhoisResult,
-} from '../../../src/engine/types';
+} from '../../../src/contract/shapes';
 import { EmbeddedServices } from '../../../src/services/embedded';
 import { queryString } from '../../../src/services/http';
-import { findOperation, OPERATIONS, type Operation } from '../../../src/services/operations';
+import { findOperation, OPERATIONS, type Operation } from '../../../src/contract/operations';
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../support/dns-server';
 import { startRdapServer, type RdapFixture } from '../../support/rdap-server';
 import { startTestServer, type TestServer } from '../../support/serve';
@@ -53,7 +54,8 @@ type AnyResult = QueryResult &
   WhoisResult &
   IconsResult &
   RedirectsResult &
-  UnfurlResult;
+  UnfurlResult &
+  ImageResult;
 
 const values = (json: QueryResult, type?: string): Array<string | undefined> =>
   json.records.filter((r) => type === undefined || r.type === type).map((r) => r.value);
@@ -229,6 +231,16 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'image: fetched, measured, handed over as a data: URI',
+    op: 'image',
+    params: (fx) => ({ url: fx.web.url('/img/touch.png') }),
+    check: (j, fx) => {
+      assert.equal(j.url, fx.web.url('/img/touch.png'));
+      assert.deepEqual([j.width, j.height, j.format], [180, 180, 'png']);
+      assert.match(j.data_uri, /^data:image\/png;base64,/);
+    },
+  },
+  {
     name: 'redirects: three hops',
     op: 'redirects',
     params: (fx) => ({ url: fx.web.url('/chain/3') }),
@@ -328,6 +340,12 @@ const CASES: Case[] = [
     code: 'invalid_url',
   },
   {
+    name: 'image: a page that is not an image',
+    op: 'image',
+    params: (fx) => ({ url: fx.web.url('/img/not-an-image') }),
+    code: 'upstream_error',
+  },
+  {
     name: 'redirects: no URL at all',
     op: 'redirects',
     params: () => ({ url: '' }),
@@ -389,7 +407,7 @@ describe('three ways: engine, HTTP client through the server, command line', fun
     const records = loadFixtureZones();
     const [built, dns4, dns6, web] = await Promise.all([
       build({
-        entryPoints: [resolve(__dirname, '../../../src/cli.ts')],
+        entryPoints: [resolve(__dirname, '../../../src/cli/main.ts')],
         outfile: cli,
         bundle: true,
         platform: 'node',

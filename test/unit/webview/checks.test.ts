@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { UnfurlResult } from '../../../src/engine/types';
+import type { UnfurlResult } from '../../../src/contract/shapes';
 import type { ImageSlot, PreviewView } from '../../../src/protocol';
 import { cardText, previewChecks } from '../../../src/webview/checks';
 

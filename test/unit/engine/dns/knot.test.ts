@@ -8,8 +8,8 @@ import { accessSync, constants, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { query, type AllTypesFailed } from '../../../../src/engine/dns/query';
-import { LookupError } from '../../../../src/engine/errors';
-import type { DnsRecord, QueryResult } from '../../../../src/engine/types';
+import { LookupError } from '../../../../src/contract/errors';
+import type { DnsRecord, QueryResult } from '../../../../src/contract/shapes';
 import {
   loadFixtureZones,
   startDnsServer,

@@ -2,11 +2,11 @@
 // front as invalid_server (a 400, the caller's mistake), the way query() refuses it, instead of
 // surfacing as every question failing (a 502 upstream_error).
 import assert from 'node:assert/strict';
-import { domainKeys } from '../../../../src/engine/dns/dkim';
+import { domainKeys } from '../../../../src/engine/mail/dkim';
 import { resolveLookup } from '../../../../src/engine/dns/lookup';
-import { checkHost } from '../../../../src/engine/dns/spf-check';
-import { senderPolicyRanges } from '../../../../src/engine/dns/spf';
-import { LookupError } from '../../../../src/engine/errors';
+import { checkHost } from '../../../../src/engine/mail/spf-check';
+import { senderPolicyRanges } from '../../../../src/engine/mail/spf';
+import { LookupError } from '../../../../src/contract/errors';
 
 async function code(p: Promise<unknown>): Promise<string> {
   try {

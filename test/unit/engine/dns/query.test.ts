@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import { query, type AllTypesFailed, type DnsOptions } from '../../../../src/engine/dns/query';
-import type { QueryParams } from '../../../../src/services/types';
-import { RECORD_TYPES, type DnsRecord } from '../../../../src/engine/types';
+import type { QueryParams } from '../../../../src/contract/services';
+import { RECORD_TYPES, type DnsRecord } from '../../../../src/contract/shapes';
 import {
   loadFixtureZones,
   startDnsServer,

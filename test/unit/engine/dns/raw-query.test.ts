@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { rawQuery } from '../../../../src/engine/dns/raw-query';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import { startDnsServer, type DnsFixture } from '../../../support/dns-server';
 
 describe('engine/dns/raw-query', () => {

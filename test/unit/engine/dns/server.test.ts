@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import { formatServer, parseServer, resolveServer } from '../../../../src/engine/dns/server';
 
 describe('engine/dns server', () => {

@@ -7,7 +7,7 @@ import { parseDocument } from 'htmlparser2';
 import { decodeText } from '../../../../src/engine/web/charset';
 import { icons } from '../../../../src/engine/web/icons';
 import { redirects } from '../../../../src/engine/web/redirects';
-import type { IconsResult, RedirectHop } from '../../../../src/engine/types';
+import type { IconsResult, RedirectHop } from '../../../../src/contract/shapes';
 import {
   besticonPresent,
   hostKey,

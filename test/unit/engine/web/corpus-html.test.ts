@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodeText } from '../../../../src/engine/web/charset';
 import { unfurl } from '../../../../src/engine/web/unfurl';
-import type { UnfurlResult } from '../../../../src/engine/types';
+import type { UnfurlResult } from '../../../../src/contract/shapes';
 import {
   htmlCorpusPresent,
   loadHtmlCorpus,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import { createAddressGuard } from '../../../../src/engine/web/guard';
 import type { LookupFunction, WebOptions } from '../../../../src/engine/web/fetcher';
 import { icons } from '../../../../src/engine/web/icons';

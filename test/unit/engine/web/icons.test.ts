@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import { bestIcon, icons, sizesAttribute } from '../../../../src/engine/web/icons';
 import { fetchImageAsDataUri, measureImage } from '../../../../src/engine/web/image';
 import { gif, png } from '../../../support/web-images';
@@ -176,5 +176,14 @@ describe('web icons', () => {
     assert.equal(measureImage(gif(5, 6))?.height, 6);
     assert.equal(measureImage(Buffer.alloc(0)), undefined);
     assert.equal(measureImage(Buffer.from('GIF89a')), undefined);
+  });
+
+  it('never measures a truncated image from the bytes beside it in a shared buffer', () => {
+    const pool = Buffer.alloc(64, 0x41);
+    pool.write('GIF89a', 8, 'latin1');
+    assert.equal(measureImage(pool.subarray(8, 14)), undefined);
+    const whole = gif(5, 6);
+    const inside = Buffer.concat([Buffer.alloc(3), whole, Buffer.alloc(3, 0xff)]);
+    assert.equal(measureImage(inside.subarray(3, 3 + whole.length))?.width, 5);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import { redirects } from '../../../../src/engine/web/redirects';
 import { startWebServer, type WebFixture } from '../../../support/web-server';
 

@@ -1,8 +1,8 @@
 // Conformance with real registry replies: likexian/whois-parser v1.24.18 testdata, read from
 // ../shared/corpus. Prints agreement per field; the bar is >= 95% over the whole set.
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/engine/errors';
-import type { WhoisResult } from '../../../../src/engine/types';
+import { LookupError } from '../../../../src/contract/errors';
+import type { WhoisResult } from '../../../../src/contract/shapes';
 import { parseWhois } from '../../../../src/engine/whois/parse';
 import {
   compare,

@@ -1,7 +1,7 @@
 // The parser's own rules, apart from the corpus: dates, redaction, referrals and the three
 // ways a reply without data is read (not_found, rate_limited, upstream_error).
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
 import { findReferral, parseWhois } from '../../../../src/engine/whois/parse';
 

@@ -2,7 +2,7 @@
 // rate-limit replies and both encodings. Every server name resolves to the loopback fixture
 // through serverOverride; the query syntax tells the hops apart.
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import {
   decodeReply,
   lookupPort43,

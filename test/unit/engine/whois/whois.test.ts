@@ -1,7 +1,7 @@
 // whois(): RDAP first, port 43 when the bootstrap has no service or the RDAP server fails, at the
 // registrable domain; the environment variables replace bootstrap and port-43 server.
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/engine/errors';
+import { LookupError } from '../../../../src/contract/errors';
 import { registrableDomain, whois } from '../../../../src/engine/whois/index';
 import { startRdapServer } from '../../../support/rdap-server';
 import { startWhoisServer, type WhoisFixture } from '../../../support/whois-server';

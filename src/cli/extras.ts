@@ -1,0 +1,109 @@
+// Commands of the command line beyond the seed's operations: the server, SPF evaluation and
+// the whole mail set-up.
+import { parseArgs } from 'node:util';
+import { checkSpf, mailSetup } from '../services/mail';
+import { LookupError } from '../contract/errors';
+import { EmbeddedServices } from '../services/embedded';
+import { serve } from '../server/main';
+
+export interface ExtraIo {
+  printJson(value: unknown): void;
+}
+
+export interface ExtraCommand {
+  name: string;
+  summary: string;
+  usage: string;
+  run(args: string[], io: ExtraIo): Promise<number>;
+}
+
+function parse<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(
+  command: ExtraCommand,
+  args: string[],
+  options: T,
+) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new LookupError('invalid_argument', `${(err as Error).message}\nusage: ${command.usage}`);
+  }
+}
+
+const serveCommand: ExtraCommand = {
+  name: 'serve',
+  summary:
+    'serve the domain and metadata APIs over HTTP (tokens from HOSTLENS_TOKENS or --tokens-file)',
+  usage: 'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--tokens-file FILE]',
+  async run(args) {
+    const { values } = parse(this, args, {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'allow-private': { type: 'boolean' },
+      'tokens-file': { type: 'string' },
+    });
+    return serve(
+      {
+        host: values.host,
+        port: values.port,
+        allowPrivate: values['allow-private'] === true,
+        tokensFile: values['tokens-file'],
+      },
+      process.env,
+      ({ blockPrivate }) => new EmbeddedServices({ blockPrivate }),
+    );
+  },
+};
+
+const spfCheckCommand: ExtraCommand = {
+  name: 'spf-check',
+  summary: 'evaluate an SPF policy for a client IP (RFC 7208 check_host)',
+  usage:
+    'hostlens spf-check --host <domain> --ip <ip> [--sender <address>] [--helo <name>] [--server <ns>]',
+  async run(args, io) {
+    const { values, positionals } = parse(this, args, {
+      host: { type: 'string' },
+      ip: { type: 'string' },
+      sender: { type: 'string' },
+      helo: { type: 'string' },
+      server: { type: 'string' },
+    });
+    const domain = values.host ?? positionals[0];
+    const ip = values.ip ?? positionals[1];
+    if (!domain) throw new LookupError('invalid_host', `--host is required\nusage: ${this.usage}`);
+    if (!ip) throw new LookupError('invalid_argument', `--ip is required\nusage: ${this.usage}`);
+    const result = await checkSpf(new EmbeddedServices(), {
+      domain,
+      ip,
+      sender: values.sender,
+      helo: values.helo,
+      server: values.server,
+    });
+    io.printJson(result);
+    return 0;
+  },
+};
+
+const mailCommand: ExtraCommand = {
+  name: 'mail',
+  summary: 'the whole mail set-up of a domain: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT, BIMI',
+  usage: 'hostlens mail --host <domain> [--selectors S]… [--server <ns>]',
+  async run(args, io) {
+    const { values, positionals } = parse(this, args, {
+      host: { type: 'string' },
+      selectors: { type: 'string', multiple: true },
+      server: { type: 'string' },
+    });
+    const host = values.host ?? positionals[0];
+    if (!host) throw new LookupError('invalid_host', `--host is required\nusage: ${this.usage}`);
+    const result = await mailSetup(new EmbeddedServices(), host, {
+      server: values.server,
+      selectors: values.selectors,
+    });
+    io.printJson(result);
+    return 0;
+  },
+};
+
+export function extraCommands(): ExtraCommand[] {
+  return [serveCommand, spfCheckCommand, mailCommand];
+}

@@ -1,0 +1,105 @@
+// One table of the seed's endpoints. The server routes, the HTTP client and the command
+// line are all driven by it, so a parameter added here reaches every front end at once.
+import type { DomainService, MetaService } from './services';
+
+export interface ParamSpec {
+  name: string;
+  required: boolean;
+  /** Repeated in the query string (`types=A&types=MX`). */
+  repeated: boolean;
+}
+
+interface OperationBase {
+  /** Name on the command line (`hostlens <name>`) and path segment on the server. */
+  name: string;
+  path: string;
+  summary: string;
+  params: ParamSpec[];
+}
+
+export interface DomainOperation extends OperationBase {
+  service: 'domain';
+  method: keyof DomainService;
+}
+
+export interface MetaOperation extends OperationBase {
+  service: 'meta';
+  method: keyof MetaService;
+}
+
+export type Operation = DomainOperation | MetaOperation;
+
+const one = (name: string, required = false): ParamSpec => ({ name, required, repeated: false });
+const many = (name: string): ParamSpec => ({ name, required: false, repeated: true });
+const metaParams = [one('url', true), one('language')];
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    service: 'domain',
+    name: 'query',
+    path: '/query',
+    method: 'query',
+    summary: 'DNS records of the requested types',
+    params: [one('host', true), many('types'), one('server')],
+  },
+  {
+    service: 'domain',
+    name: 'domain_keys',
+    path: '/domain_keys',
+    method: 'domainKeys',
+    summary: 'DKIM public keys for selectors',
+    params: [one('host', true), many('selectors'), one('server')],
+  },
+  {
+    service: 'domain',
+    name: 'sender_policy_ranges',
+    path: '/sender_policy_ranges',
+    method: 'senderPolicyRanges',
+    summary: 'the SPF policy tree and its IP ranges',
+    params: [one('host', true), one('server')],
+  },
+  {
+    service: 'domain',
+    name: 'whois',
+    path: '/whois',
+    method: 'whois',
+    summary: 'structured WHOIS (RDAP first, then port 43)',
+    params: [one('host', true)],
+  },
+  {
+    service: 'meta',
+    name: 'icons',
+    path: '/icons',
+    method: 'icons',
+    summary: 'the icons a page links, with their real sizes',
+    params: metaParams,
+  },
+  {
+    service: 'meta',
+    name: 'redirects',
+    path: '/redirects',
+    method: 'redirects',
+    summary: 'every redirect hop with its status code',
+    params: metaParams,
+  },
+  {
+    service: 'meta',
+    name: 'unfurl',
+    path: '/unfurl',
+    method: 'unfurl',
+    summary: 'title, description, icon and Open Graph of a page',
+    params: metaParams,
+  },
+  {
+    service: 'meta',
+    name: 'image',
+    path: '/image',
+    method: 'image',
+    summary: 'one image (at most 512 KB) as a data: URI with its decoded size',
+    params: [one('url', true)],
+  },
+];
+
+export function findOperation(name: string): Operation | undefined {
+  return OPERATIONS.find((op) => op.name === name);
+}

@@ -1,0 +1,66 @@
+// The two service interfaces of the seed. Parameter names are the seed's query parameters,
+// so the HTTP server, the HTTP client and the command line map onto them one to one.
+import type {
+  DomainKeysResult,
+  IconsResult,
+  ImageResult,
+  QueryResult,
+  RedirectsResult,
+  SpfRoot,
+  UnfurlResult,
+  WhoisResult,
+} from './shapes';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface QueryParams {
+  host: string;
+  types?: string[];
+  server?: string;
+}
+
+export interface DomainKeysParams {
+  host: string;
+  selectors?: string[];
+  server?: string;
+}
+
+export interface SenderPolicyParams {
+  host: string;
+  server?: string;
+}
+
+export interface WhoisParams {
+  host: string;
+}
+
+export interface ImageParams {
+  url: string;
+}
+
+export interface MetaParams {
+  url: string;
+  language?: string;
+}
+
+export interface DomainService {
+  query(params: QueryParams, options?: CallOptions): Promise<QueryResult>;
+  domainKeys(params: DomainKeysParams, options?: CallOptions): Promise<DomainKeysResult>;
+  senderPolicyRanges(params: SenderPolicyParams, options?: CallOptions): Promise<SpfRoot>;
+  whois(params: WhoisParams, options?: CallOptions): Promise<WhoisResult>;
+}
+
+export interface MetaService {
+  icons(params: MetaParams, options?: CallOptions): Promise<IconsResult>;
+  redirects(params: MetaParams, options?: CallOptions): Promise<RedirectsResult>;
+  unfurl(params: MetaParams, options?: CallOptions): Promise<UnfurlResult>;
+  /** additive: one image as a data: URI, so an editor never contacts a page's image hosts */
+  image(params: ImageParams, options?: CallOptions): Promise<ImageResult>;
+}
+
+export interface Services {
+  domain: DomainService;
+  meta: MetaService;
+}

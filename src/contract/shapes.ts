@@ -1,0 +1,201 @@
+// The JSON shapes of docs/contract.md (seed sections 2.1 and 2.2). Fields the seed lists keep
+// its names; fields marked "additive" come from the contract and are optional for clients.
+
+export const RECORD_TYPES = [
+  'A',
+  'AAAA',
+  'CAA',
+  'CNAME',
+  'MX',
+  'NS',
+  'PTR',
+  'TXT',
+  'SRV',
+  'SOA',
+] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+export interface DnsRecord {
+  type: RecordType;
+  value?: string;
+  priority?: number;
+  weight?: number;
+  port?: number;
+  flags?: number;
+  tag?: string;
+  parts?: string[];
+  mname?: string;
+  rname?: string;
+  serial?: number;
+  refresh?: number;
+  retry?: number;
+  expire?: number;
+  min_ttl?: number;
+  ttl?: number;
+}
+
+/** additive: a record type whose look-up failed while others answered */
+export interface TypeFailure {
+  type: RecordType;
+  code: 'upstream_timeout' | 'upstream_error' | 'servfail' | 'refused' | 'connection_refused';
+}
+
+export interface QueryResult {
+  records: DnsRecord[];
+  status?: 'NOERROR' | 'NXDOMAIN';
+  errors?: TypeFailure[];
+}
+
+export interface DkimEntry {
+  selector: string;
+  domain: string;
+  version: string;
+  key_type: string;
+  public_key: string;
+  service_type: string[];
+  /** additive: RSA modulus length, when the key decodes */
+  key_bits?: number;
+}
+
+export interface DomainKeysResult {
+  domain_keys: DkimEntry[];
+}
+
+export interface IpRange {
+  version: 4 | 6;
+  cidr_block: string;
+}
+
+export interface SpfProblem {
+  /** stable snake_case identifier of the problem */
+  code: string;
+  /** the domain of the node the problem belongs to */
+  domain: string;
+  /** the policy term at fault, when one is */
+  term?: string;
+  message: string;
+}
+
+export interface SpfNode {
+  domain: string;
+  policy: string;
+  ips: IpRange[];
+  includes: SpfNode[];
+  /** additive: how the parent referenced this node */
+  via?: 'include' | 'redirect';
+}
+
+export interface SpfRoot {
+  query_count: number;
+  policy: string;
+  ips: IpRange[];
+  includes: SpfNode[];
+  /** additive: RFC 7208 section 4.6.4 count of DNS-querying terms */
+  lookup_count?: number;
+  /** additive: void lookups (RFC 7208 section 4.6.4) */
+  void_lookup_count?: number;
+  /** additive */
+  problems?: SpfProblem[];
+}
+
+export interface WhoisDomain {
+  id?: string;
+  domain?: string;
+  punycode?: string;
+  name?: string;
+  extension?: string;
+  whois_server?: string;
+  status?: string[];
+  name_servers?: string[];
+  dnssec?: boolean;
+  created_date?: string;
+  created_date_in_time?: string;
+  updated_date?: string;
+  updated_date_in_time?: string;
+  expiration_date?: string;
+  expiration_date_in_time?: string;
+}
+
+export interface WhoisRegistrar {
+  id?: string;
+  name?: string;
+  referral_url?: string;
+}
+
+export interface WhoisResult {
+  domain: WhoisDomain;
+  registrar: WhoisRegistrar;
+  /** additive */
+  source?: 'rdap' | 'whois';
+  /** additive: the reply as received */
+  raw?: string;
+}
+
+export interface Icon {
+  rel: string;
+  url: string;
+  height: number;
+  width: number;
+  /** additive: decoded format, e.g. png, ico, svg */
+  format?: string;
+}
+
+export interface IconsResult {
+  canonical_url: string;
+  icon_url: string;
+  icons: Icon[];
+}
+
+/** additive (`GET /meta/image`): one image fetched by the service, for a preview panel */
+export interface ImageResult {
+  /** the image's address after its own redirects */
+  url: string;
+  width: number;
+  height: number;
+  /** decoded format, e.g. png, ico, svg */
+  format: string;
+  /** the bytes as a data: URI whose media type matches the decoded format */
+  data_uri: string;
+}
+
+export interface RedirectHop {
+  status_code: number;
+  location: string;
+}
+
+export interface RedirectsResult {
+  locations: RedirectHop[];
+  final_url?: string;
+  final_status_code?: number;
+  error?: { code: 'redirect_loop' | 'too_many_redirects' };
+  /** additive: a <meta http-equiv=refresh> on the final page, reported and not followed */
+  meta_refresh?: { delay: number; url: string };
+}
+
+export interface OpenGraphImage {
+  url: string;
+  width?: string;
+  height?: string;
+  alt?: string;
+  type?: string;
+  secure_url?: string;
+}
+
+export type OpenGraph = Record<string, string | OpenGraphImage[]> & {
+  'og:image'?: OpenGraphImage[];
+};
+
+export interface UnfurlResult {
+  application_name: string;
+  canonical_url: string;
+  page_description: string;
+  icon_url: string;
+  page_keywords: string;
+  resolved_url: string;
+  page_title: string;
+  open_graph: OpenGraph;
+  /** additive: twitter:* card tags */
+  twitter?: Record<string, string>;
+  /** additive: oEmbed discovery links */
+  oembed?: { json?: string; xml?: string };
+}

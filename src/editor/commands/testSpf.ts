@@ -1,0 +1,77 @@
+// "HostLens: Test an IP Against SPF…": RFC 7208 check_host for a client address, asked over
+// the current backend's DNS so it works with the embedded engine and the hosted service alike.
+import * as vscode from 'vscode';
+import { isIP } from 'node:net';
+import type { Deps } from '../deps';
+import { checkSpf, type CheckHostResult } from '../../services/mail';
+import { askHost } from './askHost';
+import { errorSummary } from './showEntry';
+import { withLookupProgress } from './progress';
+
+export interface TestSpfArgs {
+  host: string;
+  ip: string;
+  sender?: string;
+}
+
+export function registerTestSpf(context: vscode.ExtensionContext, deps: Deps): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('hostlens.testSpf', async (args?: TestSpfArgs) => {
+      const host =
+        args?.host ??
+        (await askHost(
+          undefined,
+          'HostLens: Test an IP Against SPF (1/3)',
+          'Domain whose policy to evaluate (the MAIL FROM domain)',
+        ));
+      if (!host) return undefined;
+      const ip =
+        args?.ip ??
+        (await vscode.window.showInputBox({
+          title: 'HostLens: Test an IP Against SPF (2/3)',
+          prompt: 'The sending server’s IP address',
+          placeHolder: '192.0.2.25 or 2001:db8::25',
+          ignoreFocusOut: true,
+          validateInput: (v) => (isIP(v.trim()) ? undefined : 'Enter an IPv4 or IPv6 address'),
+        }));
+      if (!ip) return undefined;
+      const sender =
+        args?.sender ??
+        (await vscode.window.showInputBox({
+          title: 'HostLens: Test an IP Against SPF (3/3)',
+          prompt: 'MAIL FROM address (optional; postmaster@domain when empty)',
+          placeHolder: `someone@${host}`,
+          ignoreFocusOut: true,
+        }));
+      if (sender === undefined) return undefined;
+      const server = deps.settings().dnsServer;
+      const domain = deps.services().domain;
+      try {
+        const result = await withLookupProgress(
+          `HostLens: SPF check of ${ip.trim()} for ${host}`,
+          (signal) =>
+            checkSpf(
+              domain,
+              { domain: host, ip: ip.trim(), sender: sender.trim() || undefined, server },
+              { signal },
+            ),
+        );
+        deps.log.info(`spf-check ${host} ${ip}: ${JSON.stringify(result)}`);
+        void vscode.window.showInformationMessage(describe(host, ip.trim(), result));
+        return result;
+      } catch (err) {
+        const error = errorSummary(err);
+        if (error.code !== 'cancelled')
+          void vscode.window.showErrorMessage(`HostLens: ${error.message}`);
+        return { error };
+      }
+    }),
+  );
+}
+
+export function describe(host: string, ip: string, r: CheckHostResult): string {
+  const decided = r.mechanism ? ` (decided by "${r.mechanism}")` : '';
+  const why = r.reason ? `: ${r.reason}` : '';
+  const explanation = r.explanation ? ` Explanation: ${r.explanation}` : '';
+  return `SPF ${r.result} for ${ip} sending as ${host}${decided}${why}. ${r.lookups} DNS look-ups.${explanation}`;
+}

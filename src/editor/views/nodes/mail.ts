@@ -1,0 +1,335 @@
+// The "Mail" node of a host: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT and BIMI, each
+// problem a child node with its reason.
+import * as vscode from 'vscode';
+import type { MailLookupError, MailRecordResult, ParsedMailRecord } from '../../../services/mail';
+import type {
+  DkimEntry,
+  DomainKeysResult,
+  SpfNode,
+  SpfProblem,
+  SpfRoot,
+} from '../../../contract/shapes';
+import type { MailEntry } from '../history';
+import { icons, MessageNode, ResultNode } from './base';
+
+const MAX_LOOKUPS = 10;
+const WEAK_RSA_BITS = 2048;
+
+function isError(value: unknown): value is MailLookupError {
+  return typeof value === 'object' && value !== null && 'error' in value;
+}
+
+function errorNode(label: string, error: MailLookupError['error']): MessageNode {
+  return new MessageNode(
+    `${label}: ${error.message}`,
+    icons.error,
+    `${error.code}: ${error.message}`,
+  );
+}
+
+export class MailNode extends ResultNode {
+  constructor(private readonly entry: MailEntry) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Mail', vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `mail:${this.entry.host}@${this.entry.server ?? ''}`;
+    item.iconPath = new vscode.ThemeIcon('mail');
+    item.contextValue = 'mail';
+    const parts = Object.keys(this.entry.setup ?? {}).length;
+    item.description = this.entry.error
+      ? 'failed'
+      : `${parts} part${parts === 1 ? '' : 's'} checked`;
+    return item;
+  }
+
+  children(): ResultNode[] {
+    const { setup, error } = this.entry;
+    if (error)
+      return [new MessageNode(error.message, icons.error, `${error.code}: ${error.message}`)];
+    const nodes: ResultNode[] = [];
+    if (setup?.spf)
+      nodes.push(
+        isError(setup.spf)
+          ? errorNode('SPF', setup.spf.error)
+          : new SpfRootNode(this.entry.host, setup.spf),
+      );
+    if (setup?.dkim)
+      nodes.push(
+        isError(setup.dkim) ? errorNode('DKIM', setup.dkim.error) : new DkimNode(setup.dkim),
+      );
+    const records: Array<[string, MailRecordResult | undefined, boolean]> = [
+      ['DMARC', setup?.dmarc, true],
+      ['MTA-STS', setup?.mta_sts, false],
+      ['TLS-RPT', setup?.tls_rpt, false],
+      ['BIMI', setup?.bimi, false],
+    ];
+    for (const [label, result, expected] of records) {
+      if (result === undefined) continue;
+      if (result === null) {
+        nodes.push(
+          new MessageNode(`${label}: not published`, expected ? icons.warning : icons.empty),
+        );
+      } else if (isError(result)) {
+        nodes.push(errorNode(label, result.error));
+      } else {
+        nodes.push(new MailRecordNode(label, result));
+      }
+    }
+    return nodes;
+  }
+
+  json(): unknown {
+    return this.entry.setup ?? { error: this.entry.error };
+  }
+}
+
+/** The host's own policy: look-up count against the limit of 10 in the label. */
+export class SpfRootNode extends ResultNode {
+  constructor(
+    private readonly host: string,
+    private readonly root: SpfRoot,
+  ) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const lookups = this.root.lookup_count ?? 0;
+    const item = new vscode.TreeItem(
+      `SPF ${lookups}/${MAX_LOOKUPS} look-ups`,
+      vscode.TreeItemCollapsibleState.Expanded,
+    );
+    const problems = this.root.problems ?? [];
+    item.description = `${this.root.query_count} DNS queries${problems.length ? ` · ${problems.length} problem${problems.length === 1 ? '' : 's'}` : ''}`;
+    item.iconPath =
+      problems.length > 0 || lookups > MAX_LOOKUPS ? icons.warning : new vscode.ThemeIcon('pass');
+    item.tooltip = policyTooltip(this.host, this.root.policy);
+    item.contextValue = 'spf';
+    return item;
+  }
+
+  children(): ResultNode[] {
+    return spfChildren(this.host, this.root, this.root.problems ?? []);
+  }
+
+  json(): unknown {
+    return this.root;
+  }
+
+  value(): string {
+    return this.root.policy;
+  }
+}
+
+class SpfIncludeNode extends ResultNode {
+  constructor(
+    private readonly node: SpfNode,
+    private readonly problems: SpfProblem[],
+  ) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const hasChildren =
+      this.node.ips.length + this.node.includes.length > 0 || this.ownProblems().length > 0;
+    const item = new vscode.TreeItem(
+      this.node.domain,
+      hasChildren
+        ? vscode.TreeItemCollapsibleState.Collapsed
+        : vscode.TreeItemCollapsibleState.None,
+    );
+    const ranges = this.node.ips.length;
+    item.description = [
+      this.node.via ?? 'include',
+      this.node.policy === '' ? 'no SPF record' : `${ranges} range${ranges === 1 ? '' : 's'}`,
+    ].join(' · ');
+    item.iconPath =
+      this.ownProblems().length > 0 || this.node.policy === ''
+        ? icons.warning
+        : new vscode.ThemeIcon(this.node.via === 'redirect' ? 'arrow-right' : 'references');
+    item.tooltip = policyTooltip(this.node.domain, this.node.policy);
+    item.contextValue = 'spf';
+    return item;
+  }
+
+  private ownProblems(): SpfProblem[] {
+    return this.problems.filter((p) => p.domain === this.node.domain);
+  }
+
+  children(): ResultNode[] {
+    return spfChildren(this.node.domain, this.node, this.problems);
+  }
+
+  json(): unknown {
+    return this.node;
+  }
+
+  value(): string {
+    return this.node.policy;
+  }
+}
+
+function spfChildren(
+  domain: string,
+  node: Pick<SpfNode, 'ips' | 'includes'>,
+  problems: SpfProblem[],
+): ResultNode[] {
+  return [
+    ...problems.filter((p) => sameDomain(p.domain, domain)).map((p) => new SpfProblemNode(p)),
+    ...node.ips.map((ip) => new ValueNode(ip.cidr_block, `IPv${ip.version}`, 'symbol-number')),
+    ...node.includes.map((child) => new SpfIncludeNode(child, problems)),
+  ];
+}
+
+function sameDomain(a: string, b: string): boolean {
+  return a.replace(/\.$/, '').toLowerCase() === b.replace(/\.$/, '').toLowerCase();
+}
+
+class SpfProblemNode extends MessageNode {
+  constructor(problem: SpfProblem) {
+    super(
+      problem.term ? `${problem.message} (${problem.term})` : problem.message,
+      icons.warning,
+      `${problem.code} at ${problem.domain}${problem.term ? `, term "${problem.term}"` : ''}: ${problem.message}`,
+    );
+  }
+}
+
+function policyTooltip(domain: string, policy: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(`**${domain}**\n\n`);
+  if (policy === '') md.appendMarkdown('No SPF record.');
+  else md.appendCodeblock(policy, 'text');
+  return md;
+}
+
+/** A copyable value: a range, a tag. */
+class ValueNode extends ResultNode {
+  constructor(
+    private readonly label: string,
+    private readonly description: string,
+    private readonly icon: string,
+  ) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
+    item.description = this.description;
+    item.iconPath = new vscode.ThemeIcon(this.icon);
+    item.contextValue = 'record';
+    return item;
+  }
+
+  value(): string {
+    return this.label;
+  }
+
+  json(): unknown {
+    return this.label;
+  }
+}
+
+class DkimNode extends ResultNode {
+  constructor(private readonly result: DomainKeysResult) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const count = this.result.domain_keys.length;
+    const item = new vscode.TreeItem(
+      'DKIM',
+      count > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    item.description =
+      count === 0 ? 'no keys at the selectors asked' : `${count} key${count === 1 ? '' : 's'}`;
+    item.iconPath = count === 0 ? icons.warning : new vscode.ThemeIcon('key');
+    item.contextValue = 'dkim';
+    return item;
+  }
+
+  children(): ResultNode[] {
+    return this.result.domain_keys.map((k) => new DkimKeyNode(k));
+  }
+
+  json(): unknown {
+    return this.result;
+  }
+}
+
+class DkimKeyNode extends ResultNode {
+  constructor(private readonly key: DkimEntry) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.key.selector, vscode.TreeItemCollapsibleState.None);
+    const revoked = this.key.public_key === '';
+    const weak = this.key.key_bits !== undefined && this.key.key_bits < WEAK_RSA_BITS;
+    item.description = revoked
+      ? 'revoked (empty p=)'
+      : `${this.key.key_type}${this.key.key_bits ? ` ${this.key.key_bits} bits` : ''}${weak ? ' · weak' : ''}`;
+    item.iconPath = revoked || weak ? icons.warning : new vscode.ThemeIcon('key');
+    const md = new vscode.MarkdownString(`**${this.key.domain}**\n\n`);
+    md.appendCodeblock(JSON.stringify(this.key, null, 2), 'json');
+    if (weak) md.appendMarkdown(`\n\n${this.key.key_bits}-bit RSA keys are weak; use 2048 bits.`);
+    item.tooltip = md;
+    item.contextValue = 'record';
+    return item;
+  }
+
+  value(): string {
+    return this.key.public_key;
+  }
+
+  json(): unknown {
+    return this.key;
+  }
+}
+
+class MailRecordNode extends ResultNode {
+  constructor(
+    private readonly label: string,
+    private readonly record: ParsedMailRecord,
+  ) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.Collapsed);
+    const errors = this.record.problems.filter((p) => p.severity === 'error').length;
+    const warnings = this.record.problems.length - errors;
+    item.description = this.record.record;
+    item.iconPath =
+      errors > 0 ? icons.error : warnings > 0 ? icons.warning : new vscode.ThemeIcon('pass');
+    const md = new vscode.MarkdownString(`**${this.record.name}**\n\n`);
+    md.appendCodeblock(this.record.record, 'text');
+    item.tooltip = md;
+    item.contextValue = 'record';
+    return item;
+  }
+
+  children(): ResultNode[] {
+    return [
+      ...this.record.problems.map(
+        (p) =>
+          new MessageNode(
+            p.message,
+            p.severity === 'error' ? icons.error : icons.warning,
+            `${p.code}${p.tag ? ` (${p.tag}=)` : ''}: ${p.message}`,
+          ),
+      ),
+      ...Object.entries(this.record.tags).map(
+        ([tag, value]) => new ValueNode(`${tag}=${value}`, '', 'symbol-field'),
+      ),
+    ];
+  }
+
+  value(): string {
+    return this.record.record;
+  }
+
+  json(): unknown {
+    return this.record;
+  }
+}

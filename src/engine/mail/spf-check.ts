@@ -1,0 +1,369 @@
+// check_host() of RFC 7208: is this client IP allowed to send mail for this domain? The
+// result, the term that decided it, and the explanation of a "fail" (exp=).
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { LookupError, throwIfAborted } from '../../contract/errors';
+import { reverseName } from '../names';
+import { printable } from '../../contract/errors';
+import type { RecordType } from '../../contract/shapes';
+import {
+  ask,
+  fanOutSignal,
+  resolveLookup,
+  type DnsLookup,
+  type MailDnsOptions,
+} from '../dns/lookup';
+import { expandDomainSpec, expandMacroString, type MacroContext } from './spf-macro';
+import { isSpfRecord, parseSpf, type Mechanism, type Qualifier } from './spf-parse';
+
+export type SpfResult =
+  'pass' | 'fail' | 'softfail' | 'neutral' | 'none' | 'permerror' | 'temperror';
+
+export interface CheckHostParams {
+  /** the SMTP client's address */
+  ip: string;
+  /** the domain whose policy is checked (MAIL FROM domain, or HELO) */
+  domain: string;
+  /** MAIL FROM address; empty or absent means postmaster@<helo> (or @<domain>) */
+  sender?: string;
+  /** the HELO/EHLO name; defaults to <domain> */
+  helo?: string;
+  server?: string;
+}
+
+export interface CheckHostOptions extends MailDnsOptions {
+  signal?: AbortSignal;
+  /** %{r}: the receiving host's name; "unknown" by default */
+  receiver?: string;
+  /** RFC 7208 section 4.6.4 limits; 10 and 2 by default */
+  maxLookups?: number;
+  maxVoidLookups?: number;
+  /** %{t}: seconds since the epoch; the clock by default */
+  now?: number;
+}
+
+export interface CheckHostResult {
+  result: SpfResult;
+  /** the term that decided: the matching mechanism of the policy asked, or redirect's */
+  mechanism?: string;
+  /** the expanded exp= text of a "fail" */
+  explanation?: string;
+  /** DNS-querying terms evaluated (section 4.6.4) */
+  lookups: number;
+  void_lookups: number;
+  /** why the result is permerror or temperror */
+  reason?: string;
+}
+
+const QUALIFIER_RESULT: Record<Qualifier, SpfResult> = {
+  '+': 'pass',
+  '-': 'fail',
+  '~': 'softfail',
+  '?': 'neutral',
+};
+
+const MAX_NAMES = 10;
+
+/** Thrown inside evaluation to end it with permerror or temperror. */
+class SpfAbort extends Error {
+  constructor(
+    readonly result: 'permerror' | 'temperror',
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+interface Outcome {
+  result: SpfResult;
+  mechanism?: string;
+  explanation?: string;
+}
+
+interface State {
+  lookup: DnsLookup;
+  signal: AbortSignal | undefined;
+  ip: ipaddr.IPv4 | ipaddr.IPv6;
+  lookups: number;
+  voids: number;
+  maxLookups: number;
+  maxVoids: number;
+  base: Omit<MacroContext, 'domain'>;
+}
+
+export async function checkHost(
+  params: CheckHostParams,
+  options: CheckHostOptions = {},
+): Promise<CheckHostResult> {
+  if (typeof params.ip !== 'string' || isIP(params.ip.trim()) === 0) {
+    throw new LookupError(
+      'invalid_argument',
+      `"${printable(String(params.ip))}" is not an IP address`,
+    );
+  }
+  // An IPv4-mapped IPv6 client is an IPv4 client (section 5).
+  const ip = ipaddr.process(params.ip.trim());
+  const domain = String(params.domain ?? '').trim();
+  const helo = params.helo?.trim() || domain;
+  const sender = params.sender?.trim() || `postmaster@${helo}`;
+  const at = sender.lastIndexOf('@');
+  const local = at > 0 ? sender.slice(0, at) : 'postmaster';
+  const senderDomain = at >= 0 ? sender.slice(at + 1) : sender;
+
+  const lookup = resolveLookup(params.server, options);
+  const state: State = {
+    lookup,
+    signal: fanOutSignal(options.signal),
+    ip,
+    lookups: 0,
+    voids: 0,
+    maxLookups: options.maxLookups ?? 10,
+    maxVoids: options.maxVoidLookups ?? 2,
+    base: {
+      local,
+      senderDomain,
+      ip,
+      helo,
+      receiver: options.receiver ?? 'unknown',
+      now: options.now ?? Math.floor(Date.now() / 1000),
+      validatedName: () => Promise.resolve('unknown'),
+    },
+  };
+  let validated: Promise<string> | undefined;
+  state.base.validatedName = () => (validated ??= validatedName(state, domain));
+
+  const done = (o: Outcome & { reason?: string }): CheckHostResult => ({
+    ...o,
+    lookups: state.lookups,
+    void_lookups: state.voids,
+  });
+  // Section 4.3: a malformed or single-label domain gives "none" before any query.
+  if (!isCheckableDomain(domain)) {
+    return done({ result: 'none', reason: `"${printable(domain)}" is not a domain name` });
+  }
+  try {
+    const record = await fetchPolicy(state, domain);
+    if (record === undefined) return done({ result: 'none' });
+    return done(await evaluate(state, domain, record, true));
+  } catch (err) {
+    if (err instanceof SpfAbort) return done({ result: err.result, reason: err.reason });
+    throw err;
+  }
+}
+
+function isCheckableDomain(domain: string): boolean {
+  const name = domain.endsWith('.') ? domain.slice(0, -1) : domain;
+  if (name.length === 0 || name.length > 253 || name.startsWith('[')) return false;
+  const labels = name.split('.');
+  return labels.length >= 2 && labels.every((l) => l.length > 0 && l.length <= 63);
+}
+
+/** The one SPF record at a name, undefined when there is none (section 4.5). */
+async function fetchPolicy(state: State, domain: string): Promise<string | undefined> {
+  const answer = await ask(state.lookup, domain, 'TXT', state.signal);
+  if (answer.kind === 'error') {
+    throw new SpfAbort('temperror', `The TXT look-up of ${domain} failed (${answer.code})`);
+  }
+  if (answer.kind === 'void') return undefined;
+  const spf = answer.records.map((r) => r.value ?? '').filter(isSpfRecord);
+  if (spf.length > 1) throw new SpfAbort('permerror', `${domain} has ${spf.length} SPF records`);
+  return spf[0];
+}
+
+async function evaluate(
+  state: State,
+  domain: string,
+  record: string,
+  useExp: boolean,
+): Promise<Outcome> {
+  const parsed = parseSpf(record);
+  const firstError = parsed.errors[0];
+  if (firstError) {
+    throw new SpfAbort('permerror', `${domain}: ${firstError.message} in "${firstError.term}"`);
+  }
+  const ctx: MacroContext = { ...state.base, domain };
+  for (const mech of parsed.mechanisms) {
+    throwIfAborted(state.signal);
+    if (mech.name !== 'all' && mech.name !== 'ip4' && mech.name !== 'ip6') countLookup(state);
+    if (await matches(state, mech, ctx)) {
+      const result = QUALIFIER_RESULT[mech.qualifier];
+      const outcome: Outcome = { result, mechanism: mech.text };
+      if (result === 'fail' && useExp && parsed.exp !== undefined) {
+        const explanation = await explain(state, parsed.exp, ctx);
+        if (explanation !== undefined) outcome.explanation = explanation;
+      }
+      return outcome;
+    }
+  }
+  if (parsed.redirect !== undefined) {
+    countLookup(state);
+    const target = await expandDomainSpec(parsed.redirect, ctx);
+    const next = isCheckableDomain(target) ? await fetchPolicy(state, target) : undefined;
+    if (next === undefined) {
+      throw new SpfAbort('permerror', `The redirect target ${target} has no SPF record`);
+    }
+    // Section 6.2: the redirect target's exp= applies, the original's does not.
+    return evaluate(state, target, next, useExp);
+  }
+  return { result: 'neutral' };
+}
+
+function countLookup(state: State): void {
+  state.lookups += 1;
+  if (state.lookups > state.maxLookups) {
+    throw new SpfAbort('permerror', `More than ${state.maxLookups} DNS-querying terms`);
+  }
+}
+
+function countVoid(state: State): void {
+  state.voids += 1;
+  if (state.voids > state.maxVoids) {
+    throw new SpfAbort('permerror', `More than ${state.maxVoids} void look-ups`);
+  }
+}
+
+async function matches(state: State, mech: Mechanism, ctx: MacroContext): Promise<boolean> {
+  const target = async () =>
+    mech.domainSpec === undefined ? ctx.domain : expandDomainSpec(mech.domainSpec, ctx);
+  switch (mech.name) {
+    case 'all':
+      return true;
+    case 'ip4':
+    case 'ip6':
+      return inRange(state.ip, mech.address!, mech.name === 'ip4' ? mech.cidr4 : mech.cidr6);
+    case 'a':
+      return (await addresses(state, await target(), true)).some((a) =>
+        inPrefix(state.ip, a, mech),
+      );
+    case 'mx':
+      return matchMx(state, await target(), mech);
+    case 'ptr':
+      return matchPtr(state, await target());
+    case 'exists': {
+      const answer = await ask(state.lookup, await target(), 'A', state.signal);
+      if (answer.kind === 'error') throw new SpfAbort('temperror', `exists: ${answer.code}`);
+      if (answer.kind === 'void') countVoid(state);
+      return answer.kind === 'records';
+    }
+    case 'include':
+      return matchInclude(state, await target());
+  }
+}
+
+/** The addresses of a name in the client's family; void and error handling per section 5. */
+async function addresses(state: State, name: string, countsVoid: boolean): Promise<string[]> {
+  const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
+  const answer = await ask(state.lookup, name, type, state.signal);
+  if (answer.kind === 'error') {
+    throw new SpfAbort('temperror', `The ${type} look-up of ${name} failed (${answer.code})`);
+  }
+  if (answer.kind === 'void') {
+    if (countsVoid) countVoid(state);
+    return [];
+  }
+  return answer.records.map((r) => r.value ?? '');
+}
+
+async function matchMx(state: State, name: string, mech: Mechanism): Promise<boolean> {
+  const answer = await ask(state.lookup, name, 'MX', state.signal);
+  if (answer.kind === 'error') {
+    throw new SpfAbort('temperror', `The MX look-up of ${name} failed (${answer.code})`);
+  }
+  if (answer.kind === 'void') {
+    countVoid(state);
+    return false;
+  }
+  if (answer.records.length > MAX_NAMES) {
+    throw new SpfAbort('permerror', `${name} has more than ${MAX_NAMES} MX records`);
+  }
+  const hosts = answer.records.map((r) => stripDot(r.value ?? '')).filter((h) => h !== '');
+  const lists = await Promise.all(hosts.map((h) => addresses(state, h, false)));
+  return lists.some((list) => list.some((a) => inPrefix(state.ip, a, mech)));
+}
+
+/** The names of the client's PTR records that resolve back to it (section 5.5). */
+async function validatedNames(state: State): Promise<string[]> {
+  const answer = await ask(state.lookup, reverseName(state.ip.toString()), 'PTR', state.signal);
+  if (answer.kind !== 'records') return [];
+  const names = answer.records.slice(0, MAX_NAMES).map((r) => stripDot(r.value ?? ''));
+  const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
+  const checks = await Promise.all(
+    names.map(async (name) => {
+      const fwd = await ask(state.lookup, name, type, state.signal);
+      return fwd.kind === 'records' && fwd.records.some((r) => sameIp(state.ip, r.value ?? ''));
+    }),
+  );
+  return names.filter((_, i) => checks[i]);
+}
+
+async function matchPtr(state: State, target: string): Promise<boolean> {
+  const names = await validatedNames(state);
+  const t = target.toLowerCase();
+  return names.some((n) => isSubdomainOf(n, t));
+}
+
+/** %{p}: a validated name in <domain> if there is one, then any validated name. */
+async function validatedName(state: State, domain: string): Promise<string> {
+  const names = await validatedNames(state);
+  const d = domain.toLowerCase();
+  return names.find((n) => isSubdomainOf(n, d)) ?? names[0] ?? 'unknown';
+}
+
+async function matchInclude(state: State, target: string): Promise<boolean> {
+  const record = isCheckableDomain(target) ? await fetchPolicy(state, target) : undefined;
+  if (record === undefined) {
+    throw new SpfAbort('permerror', `The include target ${target} has no SPF record`);
+  }
+  // Section 5.2: an included policy's exp= is never used.
+  const inner = await evaluate(state, target, record, false);
+  if (inner.result === 'pass') return true;
+  if (inner.result === 'temperror' || inner.result === 'permerror') {
+    throw new SpfAbort(inner.result, `include:${target} gave ${inner.result}`);
+  }
+  return false;
+}
+
+/** The expanded exp= text, or undefined whenever section 6.2 says to ignore it. */
+async function explain(state: State, spec: string, ctx: MacroContext): Promise<string | undefined> {
+  try {
+    const name = await expandDomainSpec(spec, ctx);
+    const answer = await ask(state.lookup, name, 'TXT', state.signal);
+    if (answer.kind !== 'records' || answer.records.length !== 1) return undefined;
+    return await expandMacroString(answer.records[0].value ?? '', ctx, true);
+  } catch (err) {
+    if (err instanceof LookupError) throw err;
+    return undefined;
+  }
+}
+
+function stripDot(name: string): string {
+  return name.endsWith('.') ? name.slice(0, -1).toLowerCase() : name.toLowerCase();
+}
+
+function isSubdomainOf(name: string, target: string): boolean {
+  const t = stripDot(target);
+  return name === t || name.endsWith(`.${t}`);
+}
+
+function sameIp(ip: ipaddr.IPv4 | ipaddr.IPv6, other: string): boolean {
+  if (!ipaddr.isValid(other)) return false;
+  const o = ipaddr.process(other);
+  return o.kind() === ip.kind() && o.toString() === ip.toString();
+}
+
+function inRange(
+  ip: ipaddr.IPv4 | ipaddr.IPv6,
+  network: string,
+  prefix: number | undefined,
+): boolean {
+  if (!ipaddr.isValid(network)) return false;
+  const net = ipaddr.parse(network);
+  if (net.kind() !== ip.kind()) return false;
+  const bits = prefix ?? (ip.kind() === 'ipv4' ? 32 : 128);
+  // The kinds are equal, so the casts only pick the overload.
+  return (ip as ipaddr.IPv4).match(net, bits);
+}
+
+function inPrefix(ip: ipaddr.IPv4 | ipaddr.IPv6, address: string, mech: Mechanism): boolean {
+  return inRange(ip, address, ip.kind() === 'ipv4' ? mech.cidr4 : mech.cidr6);
+}

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { checkHost } from '../../../../src/engine/mail/spf-check';
+import { isWireName } from '../../../../src/engine/dns/raw-query';
+import { LookupError } from '../../../../src/contract/errors';
+import { startDnsServer, type DnsFixture, type FixtureRecord } from '../../../support/dns-server';
+
+const txt = (name: string, text: string): FixtureRecord => ({ name, type: 'TXT', data: [text] });
+
+const RECORDS: FixtureRecord[] = [
+  txt('corp.test', 'v=spf1 ip4:192.0.2.0/24 include:esp.test mx/30 ~all exp=why.corp.test'),
+  txt('why.corp.test', "%{i} is not one of %{d}'s senders"),
+  txt('esp.test', 'v=spf1 ip6:2001:db8::/32 a:out.esp.test -all exp=esp-why.test'),
+  txt('esp-why.test', 'never shown'),
+  { name: 'out.esp.test', type: 'A', data: '198.51.100.5' },
+  { name: 'corp.test', type: 'MX', data: { preference: 10, exchange: 'mx.corp.test' } },
+  { name: 'mx.corp.test', type: 'A', data: '203.0.113.9' },
+  txt('strict.test', 'v=spf1 -all exp=why.corp.test'),
+  txt('slow.test', 'v=spf1 include:silent.test -all'),
+  txt('hosed.test', 'v=spf1 ip4:192.0.2.1 include:missing.test -all'),
+  ...Array.from({ length: 11 }, (_, i): FixtureRecord => ({
+    name: `x${i}.test`,
+    type: 'A',
+    data: '127.0.0.2',
+  })),
+  txt('voids.test', 'v=spf1 exists:v1.test exists:v2.test exists:v3.test -all'),
+  txt('ten.test', `v=spf1 ${Array.from({ length: 10 }, (_, i) => `a:x${i}.test`).join(' ')} +all`),
+  txt(
+    'eleven.test',
+    `v=spf1 ${Array.from({ length: 11 }, (_, i) => `a:x${i}.test`).join(' ')} +all`,
+  ),
+];
+
+describe('engine/dns/spf-check checkHost', () => {
+  let dns: DnsFixture;
+  const opts = { timeoutMs: 200, tries: 1 };
+  const check = (ip: string, domain: string, extra: { sender?: string; helo?: string } = {}) =>
+    checkHost({ ip, domain, server: dns.address, ...extra }, opts);
+
+  before(async () => {
+    dns = await startDnsServer({
+      records: RECORDS,
+      behaviour: (q) => (q.name.startsWith('silent.') ? 'timeout' : undefined),
+    });
+  });
+  after(() => dns.close());
+
+  it('passes an address in ip4: and names the deciding term', async () => {
+    const r = await check('192.0.2.44', 'corp.test');
+    assert.equal(r.result, 'pass');
+    assert.equal(r.mechanism, 'ip4:192.0.2.0/24');
+    assert.equal(r.lookups, 0);
+  });
+
+  it('passes through include, a and mx with CIDR lengths', async () => {
+    const viaInclude = await check('198.51.100.5', 'corp.test');
+    assert.equal(viaInclude.result, 'pass');
+    assert.equal(viaInclude.mechanism, 'include:esp.test');
+    const v6 = await check('2001:db8::25', 'corp.test');
+    assert.equal(v6.result, 'pass');
+    const viaMx = await check('203.0.113.10', 'corp.test');
+    assert.equal(viaMx.mechanism, 'mx/30');
+    assert.equal(viaMx.lookups, 3);
+  });
+
+  it('gives softfail from ~all and the exp= text only on fail', async () => {
+    const soft = await check('203.0.113.200', 'corp.test');
+    assert.equal(soft.result, 'softfail');
+    assert.equal(soft.explanation, undefined);
+    const fail = await check('203.0.113.200', 'strict.test', { sender: 'a@strict.test' });
+    assert.equal(fail.result, 'fail');
+    assert.equal(fail.explanation, "203.0.113.200 is not one of strict.test's senders");
+  });
+
+  it('gives none, temperror and permerror where RFC 7208 says', async () => {
+    assert.equal((await check('192.0.2.1', 'nothing.test')).result, 'none');
+    assert.equal((await check('192.0.2.1', 'single')).result, 'none');
+    const temp = await check('192.0.2.99', 'slow.test');
+    assert.equal(temp.result, 'temperror');
+    assert.match(temp.reason!, /silent\.test/);
+    const perm = await check('192.0.2.99', 'hosed.test');
+    assert.equal(perm.result, 'permerror');
+    const ten = await check('192.0.2.99', 'ten.test');
+    assert.deepEqual([ten.result, ten.lookups], ['pass', 10]);
+    const eleven = await check('192.0.2.99', 'eleven.test');
+    assert.deepEqual([eleven.result, eleven.lookups], ['permerror', 11]);
+    const voids = await check('192.0.2.99', 'voids.test');
+    assert.equal(voids.result, 'permerror');
+    assert.equal(voids.void_lookups, 3);
+  });
+
+  it('rejects a client address that is not an IP, and honours cancellation', async () => {
+    await assert.rejects(
+      check('not-an-ip', 'corp.test'),
+      (e: LookupError) => e.code === 'invalid_argument',
+    );
+    const ac = new AbortController();
+    ac.abort();
+    await assert.rejects(
+      checkHost(
+        { ip: '192.0.2.1', domain: 'corp.test', server: dns.address },
+        { ...opts, signal: ac.signal },
+      ),
+      (e: LookupError) => e.code === 'cancelled',
+    );
+  });
+
+  it('tells legal wire names from impossible ones', () => {
+    assert.ok(isWireName('foo:bar/baz.example.com'));
+    assert.ok(isWireName('macro%percent  space.example.com'));
+    assert.ok(!isWireName('a..b'));
+    assert.ok(!isWireName(`${'a'.repeat(64)}.test`));
+    assert.ok(!isWireName('caf\u00e9.test'));
+  });
+});
