@@ -2,6 +2,8 @@
 // The webview imports this file for types only; nothing here runs in either side.
 import type { IconsResult, RedirectsResult, UnfurlResult, WhoisResult } from './contract/shapes';
 
+export type { IconsResult, RedirectsResult, UnfurlResult, WhoisResult };
+
 export type ViewKind = 'whois' | 'preview' | 'redirects' | 'icons';
 export type ViewStatus = 'loading' | 'ready' | 'error' | 'not_found' | 'rate_limited';
 

@@ -3,6 +3,7 @@
 // into diagnostics. Syntax comes from the engine's parser, so the editor and the evaluator
 // agree on what is valid.
 import { LOOKUP_TERMS, parseSpf } from '../engine/mail/spf-parse';
+import { SPF_MAX_LOOKUPS } from '../contract/limits';
 
 export interface SpfInLine {
   /** the policy text, with the strings of a split TXT record joined */
@@ -18,8 +19,6 @@ export interface SpfFinding {
   code: string;
   message: string;
 }
-
-const MAX_LOOKUPS = 10;
 
 /** The SPF policies on one line: quoted (several adjacent strings joined) or bare. */
 export function findSpfPolicies(line: string): SpfInLine[] {
@@ -111,7 +110,7 @@ export function lintSpf(policy: SpfInLine): SpfFinding[] {
     });
   }
   const lookups = countLookupTerms(policy.text);
-  if (lookups > MAX_LOOKUPS) {
+  if (lookups > SPF_MAX_LOOKUPS) {
     findings.push({
       ...wholeSpan(policy),
       severity: 'error',

@@ -1,5 +1,6 @@
 // Every `hostlens.*` setting, read in one typed place.
 import * as vscode from 'vscode';
+import { DNS_TIMEOUT_MS, DNS_TRIES } from '../contract/limits';
 
 export type BackendKind = 'embedded' | 'remote';
 
@@ -25,8 +26,8 @@ export function readSettings(): Settings {
     domainApiBaseUrl: config.get<string>('domainApiBaseUrl', '').trim(),
     metaApiBaseUrl: config.get<string>('metaApiBaseUrl', '').trim(),
     dnsServer: server === '' ? undefined : server,
-    dnsTimeoutMs: clamp(config.get<number>('dns.timeoutMs', 3000), 100, 60000),
-    dnsTries: clamp(config.get<number>('dns.tries', 2), 1, 5),
+    dnsTimeoutMs: clamp(config.get<number>('dns.timeoutMs', DNS_TIMEOUT_MS), 100, 60000),
+    dnsTries: clamp(config.get<number>('dns.tries', DNS_TRIES), 1, 5),
     hoverEnabled: config.get<boolean>('hover.enabled', true),
     hoverLanguages: config.get<string[]>('hover.languages', []),
     historyMaxHosts: clamp(config.get<number>('history.maxHosts', 25), 1, 200),

@@ -4,33 +4,12 @@ import { domainKeys } from '../engine/mail/dkim';
 import { query } from '../engine/dns/query';
 import { senderPolicyRanges } from '../engine/mail/spf';
 import { checkHost, type CheckHostParams, type CheckHostResult } from '../engine/mail/spf-check';
-import type {
-  DomainKeysResult,
-  IconsResult,
-  ImageResult,
-  QueryResult,
-  RedirectsResult,
-  SpfRoot,
-  UnfurlResult,
-  WhoisResult,
-} from '../contract/shapes';
 import { icons } from '../engine/web/icons';
 import { fetchImageAsDataUri, IMAGE_BYTES } from '../engine/web/image';
 import { redirects } from '../engine/web/redirects';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
-import type {
-  CallOptions,
-  DomainKeysParams,
-  DomainService,
-  ImageParams,
-  MetaParams,
-  MetaService,
-  QueryParams,
-  SenderPolicyParams,
-  Services,
-  WhoisParams,
-} from '../contract/services';
+import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 
 export interface EmbeddedOptions {
   /** DNS: per-try timeout and tries (engine defaults when absent). */
@@ -58,48 +37,21 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     return { signal: call?.signal, blockPrivate: this.options.blockPrivate === true };
   }
 
-  query(params: QueryParams, call?: CallOptions): Promise<QueryResult> {
-    return query(params, this.dns(call));
-  }
-
-  domainKeys(params: DomainKeysParams, call?: CallOptions): Promise<DomainKeysResult> {
-    return domainKeys(params, this.dns(call));
-  }
-
-  senderPolicyRanges(params: SenderPolicyParams, call?: CallOptions): Promise<SpfRoot> {
-    return senderPolicyRanges(params, this.dns(call));
-  }
-
-  whois(params: WhoisParams, call?: CallOptions): Promise<WhoisResult> {
-    return whois(params, { signal: call?.signal });
-  }
-
-  icons(params: MetaParams, call?: CallOptions): Promise<IconsResult> {
-    return icons(params, this.web(call));
-  }
-
-  redirects(params: MetaParams, call?: CallOptions): Promise<RedirectsResult> {
-    return redirects(params, this.web(call));
-  }
-
-  unfurl(params: MetaParams, call?: CallOptions): Promise<UnfurlResult> {
-    return unfurl(params, this.web(call));
-  }
-
-  async image(params: ImageParams, call?: CallOptions): Promise<ImageResult> {
-    const image = await fetchImageAsDataUri(params.url, {
-      ...this.web(call),
+  readonly query: DomainService['query'] = (p, c) => query(p, this.dns(c));
+  readonly domainKeys: DomainService['domainKeys'] = (p, c) => domainKeys(p, this.dns(c));
+  readonly senderPolicyRanges: DomainService['senderPolicyRanges'] = (p, c) =>
+    senderPolicyRanges(p, this.dns(c));
+  readonly whois: DomainService['whois'] = (p, c) => whois(p, { signal: c?.signal });
+  readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
+  readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));
+  readonly unfurl: MetaService['unfurl'] = (p, c) => unfurl(p, this.web(c));
+  readonly image: MetaService['image'] = async (p, c) => {
+    const { url, width, height, format, dataUri } = await fetchImageAsDataUri(p.url, {
+      ...this.web(c),
       limits: { maxImageBytes: IMAGE_BYTES },
     });
-    const { dataUri, ...size } = image;
-    return {
-      url: image.url,
-      width: size.width,
-      height: size.height,
-      format: size.format,
-      data_uri: dataUri,
-    };
-  }
+    return { url, width, height, format, data_uri: dataUri };
+  };
 
   /** RFC 7208 check_host with this engine's DNS settings (services/mail.ts `checkSpf`). */
   checkSpf(

@@ -6,29 +6,8 @@ import ipaddr from 'ipaddr.js';
 import { Agent, type Dispatcher } from 'undici';
 import { fromProblem, LookupError, type Problem } from '../contract/errors';
 import { printable } from '../contract/errors';
-import type {
-  DomainKeysResult,
-  IconsResult,
-  ImageResult,
-  QueryResult,
-  RedirectsResult,
-  SpfRoot,
-  UnfurlResult,
-  WhoisResult,
-} from '../contract/shapes';
 import { OPERATIONS, type Operation } from '../contract/operations';
-import type {
-  CallOptions,
-  DomainKeysParams,
-  DomainService,
-  ImageParams,
-  MetaParams,
-  MetaService,
-  QueryParams,
-  SenderPolicyParams,
-  Services,
-  WhoisParams,
-} from '../contract/services';
+import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 
 export interface HttpServicesOptions {
   domainApiBaseUrl: string;
@@ -142,37 +121,17 @@ export class HttpServices implements DomainService, MetaService, Services {
     return this;
   }
 
-  query(params: QueryParams, options?: CallOptions): Promise<QueryResult> {
-    return this.call(operation('query'), params, options);
-  }
-
-  domainKeys(params: DomainKeysParams, options?: CallOptions): Promise<DomainKeysResult> {
-    return this.call(operation('domainKeys'), params, options);
-  }
-
-  senderPolicyRanges(params: SenderPolicyParams, options?: CallOptions): Promise<SpfRoot> {
-    return this.call(operation('senderPolicyRanges'), params, options);
-  }
-
-  whois(params: WhoisParams, options?: CallOptions): Promise<WhoisResult> {
-    return this.call(operation('whois'), params, options);
-  }
-
-  icons(params: MetaParams, options?: CallOptions): Promise<IconsResult> {
-    return this.call(operation('icons'), params, options);
-  }
-
-  redirects(params: MetaParams, options?: CallOptions): Promise<RedirectsResult> {
-    return this.call(operation('redirects'), params, options);
-  }
-
-  unfurl(params: MetaParams, options?: CallOptions): Promise<UnfurlResult> {
-    return this.call(operation('unfurl'), params, options);
-  }
-
-  image(params: ImageParams, options?: CallOptions): Promise<ImageResult> {
-    return this.call(operation('image'), params, options);
-  }
+  // Every operation is one GET described by the operation table.
+  readonly query: DomainService['query'] = (p, o) => this.call(operation('query'), p, o);
+  readonly domainKeys: DomainService['domainKeys'] = (p, o) =>
+    this.call(operation('domainKeys'), p, o);
+  readonly senderPolicyRanges: DomainService['senderPolicyRanges'] = (p, o) =>
+    this.call(operation('senderPolicyRanges'), p, o);
+  readonly whois: DomainService['whois'] = (p, o) => this.call(operation('whois'), p, o);
+  readonly icons: MetaService['icons'] = (p, o) => this.call(operation('icons'), p, o);
+  readonly redirects: MetaService['redirects'] = (p, o) => this.call(operation('redirects'), p, o);
+  readonly unfurl: MetaService['unfurl'] = (p, o) => this.call(operation('unfurl'), p, o);
+  readonly image: MetaService['image'] = (p, o) => this.call(operation('image'), p, o);
 
   /** Closes the connection pool this object created (not a dispatcher passed in). */
   async close(): Promise<void> {
@@ -185,6 +144,41 @@ export class HttpServices implements DomainService, MetaService, Services {
     const base = this.bases[op.service];
     if (base instanceof LookupError) throw base;
     if (options.signal?.aborted) throw cancelled(options.signal.reason);
+    const secret = await this.readToken();
+    const redact = (text: string) => text.split(secret).join('[token]');
+    const label = LABEL[op.service];
+    const deadline = callDeadline(this.timeoutMs, options.signal);
+    try {
+      const response = await this.dispatcher.request({
+        origin: base.origin,
+        path: `${base.pathname}${op.path}${queryString(op, params)}`,
+        method: 'GET',
+        headers: { authorization: secret, accept: 'application/json' },
+        signal: deadline.signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        // Turns off a redirect interceptor a caller's dispatcher may carry.
+        maxRedirections: 0,
+      } as Dispatcher.RequestOptions);
+      const body = await this.readBody(response, label);
+      return answerFrom(response, body, label, redact) as T;
+    } catch (err) {
+      if (err instanceof LookupError) throw err;
+      if (options.signal?.aborted) throw cancelled(options.signal.reason);
+      if (deadline.expired()) {
+        throw new LookupError(
+          'upstream_timeout',
+          `The ${label} did not answer within ${this.timeoutMs} ms`,
+        );
+      }
+      throw transportError(err, label, base.origin, redact);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** The token as a header can carry it; `unauthorized` when there is none. */
+  private async readToken(): Promise<string> {
     let token: string | undefined;
     try {
       token = await this.options.token();
@@ -198,61 +192,7 @@ export class HttpServices implements DomainService, MetaService, Services {
     if (/[^\x20-\x7e]/.test(token)) {
       throw new LookupError('unauthorized', 'The API token holds characters a header cannot carry');
     }
-    const secret = token;
-    const redact = (text: string) => text.split(secret).join('[token]');
-    const label = LABEL[op.service];
-
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.timeoutMs);
-    const onAbort = () => controller.abort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const response = await this.dispatcher.request({
-        origin: base.origin,
-        path: `${base.pathname}${op.path}${queryString(op, params)}`,
-        method: 'GET',
-        headers: { authorization: secret, accept: 'application/json' },
-        signal: controller.signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        // Turns off a redirect interceptor a caller's dispatcher may carry.
-        maxRedirections: 0,
-      } as Dispatcher.RequestOptions);
-      const body = await this.readBody(response, label);
-      const status = response.statusCode;
-      if (status >= 300 && status < 400) {
-        throw new LookupError(
-          'upstream_error',
-          `The ${label} answered with a redirect (HTTP ${status}); redirects are not followed`,
-        );
-      }
-      if (status >= 400) throw errorFrom(status, response.headers, body, label, redact);
-      const parsed = parseObject(body);
-      if (parsed === undefined) {
-        throw new LookupError(
-          'upstream_error',
-          `The ${label} answered with a body that is not a JSON object`,
-        );
-      }
-      return parsed as T;
-    } catch (err) {
-      if (err instanceof LookupError) throw err;
-      if (options.signal?.aborted) throw cancelled(options.signal.reason);
-      if (timedOut) {
-        throw new LookupError(
-          'upstream_timeout',
-          `The ${label} did not answer within ${this.timeoutMs} ms`,
-        );
-      }
-      throw transportError(err, label, base.origin, redact);
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-    }
+    return token;
   }
 
   private async readBody(response: Dispatcher.ResponseData, label: string): Promise<string> {
@@ -276,6 +216,51 @@ export class HttpServices implements DomainService, MetaService, Services {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
+}
+
+/** A signal that fires at the deadline or when the caller cancels, whichever comes first. */
+function callDeadline(timeoutMs: number, caller: AbortSignal | undefined) {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort();
+  caller?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    dispose: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** The JSON object of a 2xx answer; a typed error for redirects, problems and non-objects. */
+function answerFrom(
+  response: Dispatcher.ResponseData,
+  body: string,
+  label: string,
+  redact: (text: string) => string,
+): object {
+  const status = response.statusCode;
+  if (status >= 300 && status < 400) {
+    throw new LookupError(
+      'upstream_error',
+      `The ${label} answered with a redirect (HTTP ${status}); redirects are not followed`,
+    );
+  }
+  if (status >= 400) throw errorFrom(status, response.headers, body, label, redact);
+  const parsed = parseObject(body);
+  if (parsed === undefined) {
+    throw new LookupError(
+      'upstream_error',
+      `The ${label} answered with a body that is not a JSON object`,
+    );
+  }
+  return parsed;
 }
 
 function parseObject(text: string): object | undefined {

@@ -1,13 +1,18 @@
 // The link preview: a card drawn like a chat/social unfurl, the checks, and every tag found.
-import type { ImageSlot, PreviewView } from '../protocol';
+import type { ImageSlot, PreviewView, UnfurlResult } from '../protocol';
 import { add, button, commandLink, el, externalLink, isHttpUrl, section } from './dom';
 import { cardText, previewChecks } from './checks';
 
 export function drawPreview(root: HTMLElement, view: PreviewView): void {
   const data = view.data;
   if (!data) return;
-  const { title, description, siteName } = cardText(view);
+  drawHeader(root, view, data);
+  drawCard(root, view);
+  drawChecks(root, view);
+  drawTags(root, data);
+}
 
+function drawHeader(root: HTMLElement, view: PreviewView, data: UnfurlResult): void {
   const header = add(root, el('header', 'view-header'));
   add(header, el('h1', undefined, 'Link preview'));
   add(header, el('div', 'subtitle muted', data.resolved_url || view.target));
@@ -17,7 +22,11 @@ export function drawPreview(root: HTMLElement, view: PreviewView): void {
   if (isHttpUrl(data.resolved_url))
     add(actions, externalLink('Open in browser', data.resolved_url));
   add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
+}
 
+/** The page as a chat or social network would unfurl it. */
+function drawCard(root: HTMLElement, view: PreviewView): void {
+  const { title, description, siteName } = cardText(view);
   const card = add(root, el('article', 'card'));
   add(card, el('div', 'card-accent'));
   const body = add(card, el('div', 'card-body'));
@@ -28,7 +37,9 @@ export function drawPreview(root: HTMLElement, view: PreviewView): void {
   if (description) add(body, el('div', 'card-description', description));
   const picture = imageOrNote(view.image);
   if (picture) add(body, picture);
+}
 
+function drawChecks(root: HTMLElement, view: PreviewView): void {
   const checks = section(root, 'Checks');
   const list = add(checks, el('ul', 'checks'));
   for (const check of previewChecks(view)) {
@@ -39,7 +50,10 @@ export function drawPreview(root: HTMLElement, view: PreviewView): void {
     );
     add(item, el('span', undefined, check.text));
   }
+}
 
+/** Every tag the page has, as found: the fields, Open Graph, Twitter and oEmbed. */
+function drawTags(root: HTMLElement, data: UnfurlResult): void {
   const tags = section(root, 'Tags');
   const table = add(tags, el('table', 'tags'));
   const head = add(add(table, el('thead')), el('tr'));

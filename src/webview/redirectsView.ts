@@ -1,5 +1,5 @@
 // The redirect chain as a timeline: each hop's status chip and target, then the final answer.
-import type { RedirectsView } from '../protocol';
+import type { RedirectsResult, RedirectsView } from '../protocol';
 import { add, button, chip, commandLink, el, externalLink, isHttpUrl } from './dom';
 
 const REASONS: Record<number, string> = {
@@ -38,6 +38,14 @@ export function statusChip(code: number): HTMLElement {
 export function drawRedirects(root: HTMLElement, view: RedirectsView): void {
   const data = view.data;
   if (!data) return;
+  drawHeader(root, view, data);
+  if (data.error) drawChainError(root, data.error.code, data.locations.length);
+  drawTimeline(root, view.target, data);
+  if (data.locations.length > 0) drawLegend(root);
+  if (data.meta_refresh) drawMetaRefresh(root, data.meta_refresh);
+}
+
+function drawHeader(root: HTMLElement, view: RedirectsView, data: RedirectsResult): void {
   const hops = data.locations;
   const header = add(root, el('header', 'view-header'));
   add(header, el('h1', undefined, 'Redirects'));
@@ -55,34 +63,37 @@ export function drawRedirects(root: HTMLElement, view: RedirectsView): void {
   const actions = add(header, el('div', 'actions'));
   add(actions, commandLink('Preview', 'hostlens.previewLink', data.final_url ?? view.target));
   add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
+}
 
-  if (data.error) {
-    const banner = add(root, el('div', 'banner banner-error'));
-    add(
-      banner,
-      el(
-        'strong',
-        undefined,
-        data.error.code === 'redirect_loop' ? 'Redirect loop' : 'Too many redirects',
-      ),
-    );
-    add(
-      banner,
-      el(
-        'span',
-        undefined,
-        data.error.code === 'redirect_loop'
-          ? ' The chain comes back to an address it already visited; browsers give up here.'
-          : ` The chain goes on past ${hops.length} hops; browsers give up at about 20.`,
-      ),
-    );
-  }
+function drawChainError(
+  root: HTMLElement,
+  code: NonNullable<RedirectsResult['error']>['code'],
+  hopCount: number,
+): void {
+  const banner = add(root, el('div', 'banner banner-error'));
+  add(
+    banner,
+    el('strong', undefined, code === 'redirect_loop' ? 'Redirect loop' : 'Too many redirects'),
+  );
+  add(
+    banner,
+    el(
+      'span',
+      undefined,
+      code === 'redirect_loop'
+        ? ' The chain comes back to an address it already visited; browsers give up here.'
+        : ` The chain goes on past ${hopCount} hops; browsers give up at about 20.`,
+    ),
+  );
+}
 
+/** Requested, each hop with its status, and the final answer. */
+function drawTimeline(root: HTMLElement, target: string, data: RedirectsResult): void {
   const timeline = add(root, el('ol', 'timeline'));
   const start = add(timeline, el('li', 'step step-start'));
   add(start, el('span', 'step-label', 'Requested'));
-  add(start, el('span', 'url', view.target));
-  for (const [i, hop] of hops.entries()) {
+  add(start, el('span', 'url', target));
+  for (const [i, hop] of data.locations.entries()) {
     const step = add(timeline, el('li', 'step'));
     add(step, statusChip(hop.status_code));
     add(step, el('span', 'arrow', '→'));
@@ -100,27 +111,30 @@ export function drawRedirects(root: HTMLElement, view: RedirectsView): void {
         : el('span', 'url', data.final_url),
     );
   }
-  if (hops.length > 0) {
-    const legend = add(root, el('div', 'legend muted'));
-    add(legend, chip('301/308', 'status-301'));
-    add(legend, el('span', undefined, 'permanent'));
-    add(legend, chip('302/307', 'status-302'));
-    add(legend, el('span', undefined, 'temporary'));
-    add(legend, chip('303', 'status-303'));
-    add(legend, el('span', undefined, 'temporary, next request is a GET'));
-    add(legend, chip('dashed', 'status-307'));
-    add(legend, el('span', undefined, 'method and body kept (307, 308)'));
-  }
-  if (data.meta_refresh) {
-    const note = add(root, el('div', 'banner banner-info'));
-    add(note, el('strong', undefined, 'Meta refresh'));
-    add(
-      note,
-      el(
-        'span',
-        undefined,
-        ` The final page asks the browser to go to ${data.meta_refresh.url} after ${data.meta_refresh.delay} s (not followed here).`,
-      ),
-    );
-  }
+}
+
+function drawLegend(root: HTMLElement): void {
+  const legend = add(root, el('div', 'legend muted'));
+  add(legend, chip('301/308', 'status-301'));
+  add(legend, el('span', undefined, 'permanent'));
+  add(legend, chip('302/307', 'status-302'));
+  add(legend, el('span', undefined, 'temporary'));
+  add(legend, chip('303', 'status-303'));
+  add(legend, el('span', undefined, 'temporary, next request is a GET'));
+  add(legend, chip('dashed', 'status-307'));
+  add(legend, el('span', undefined, 'method and body kept (307, 308)'));
+}
+
+/** A <meta http-equiv=refresh> on the final page: reported, not followed. */
+function drawMetaRefresh(root: HTMLElement, refresh: { delay: number; url: string }): void {
+  const note = add(root, el('div', 'banner banner-info'));
+  add(note, el('strong', undefined, 'Meta refresh'));
+  add(
+    note,
+    el(
+      'span',
+      undefined,
+      ` The final page asks the browser to go to ${refresh.url} after ${refresh.delay} s (not followed here).`,
+    ),
+  );
 }

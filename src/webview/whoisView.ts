@@ -1,6 +1,6 @@
 // The WHOIS view: registrar, dates with relative time, status with meanings, name servers
 // that run the DNS look-up, DNSSEC, source and the raw reply behind a toggle.
-import type { WhoisView } from '../protocol';
+import type { WhoisResult, WhoisView } from '../protocol';
 import { add, button, chip, commandLink, el, externalLink, isHttpUrl, row, section } from './dom';
 import { statusMeaning } from './epp';
 import { expiryLevel, formatUtc, relativeDate } from './time';
@@ -8,9 +8,18 @@ import { expiryLevel, formatUtc, relativeDate } from './time';
 export function drawWhois(root: HTMLElement, view: WhoisView): void {
   const data = view.data;
   if (!data) return;
-  const d = data.domain;
-  const name = d.domain ?? d.punycode ?? view.target;
+  const name = data.domain.domain ?? data.domain.punycode ?? view.target;
+  drawHeader(root, data, name);
+  drawRegistrar(root, data.registrar);
+  drawDates(root, data.domain, view.at);
+  drawStatus(root, data.domain.status ?? []);
+  drawNameServers(root, data.domain.name_servers ?? []);
+  drawDnssec(root, data.domain.dnssec);
+  drawRaw(root, data, view.showRaw);
+}
 
+function drawHeader(root: HTMLElement, data: WhoisResult, name: string): void {
+  const d = data.domain;
   const header = add(root, el('header', 'view-header'));
   add(header, el('h1', undefined, name));
   const meta = add(header, el('div', 'subtitle'));
@@ -20,59 +29,73 @@ export function drawWhois(root: HTMLElement, view: WhoisView): void {
   const actions = add(header, el('div', 'actions'));
   add(actions, commandLink('DNS records', 'hostlens.lookUpDnsRecords', d.punycode ?? name));
   add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
+}
 
+function drawRegistrar(root: HTMLElement, r: WhoisResult['registrar']): void {
   const registrar = section(root, 'Registrar');
   const rlist = add(registrar, el('dl', 'facts'));
-  const r = data.registrar;
   if (r.name || r.referral_url) {
     const label = r.name ?? r.referral_url ?? '';
     row(rlist, 'Name', isHttpUrl(r.referral_url) ? externalLink(label, r.referral_url) : label);
   } else row(rlist, 'Name', el('span', 'muted', 'Not published'));
   if (r.id) row(rlist, 'IANA ID', r.id);
   if (r.referral_url && r.name) row(rlist, 'Website', r.referral_url);
+}
 
+function drawDates(root: HTMLElement, d: WhoisResult['domain'], at: number): void {
   const dates = section(root, 'Dates');
   const dlist = add(dates, el('dl', 'facts'));
-  dateRow(dlist, 'Created', d.created_date, view.at, false);
-  dateRow(dlist, 'Updated', d.updated_date, view.at, false);
-  dateRow(dlist, 'Expires', d.expiration_date, view.at, true);
+  dateRow(dlist, 'Created', d.created_date, at, false);
+  dateRow(dlist, 'Updated', d.updated_date, at, false);
+  dateRow(dlist, 'Expires', d.expiration_date, at, true);
+}
 
+/** Each EPP status with what it means for the holder. */
+function drawStatus(root: HTMLElement, values: string[]): void {
   const status = section(root, 'Status');
-  if (d.status && d.status.length > 0) {
+  if (values.length > 0) {
     const list = add(status, el('ul', 'status-list'));
-    for (const value of d.status) {
+    for (const value of values) {
       const meaning = statusMeaning(value);
       const item = add(list, el('li'));
       add(item, chip(meaning.label, `tone-${meaning.tone}`));
       add(item, el('span', 'meaning', meaning.meaning));
     }
   } else add(status, el('p', 'muted', 'The registry publishes no status values.'));
+}
 
+/** Each name server links to its DNS look-up. */
+function drawNameServers(root: HTMLElement, servers: string[]): void {
   const ns = section(root, 'Name servers');
-  if (d.name_servers && d.name_servers.length > 0) {
+  if (servers.length > 0) {
     const list = add(ns, el('ul', 'ns-list'));
-    for (const server of d.name_servers) {
+    for (const server of servers) {
       add(add(list, el('li')), commandLink(server, 'hostlens.lookUpDnsRecords', server));
     }
   } else add(ns, el('p', 'muted', 'No name servers published.'));
+}
 
+function drawDnssec(root: HTMLElement, dnssec: boolean | undefined): void {
   const sec = section(root, 'DNSSEC');
   add(
     sec,
-    d.dnssec === true
+    dnssec === true
       ? chip('Signed', 'tone-ok')
-      : d.dnssec === false
+      : dnssec === false
         ? chip('Unsigned', 'tone-info')
         : el('span', 'muted', 'Not published'),
   );
+}
 
+/** The reply as received, behind a toggle. */
+function drawRaw(root: HTMLElement, data: WhoisResult, showRaw: boolean): void {
   const raw = section(root, data.source === 'rdap' ? 'Raw RDAP reply' : 'Raw WHOIS reply');
   if (data.raw) {
     const bar = add(raw, el('div', 'actions'));
-    add(bar, button(view.showRaw ? 'Hide raw reply' : 'Show raw reply', 'toggle-raw'));
+    add(bar, button(showRaw ? 'Hide raw reply' : 'Show raw reply', 'toggle-raw'));
     add(bar, button('Copy raw reply', 'copy-raw', 'button secondary'));
     const pre = add(raw, el('pre', 'raw', data.raw));
-    pre.hidden = !view.showRaw;
+    pre.hidden = !showRaw;
   } else add(raw, el('p', 'muted', 'Not available from this backend.'));
 }
 

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { DNS_TIMEOUT_MS, DNS_TRIES } from '../../src/contract/limits';
 import { ZONE_FIRST_LINE_PATTERN } from '../../src/detect';
 
 const manifest = JSON.parse(
@@ -9,6 +10,7 @@ const manifest = JSON.parse(
   contributes: {
     languages: Array<{ id: string; firstLine?: string; filenamePatterns?: string[] }>;
     commands: Array<{ command: string }>;
+    configuration: { properties: Record<string, { default?: unknown }> };
   };
 };
 
@@ -26,5 +28,11 @@ describe('package.json', () => {
   it('names every command hostlens.*', () => {
     for (const { command } of manifest.contributes.commands)
       assert.match(command, /^hostlens\.[a-z]/);
+  });
+
+  it('gives the DNS settings the defaults the engine uses (one definition, contract/limits.ts)', () => {
+    const settings = manifest.contributes.configuration.properties;
+    assert.equal(settings['hostlens.dns.timeoutMs']?.default, DNS_TIMEOUT_MS);
+    assert.equal(settings['hostlens.dns.tries']?.default, DNS_TRIES);
   });
 });

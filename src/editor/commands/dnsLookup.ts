@@ -2,7 +2,7 @@
 // reveals it in the results view. Errors become history entries and a message, never throws.
 import type { Deps } from '../deps';
 import type { DnsLookupEntry } from '../views/history';
-import { withLookupProgress } from './progress';
+import { withLookupProgress } from '../progress';
 import { errorSummary, showEntry } from './showEntry';
 
 export interface DnsLookupRequest {

@@ -1,7 +1,7 @@
 // "HostLens: Find DKIM Keys…": the default selector list, or the selectors the user names.
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { askHost } from './askHost';
+import { askTarget } from '../target';
 import { runMailLookup } from './mailLookup';
 
 export function registerFindDkimKeys(context: vscode.ExtensionContext, deps: Deps): void {
@@ -9,7 +9,10 @@ export function registerFindDkimKeys(context: vscode.ExtensionContext, deps: Dep
     vscode.commands.registerCommand(
       'hostlens.findDkimKeys',
       async (target?: unknown, selectorsArg?: unknown) => {
-        const host = await askHost(target, 'HostLens: Find DKIM Keys (1/2)', 'Mail domain');
+        const host = await askTarget('host', target, {
+          title: 'HostLens: Find DKIM Keys (1/2)',
+          prompt: 'Mail domain',
+        });
         if (!host) return undefined;
         let selectors: string[] | undefined;
         if (Array.isArray(selectorsArg)) {

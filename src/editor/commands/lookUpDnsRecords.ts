@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { RECORD_TYPES } from '../../contract/shapes';
 import { runDnsLookup, type DnsLookupRequest } from './dnsLookup';
-import { hostFromEditor } from './editorTarget';
+import { askTarget, targetArgument } from '../target';
 
 export function registerLookUpDnsRecords(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
@@ -11,13 +11,9 @@ export function registerLookUpDnsRecords(context: vscode.ExtensionContext, deps:
       // From a hover link or another command: look up straight away, no questions.
       const direct = directRequest(target, deps);
       if (direct) return runDnsLookup(deps, direct);
-      const host = await vscode.window.showInputBox({
+      const host = await askTarget('host', undefined, {
         title: 'HostLens: Look Up DNS Records (1/3)',
         prompt: 'Hostname or IP address',
-        placeHolder: 'example.com',
-        value: hostFromEditor(vscode.window.activeTextEditor) ?? '',
-        ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() === '' ? 'Enter a hostname' : undefined),
       });
       if (!host) return;
       const picked = await vscode.window.showQuickPick(
@@ -49,8 +45,9 @@ export function registerLookUpDnsRecords(context: vscode.ExtensionContext, deps:
 
 /** A host name, or `{host, types?, server?}`, passed by a link or a caller. */
 function directRequest(target: unknown, deps: Deps): DnsLookupRequest | undefined {
-  if (typeof target === 'string' && target.trim() !== '') {
-    return { host: target.trim(), server: deps.settings().dnsServer };
+  if (typeof target === 'string') {
+    const host = targetArgument(target, 'host');
+    return host === undefined ? undefined : { host, server: deps.settings().dnsServer };
   }
   if (
     typeof target === 'object' &&

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { runDnsLookup } from './dnsLookup';
-import { hostFromEditor } from './editorTarget';
+import { hostFromEditor } from '../target';
 
 export function registerLookUpHostnameAtCursor(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(

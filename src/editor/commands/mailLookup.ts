@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { mailSetup } from '../../services/mail';
 import type { MailEntry } from '../views/history';
 import { errorSummary, isInputError, showEntry } from './showEntry';
-import { withLookupProgress } from './progress';
+import { withLookupProgress } from '../progress';
 
 export type MailPart = 'all' | 'spf' | 'dkim';
 

@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { isIP } from 'node:net';
 import type { Deps } from '../deps';
 import { checkSpf, type CheckHostResult } from '../../services/mail';
-import { askHost } from './askHost';
+import { askTarget } from '../target';
 import { errorSummary } from './showEntry';
-import { withLookupProgress } from './progress';
+import { withLookupProgress } from '../progress';
 
 export interface TestSpfArgs {
   host: string;
@@ -19,11 +19,10 @@ export function registerTestSpf(context: vscode.ExtensionContext, deps: Deps): v
     vscode.commands.registerCommand('hostlens.testSpf', async (args?: TestSpfArgs) => {
       const host =
         args?.host ??
-        (await askHost(
-          undefined,
-          'HostLens: Test an IP Against SPF (1/3)',
-          'Domain whose policy to evaluate (the MAIL FROM domain)',
-        ));
+        (await askTarget('host', undefined, {
+          title: 'HostLens: Test an IP Against SPF (1/3)',
+          prompt: 'Domain whose policy to evaluate (the MAIL FROM domain)',
+        }));
       if (!host) return undefined;
       const ip =
         args?.ip ??

@@ -11,9 +11,9 @@ import {
   type SpfFinding,
 } from '../../detect/spf-lint';
 import { toLookupError } from '../../contract/errors';
+import { SPF_MAX_LOOKUPS } from '../../contract/limits';
 
 const SOURCE = 'HostLens SPF';
-const MAX_LOOKUPS = 10;
 /** Typing pauses this long before the document is checked again. */
 const DEBOUNCE_MS = 300;
 /** Very large files (logs, dumps) are not scanned. */
@@ -152,17 +152,17 @@ async function lookupCountDiagnostics(
         (policy.offsets.at(-1) ?? 0) + 1,
       );
       const message =
-        `SPF look-ups: ${total}/${MAX_LOOKUPS} (${own} in this policy, ${nested} in its includes)` +
+        `SPF look-ups: ${total}/${SPF_MAX_LOOKUPS} (${own} in this policy, ${nested} in its includes)` +
         (unresolved.length > 0 ? `; not resolved: ${unresolved.join(', ')}` : '');
       const diagnostic = new vscode.Diagnostic(
         range,
         message,
-        total > MAX_LOOKUPS
+        total > SPF_MAX_LOOKUPS
           ? vscode.DiagnosticSeverity.Error
           : vscode.DiagnosticSeverity.Information,
       );
       diagnostic.source = SOURCE;
-      diagnostic.code = total > MAX_LOOKUPS ? 'spf_too_many_lookups' : 'spf_lookup_count';
+      diagnostic.code = total > SPF_MAX_LOOKUPS ? 'spf_too_many_lookups' : 'spf_lookup_count';
       diagnostics.push(diagnostic);
     }
   }

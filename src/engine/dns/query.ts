@@ -16,6 +16,7 @@ import {
 import type { QueryParams } from '../../contract/services';
 import { lookupType, type TypeOutcome } from './records';
 import { resolveServer, type ServerLookup } from './server';
+import { DNS_TIMEOUT_MS, DNS_TRIES } from '../../contract/limits';
 
 export interface DnsOptions {
   signal?: AbortSignal;
@@ -27,8 +28,8 @@ export interface DnsOptions {
   lookup?: ServerLookup;
 }
 
-export const DEFAULT_TIMEOUT_MS = 2500;
-export const DEFAULT_TRIES = 2;
+export const DEFAULT_TIMEOUT_MS = DNS_TIMEOUT_MS;
+export const DEFAULT_TRIES = DNS_TRIES;
 
 /** The record types of a request: case-insensitive, duplicates dropped, all ten when none. */
 export function parseTypes(types: readonly string[] | undefined): RecordType[] {

@@ -15,6 +15,7 @@ import {
 } from '../dns/lookup';
 import { expandDomainSpec, expandMacroString, type MacroContext } from './spf-macro';
 import { isSpfRecord, parseSpf, type Mechanism, type Qualifier } from './spf-parse';
+import { SPF_MAX_LOOKUPS, SPF_MAX_VOID_LOOKUPS } from '../../contract/limits';
 
 export type SpfResult =
   'pass' | 'fail' | 'softfail' | 'neutral' | 'none' | 'permerror' | 'temperror';
@@ -117,8 +118,8 @@ export async function checkHost(
     ip,
     lookups: 0,
     voids: 0,
-    maxLookups: options.maxLookups ?? 10,
-    maxVoids: options.maxVoidLookups ?? 2,
+    maxLookups: options.maxLookups ?? SPF_MAX_LOOKUPS,
+    maxVoids: options.maxVoidLookups ?? SPF_MAX_VOID_LOOKUPS,
     base: {
       local,
       senderDomain,

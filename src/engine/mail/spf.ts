@@ -16,6 +16,7 @@ import {
   type MailDnsOptions,
 } from '../dns/lookup';
 import { LOOKUP_TERMS, isSpfRecord, parseSpf, type ParsedSpf } from './spf-parse';
+import { SPF_MAX_LOOKUPS, SPF_MAX_VOID_LOOKUPS } from '../../contract/limits';
 
 export interface SpfTreeLimits {
   /** include/redirect levels below the root that are resolved */
@@ -37,8 +38,6 @@ export interface SenderPolicyOptions extends MailDnsOptions {
 }
 
 /** RFC 7208 section 4.6.4 limits, reported against the whole tree. */
-export const MAX_LOOKUPS = 10;
-export const MAX_VOID_LOOKUPS = 2;
 
 interface Pending {
   node: SpfNode;
@@ -125,18 +124,18 @@ export async function senderPolicyRanges(
   if (walk.timedOut) {
     walk.problem('time_limit', host, `The tree was cut off after ${limits.timeoutMs} ms`);
   }
-  if (walk.lookups > MAX_LOOKUPS) {
+  if (walk.lookups > SPF_MAX_LOOKUPS) {
     walk.problem(
       'too_many_lookups',
       host,
-      `${walk.lookups} DNS-querying terms; receivers give permerror above ${MAX_LOOKUPS}`,
+      `${walk.lookups} DNS-querying terms; receivers give permerror above ${SPF_MAX_LOOKUPS}`,
     );
   }
-  if (walk.voids > MAX_VOID_LOOKUPS) {
+  if (walk.voids > SPF_MAX_VOID_LOOKUPS) {
     walk.problem(
       'too_many_void_lookups',
       host,
-      `${walk.voids} look-ups found nothing; receivers give permerror above ${MAX_VOID_LOOKUPS}`,
+      `${walk.voids} look-ups found nothing; receivers give permerror above ${SPF_MAX_VOID_LOOKUPS}`,
     );
   }
   return {

@@ -11,8 +11,8 @@ import type {
 } from '../../../contract/shapes';
 import type { MailEntry } from '../history';
 import { icons, MessageNode, ResultNode } from './base';
+import { SPF_MAX_LOOKUPS } from '../../../contract/limits';
 
-const MAX_LOOKUPS = 10;
 const WEAK_RSA_BITS = 2048;
 
 function isError(value: unknown): value is MailLookupError {
@@ -97,13 +97,15 @@ export class SpfRootNode extends ResultNode {
   toTreeItem(): vscode.TreeItem {
     const lookups = this.root.lookup_count ?? 0;
     const item = new vscode.TreeItem(
-      `SPF ${lookups}/${MAX_LOOKUPS} look-ups`,
+      `SPF ${lookups}/${SPF_MAX_LOOKUPS} look-ups`,
       vscode.TreeItemCollapsibleState.Expanded,
     );
     const problems = this.root.problems ?? [];
     item.description = `${this.root.query_count} DNS queries${problems.length ? ` · ${problems.length} problem${problems.length === 1 ? '' : 's'}` : ''}`;
     item.iconPath =
-      problems.length > 0 || lookups > MAX_LOOKUPS ? icons.warning : new vscode.ThemeIcon('pass');
+      problems.length > 0 || lookups > SPF_MAX_LOOKUPS
+        ? icons.warning
+        : new vscode.ThemeIcon('pass');
     item.tooltip = policyTooltip(this.host, this.root.policy);
     item.contextValue = 'spf';
     return item;
