@@ -44,6 +44,23 @@ export function button(label: string, action: string, className = 'button'): HTM
   return b;
 }
 
+/**
+ * A view's header: its title, a muted subtitle when there is one, and the actions row, which
+ * always ends with "Copy JSON". Returns the header and the actions row, for more.
+ */
+export function viewHeader(
+  root: HTMLElement,
+  title: string,
+  subtitle?: string,
+): { header: HTMLElement; actions: HTMLElement } {
+  const header = add(root, el('header', 'view-header'));
+  add(header, el('h1', undefined, title));
+  if (subtitle !== undefined) add(header, el('div', 'subtitle muted', subtitle));
+  const actions = add(header, el('div', 'actions'));
+  add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
+  return { header, actions };
+}
+
 export function section(parent: Node, title: string): HTMLElement {
   const s = add(parent, el('section', 'section'));
   add(s, el('h2', undefined, title));

@@ -1,25 +1,13 @@
 // The icon gallery: each icon as the host fetched it (data: URI), its rel and real size.
 import type { IconsView } from '../protocol';
-import { add, button, chip, el, externalLink, isHttpUrl } from './dom';
+import { add, viewHeader, chip, el, externalLink, isHttpUrl } from './dom';
 import { img } from './previewView';
 
 export function drawIcons(root: HTMLElement, view: IconsView): void {
   const data = view.data;
   if (!data) return;
-  const header = add(root, el('header', 'view-header'));
-  add(header, el('h1', undefined, 'Icons'));
-  add(
-    header,
-    el(
-      'div',
-      'subtitle muted',
-      [`${data.icons.length} icon${data.icons.length === 1 ? '' : 's'}`, data.canonical_url]
-        .filter((part) => part !== '')
-        .join(' · '),
-    ),
-  );
-  const actions = add(header, el('div', 'actions'));
-  add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
+  const count = `${data.icons.length} icon${data.icons.length === 1 ? '' : 's'}`;
+  viewHeader(root, 'Icons', [count, data.canonical_url].filter((part) => part !== '').join(' · '));
   if (data.icons.length === 0) {
     add(root, el('p', 'empty', 'This site declares no icons and has no /favicon.ico.'));
     return;

@@ -1,6 +1,6 @@
 // The link preview: a card drawn like a chat/social unfurl, the checks, and every tag found.
 import type { ImageSlot, PreviewView, UnfurlResult } from '../protocol';
-import { add, button, commandLink, el, externalLink, isHttpUrl, section } from './dom';
+import { add, commandLink, el, externalLink, isHttpUrl, section, viewHeader } from './dom';
 import { cardText, previewChecks } from './checks';
 
 export function drawPreview(root: HTMLElement, view: PreviewView): void {
@@ -13,15 +13,13 @@ export function drawPreview(root: HTMLElement, view: PreviewView): void {
 }
 
 function drawHeader(root: HTMLElement, view: PreviewView, data: UnfurlResult): void {
-  const header = add(root, el('header', 'view-header'));
-  add(header, el('h1', undefined, 'Link preview'));
-  add(header, el('div', 'subtitle muted', data.resolved_url || view.target));
-  const actions = add(header, el('div', 'actions'));
-  add(actions, commandLink('Redirects', 'hostlens.traceRedirects', view.target));
-  add(actions, commandLink('Icons', 'hostlens.showIcons', view.target));
-  if (isHttpUrl(data.resolved_url))
-    add(actions, externalLink('Open in browser', data.resolved_url));
-  add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
+  const { actions } = viewHeader(root, 'Link preview', data.resolved_url || view.target);
+  const links = [
+    commandLink('Redirects', 'hostlens.traceRedirects', view.target),
+    commandLink('Icons', 'hostlens.showIcons', view.target),
+    ...(isHttpUrl(data.resolved_url) ? [externalLink('Open in browser', data.resolved_url)] : []),
+  ];
+  actions.prepend(...links);
 }
 
 /** The page as a chat or social network would unfurl it. */

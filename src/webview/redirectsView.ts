@@ -1,6 +1,6 @@
 // The redirect chain as a timeline: each hop's status chip and target, then the final answer.
 import type { RedirectsResult, RedirectsView } from '../protocol';
-import { add, button, chip, commandLink, el, externalLink, isHttpUrl } from './dom';
+import { add, viewHeader, chip, commandLink, el, externalLink, isHttpUrl } from './dom';
 
 const REASONS: Record<number, string> = {
   300: 'Multiple Choices',
@@ -47,22 +47,15 @@ export function drawRedirects(root: HTMLElement, view: RedirectsView): void {
 
 function drawHeader(root: HTMLElement, view: RedirectsView, data: RedirectsResult): void {
   const hops = data.locations;
-  const header = add(root, el('header', 'view-header'));
-  add(header, el('h1', undefined, 'Redirects'));
   const permanent = hops.filter((h) => h.status_code === 301 || h.status_code === 308).length;
-  add(
-    header,
-    el(
-      'div',
-      'subtitle muted',
-      hops.length === 0
-        ? 'No redirects'
-        : `${hops.length} redirect${hops.length === 1 ? '' : 's'}, ${permanent} permanent`,
-    ),
+  const { actions } = viewHeader(
+    root,
+    'Redirects',
+    hops.length === 0
+      ? 'No redirects'
+      : `${hops.length} redirect${hops.length === 1 ? '' : 's'}, ${permanent} permanent`,
   );
-  const actions = add(header, el('div', 'actions'));
-  add(actions, commandLink('Preview', 'hostlens.previewLink', data.final_url ?? view.target));
-  add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
+  actions.prepend(commandLink('Preview', 'hostlens.previewLink', data.final_url ?? view.target));
 }
 
 function drawChainError(
