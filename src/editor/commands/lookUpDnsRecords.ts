@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { RECORD_TYPES } from '../../contract/shapes';
-import { runDnsLookup, type DnsLookupRequest } from './dnsLookup';
+import { runDnsLookup, type DnsLookupRequest } from '../lookups/dnsLookup';
 import { askTarget, targetArgument } from '../target';
 
 export function registerLookUpDnsRecords(context: vscode.ExtensionContext, deps: Deps): void {

@@ -1,7 +1,7 @@
 // "HostLens: Look Up Hostname at Cursor": all types for the name under the cursor.
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { runDnsLookup } from './dnsLookup';
+import { runDnsLookup } from '../lookups/dnsLookup';
 import { hostFromEditor } from '../target';
 
 export function registerLookUpHostnameAtCursor(context: vscode.ExtensionContext, deps: Deps): void {

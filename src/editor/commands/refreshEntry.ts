@@ -2,8 +2,8 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { HostNode } from '../views/nodes/host';
-import { runDnsLookup } from './dnsLookup';
-import { runMailLookup } from './mailLookup';
+import { runDnsLookup } from '../lookups/dnsLookup';
+import { runMailLookup } from '../lookups/mailLookup';
 
 export function registerRefreshEntry(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(

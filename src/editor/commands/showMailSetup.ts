@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { askTarget } from '../target';
-import { runMailLookup } from './mailLookup';
+import { runMailLookup } from '../lookups/mailLookup';
 
 export function registerShowMailSetup(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import type { Deps } from '../deps';
 import { checkSpf, type CheckHostResult } from '../../services/mail';
 import { askTarget } from '../target';
-import { errorSummary } from './showEntry';
+import { errorSummary } from '../lookups/showEntry';
 import { withLookupProgress } from '../progress';
 
 export interface TestSpfArgs {
