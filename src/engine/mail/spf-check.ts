@@ -51,6 +51,7 @@ export interface CheckHostResult {
   explanation?: string;
   /** DNS-querying terms evaluated (section 4.6.4) */
   lookups: number;
+  /** terms whose DNS queries found nothing (section 4.6.4): at most one per term */
   void_lookups: number;
   /** why the result is permerror or temperror */
   reason?: string;
@@ -81,6 +82,23 @@ interface Outcome {
   explanation?: string;
 }
 
+/**
+ * One term under evaluation. Section 4.6.4 limits the "terms" for which DNS queries return no
+ * answer, so a term is void once, however many of its queries (an mx term's MX question and
+ * the address questions of its targets, a ptr term's PTR question and the address questions of
+ * the names it returns, a %{p} expansion's) come back empty or NXDOMAIN.
+ */
+interface Term {
+  void: boolean;
+}
+
+interface PtrLookup {
+  /** the PTR names whose addresses include the client */
+  names: string[];
+  /** the PTR question, or the address question of a name, found nothing */
+  foundNothing: boolean;
+}
+
 interface State {
   lookup: DnsLookup;
   signal: AbortSignal | undefined;
@@ -89,7 +107,8 @@ interface State {
   voids: number;
   maxLookups: number;
   maxVoids: number;
-  base: Omit<MacroContext, 'domain'>;
+  base: Omit<MacroContext, 'domain' | 'validatedName'>;
+  ptr?: Promise<PtrLookup>;
 }
 
 export async function checkHost(
@@ -127,11 +146,8 @@ export async function checkHost(
       helo,
       receiver: options.receiver ?? 'unknown',
       now: options.now ?? Math.floor(Date.now() / 1000),
-      validatedName: () => Promise.resolve('unknown'),
     },
   };
-  let validated: Promise<string> | undefined;
-  state.base.validatedName = () => (validated ??= validatedName(state, domain));
 
   const done = (o: Outcome & { reason?: string }): CheckHostResult => ({
     ...o,
@@ -160,12 +176,15 @@ function isCheckableDomain(domain: string): boolean {
 }
 
 /** The one SPF record at a name, undefined when there is none (section 4.5). */
-async function fetchPolicy(state: State, domain: string): Promise<string | undefined> {
+async function fetchPolicy(state: State, domain: string, term?: Term): Promise<string | undefined> {
   const answer = await ask(state.lookup, domain, 'TXT', state.signal);
   if (answer.kind === 'error') {
     throw new SpfAbort('temperror', `The TXT look-up of ${domain} failed (${answer.code})`);
   }
-  if (answer.kind === 'void') return undefined;
+  if (answer.kind === 'void') {
+    foundNothing(state, term);
+    return undefined;
+  }
   const spf = answer.records.map((r) => r.value ?? '').filter(isSpfRecord);
   if (spf.length > 1) throw new SpfAbort('permerror', `${domain} has ${spf.length} SPF records`);
   return spf[0];
@@ -182,15 +201,16 @@ async function evaluate(
   if (firstError) {
     throw new SpfAbort('permerror', `${domain}: ${firstError.message} in "${firstError.term}"`);
   }
-  const ctx: MacroContext = { ...state.base, domain };
   for (const mech of parsed.mechanisms) {
     throwIfAborted(state.signal);
     if (mech.name !== 'all' && mech.name !== 'ip4' && mech.name !== 'ip6') countLookup(state);
-    if (await matches(state, mech, ctx)) {
+    const term: Term = { void: false };
+    if (await matches(state, mech, macroContext(state, domain, term), term)) {
       const result = QUALIFIER_RESULT[mech.qualifier];
       const outcome: Outcome = { result, mechanism: mech.text };
       if (result === 'fail' && useExp && parsed.exp !== undefined) {
-        const explanation = await explain(state, parsed.exp, ctx);
+        // Section 6.2: exp= is not a term, and its failures never change the result.
+        const explanation = await explain(state, parsed.exp, macroContext(state, domain));
         if (explanation !== undefined) outcome.explanation = explanation;
       }
       return outcome;
@@ -198,8 +218,9 @@ async function evaluate(
   }
   if (parsed.redirect !== undefined) {
     countLookup(state);
-    const target = await expandDomainSpec(parsed.redirect, ctx);
-    const next = isCheckableDomain(target) ? await fetchPolicy(state, target) : undefined;
+    const term: Term = { void: false };
+    const target = await expandDomainSpec(parsed.redirect, macroContext(state, domain, term));
+    const next = isCheckableDomain(target) ? await fetchPolicy(state, target, term) : undefined;
     if (next === undefined) {
       throw new SpfAbort('permerror', `The redirect target ${target} has no SPF record`);
     }
@@ -216,14 +237,31 @@ function countLookup(state: State): void {
   }
 }
 
-function countVoid(state: State): void {
+/** Marks a term void, counting it the first time (section 4.6.4). */
+function foundNothing(state: State, term: Term | undefined): void {
+  if (term === undefined || term.void) return;
+  term.void = true;
   state.voids += 1;
   if (state.voids > state.maxVoids) {
     throw new SpfAbort('permerror', `More than ${state.maxVoids} void look-ups`);
   }
 }
 
-async function matches(state: State, mech: Mechanism, ctx: MacroContext): Promise<boolean> {
+/** The macro values of a term at <domain>; %{p} marks the term when its look-ups were void. */
+function macroContext(state: State, domain: string, term?: Term): MacroContext {
+  return {
+    ...state.base,
+    domain,
+    validatedName: () => validatedName(state, domain, term),
+  };
+}
+
+async function matches(
+  state: State,
+  mech: Mechanism,
+  ctx: MacroContext,
+  term: Term,
+): Promise<boolean> {
   const target = async () =>
     mech.domainSpec === undefined ? ctx.domain : expandDomainSpec(mech.domainSpec, ctx);
   switch (mech.name) {
@@ -233,85 +271,106 @@ async function matches(state: State, mech: Mechanism, ctx: MacroContext): Promis
     case 'ip6':
       return inRange(state.ip, mech.address!, mech.name === 'ip4' ? mech.cidr4 : mech.cidr6);
     case 'a':
-      return (await addresses(state, await target(), true)).some((a) =>
+      return (await addresses(state, await target(), term)).some((a) =>
         inPrefix(state.ip, a, mech),
       );
     case 'mx':
-      return matchMx(state, await target(), mech);
+      return matchMx(state, await target(), mech, term);
     case 'ptr':
-      return matchPtr(state, await target());
+      return matchPtr(state, await target(), term);
     case 'exists': {
       const answer = await ask(state.lookup, await target(), 'A', state.signal);
       if (answer.kind === 'error') throw new SpfAbort('temperror', `exists: ${answer.code}`);
-      if (answer.kind === 'void') countVoid(state);
+      if (answer.kind === 'void') foundNothing(state, term);
       return answer.kind === 'records';
     }
     case 'include':
-      return matchInclude(state, await target());
+      return matchInclude(state, await target(), term);
   }
 }
 
 /** The addresses of a name in the client's family; void and error handling per section 5. */
-async function addresses(state: State, name: string, countsVoid: boolean): Promise<string[]> {
+async function addresses(state: State, name: string, term: Term): Promise<string[]> {
   const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
   const answer = await ask(state.lookup, name, type, state.signal);
   if (answer.kind === 'error') {
     throw new SpfAbort('temperror', `The ${type} look-up of ${name} failed (${answer.code})`);
   }
   if (answer.kind === 'void') {
-    if (countsVoid) countVoid(state);
+    foundNothing(state, term);
     return [];
   }
   return answer.records.map((r) => r.value ?? '');
 }
 
-async function matchMx(state: State, name: string, mech: Mechanism): Promise<boolean> {
+async function matchMx(state: State, name: string, mech: Mechanism, term: Term): Promise<boolean> {
   const answer = await ask(state.lookup, name, 'MX', state.signal);
   if (answer.kind === 'error') {
     throw new SpfAbort('temperror', `The MX look-up of ${name} failed (${answer.code})`);
   }
   if (answer.kind === 'void') {
-    countVoid(state);
+    foundNothing(state, term);
     return false;
   }
   if (answer.records.length > MAX_NAMES) {
     throw new SpfAbort('permerror', `${name} has more than ${MAX_NAMES} MX records`);
   }
+  // Every target is asked at once; a target whose address look-up is void makes the term
+  // void (section 4.6.4) even when another target matches, so the result does not depend on
+  // which answer arrives first.
   const hosts = answer.records.map((r) => stripDot(r.value ?? '')).filter((h) => h !== '');
-  const lists = await Promise.all(hosts.map((h) => addresses(state, h, false)));
+  const lists = await Promise.all(hosts.map((h) => addresses(state, h, term)));
   return lists.some((list) => list.some((a) => inPrefix(state.ip, a, mech)));
 }
 
-/** The names of the client's PTR records that resolve back to it (section 5.5). */
-async function validatedNames(state: State): Promise<string[]> {
-  const answer = await ask(state.lookup, reverseName(state.ip.toString()), 'PTR', state.signal);
-  if (answer.kind !== 'records') return [];
-  const names = answer.records.slice(0, MAX_NAMES).map((r) => stripDot(r.value ?? ''));
-  const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
-  const checks = await Promise.all(
-    names.map(async (name) => {
-      const fwd = await ask(state.lookup, name, type, state.signal);
-      return fwd.kind === 'records' && fwd.records.some((r) => sameIp(state.ip, r.value ?? ''));
-    }),
-  );
-  return names.filter((_, i) => checks[i]);
+/**
+ * The client's PTR names that resolve back to it (section 5.5), asked once per check. A DNS
+ * error on the PTR question means no names; on a name's address question, that name is
+ * skipped.
+ */
+function ptrLookup(state: State): Promise<PtrLookup> {
+  state.ptr ??= (async () => {
+    const answer = await ask(state.lookup, reverseName(state.ip.toString()), 'PTR', state.signal);
+    if (answer.kind !== 'records') return { names: [], foundNothing: answer.kind === 'void' };
+    // Section 4.6.4: names past the first 10 are ignored.
+    const names = answer.records.slice(0, MAX_NAMES).map((r) => stripDot(r.value ?? ''));
+    const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
+    const forward = await Promise.all(
+      names.map((name) => ask(state.lookup, name, type, state.signal)),
+    );
+    return {
+      names: names.filter((_, i) => {
+        const fwd = forward[i];
+        return fwd.kind === 'records' && fwd.records.some((r) => sameIp(state.ip, r.value ?? ''));
+      }),
+      foundNothing: forward.some((fwd) => fwd.kind === 'void'),
+    };
+  })();
+  return state.ptr;
 }
 
-async function matchPtr(state: State, target: string): Promise<boolean> {
-  const names = await validatedNames(state);
+/** The validated names, counting the term void when the look-ups behind them were. */
+async function validatedNames(state: State, term: Term | undefined): Promise<string[]> {
+  const found = await ptrLookup(state);
+  if (found.foundNothing) foundNothing(state, term);
+  return found.names;
+}
+
+async function matchPtr(state: State, target: string, term: Term): Promise<boolean> {
+  const names = await validatedNames(state, term);
   const t = target.toLowerCase();
   return names.some((n) => isSubdomainOf(n, t));
 }
 
 /** %{p}: a validated name in <domain> if there is one, then any validated name. */
-async function validatedName(state: State, domain: string): Promise<string> {
-  const names = await validatedNames(state);
+async function validatedName(state: State, domain: string, term?: Term): Promise<string> {
+  const names = await validatedNames(state, term);
   const d = domain.toLowerCase();
   return names.find((n) => isSubdomainOf(n, d)) ?? names[0] ?? 'unknown';
 }
 
-async function matchInclude(state: State, target: string): Promise<boolean> {
-  const record = isCheckableDomain(target) ? await fetchPolicy(state, target) : undefined;
+async function matchInclude(state: State, target: string, term: Term): Promise<boolean> {
+  const record = isCheckableDomain(target) ? await fetchPolicy(state, target, term) : undefined;
   if (record === undefined) {
     throw new SpfAbort('permerror', `The include target ${target} has no SPF record`);
   }

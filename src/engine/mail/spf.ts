@@ -15,7 +15,7 @@ import {
   type DnsLookup,
   type MailDnsOptions,
 } from '../dns/lookup';
-import { LOOKUP_TERMS, isSpfRecord, parseSpf, type ParsedSpf } from './spf-parse';
+import { LOOKUP_TERMS, isSpfRecord, parseSpf, type Mechanism, type ParsedSpf } from './spf-parse';
 import { SPF_MAX_LOOKUPS, SPF_MAX_VOID_LOOKUPS } from '../../contract/limits';
 
 export interface SpfTreeLimits {
@@ -38,6 +38,8 @@ export interface SenderPolicyOptions extends MailDnsOptions {
 }
 
 /** RFC 7208 section 4.6.4 limits, reported against the whole tree. */
+/** RFC 7208 section 4.6.4: an mx term asks for the addresses of at most 10 targets. */
+const MAX_MX_TARGETS = 10;
 
 interface Pending {
   node: SpfNode;
@@ -240,16 +242,46 @@ function references(walk: Walk, item: Pending): Reference[] {
   return refs;
 }
 
-/** Void checks for a and mx terms, asked alongside the level's TXT questions. */
+/**
+ * The void look-ups of a level's a, mx and exists terms, asked alongside its TXT questions.
+ * As in check_host, a term counts once (RFC 7208 section 4.6.4) when any of its questions finds
+ * nothing: an a term's A question, an exists term's, an mx term's MX question or the address
+ * question of one of its targets. The address family is IPv4's, the usual client; a ptr term
+ * and a macro target depend on the client and are not asked.
+ */
 async function voidChecks(walk: Walk, item: Pending): Promise<void> {
   const checks = item.parsed.mechanisms
-    .filter((m) => (m.name === 'a' || m.name === 'mx') && !(m.domainSpec ?? '').includes('%'))
+    .filter((m) => ['a', 'mx', 'exists'].includes(m.name) && !(m.domainSpec ?? '').includes('%'))
     .map(async (m) => {
       const name = (m.domainSpec ?? item.node.domain).replace(/\.$/, '');
-      const answer = await walk.ask(name, m.name === 'a' ? 'A' : 'MX');
-      if (answer.kind === 'void') walk.voids += 1;
+      if (await termFindsNothing(walk, item, m, name)) walk.voids += 1;
     });
   await Promise.all(checks);
+}
+
+async function termFindsNothing(
+  walk: Walk,
+  item: Pending,
+  mech: Mechanism,
+  name: string,
+): Promise<boolean> {
+  const answer = await walk.ask(name, mech.name === 'mx' ? 'MX' : 'A');
+  if (answer.kind !== 'records') return answer.kind === 'void';
+  if (mech.name !== 'mx') return false;
+  if (answer.records.length > MAX_MX_TARGETS) {
+    walk.problem(
+      'too_many_mx',
+      item.node.domain,
+      `${name} has ${answer.records.length} MX records; receivers give permerror above ${MAX_MX_TARGETS}`,
+      mech.text,
+    );
+  }
+  const targets = answer.records
+    .slice(0, MAX_MX_TARGETS)
+    .map((r) => (r.value ?? '').replace(/\.$/, ''))
+    .filter((t) => t !== '');
+  const found = await Promise.all(targets.map((t) => walk.ask(t, 'A')));
+  return found.some((a) => a.kind === 'void');
 }
 
 async function nextLevel(walk: Walk, level: Pending[], limits: SpfTreeLimits): Promise<Pending[]> {

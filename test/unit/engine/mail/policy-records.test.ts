@@ -31,7 +31,7 @@ describe('engine/dns/mail-records parsing', () => {
     assert.deepEqual(
       codes(
         parseMailRecord('dmarc', 'n', [
-          'v=DMARC1; p=block; sp=maybe; pct=150; adkim=x; fo=2; ri=soon; rua=https://r.example/; ruf=dmarc@example.com',
+          'v=DMARC1; p=block; sp=maybe; pct=150; adkim=x; fo=2; ri=soon; rua=mailto:a@; ruf=dmarc@example.com',
         ]),
       ),
       [

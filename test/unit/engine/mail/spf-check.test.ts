@@ -23,6 +23,22 @@ const RECORDS: FixtureRecord[] = [
     data: '127.0.0.2',
   })),
   txt('voids.test', 'v=spf1 exists:v1.test exists:v2.test exists:v3.test -all'),
+  // void look-ups behind mx and ptr terms (RFC 7208 section 4.6.4)
+  { name: 'mxs.test', type: 'MX', data: { preference: 10, exchange: 'gone1.mxs.test' } },
+  { name: 'mxs.test', type: 'MX', data: { preference: 20, exchange: 'gone2.mxs.test' } },
+  { name: 'mxs.test', type: 'MX', data: { preference: 30, exchange: 'live.mxs.test' } },
+  { name: 'live.mxs.test', type: 'A', data: '192.0.2.200' },
+  txt('mx-one-void.test', 'v=spf1 mx:mxs.test -all'),
+  txt('mx-third-void.test', 'v=spf1 exists:v1.test exists:v2.test mx:mxs.test -all'),
+  { name: '78.2.0.192.in-addr.arpa', type: 'PTR', data: 'ghost.ptr.test' },
+  { name: '78.2.0.192.in-addr.arpa', type: 'PTR', data: 'good.ptr.test' },
+  { name: 'good.ptr.test', type: 'A', data: '192.0.2.78' },
+  txt('ptr-one-void.test', 'v=spf1 ptr:ptr.test -all'),
+  txt('ptr-third-void.test', 'v=spf1 exists:v1.test exists:v2.test ptr:ptr.test -all'),
+  txt('ptr-nx.test', 'v=spf1 exists:v1.test ptr -all'),
+  txt('ptr-nx-third.test', 'v=spf1 exists:v1.test ptr exists:v2.test -all'),
+  txt('p-macro.test', 'v=spf1 exists:v1.test exists:v2.test a:%{p}.host.test -all'),
+  { name: 'unknown.host.test', type: 'A', data: '192.0.2.79' },
   txt('ten.test', `v=spf1 ${Array.from({ length: 10 }, (_, i) => `a:x${i}.test`).join(' ')} +all`),
   txt(
     'eleven.test',
@@ -86,6 +102,29 @@ describe('engine/dns/spf-check checkHost', () => {
     const voids = await check('192.0.2.99', 'voids.test');
     assert.equal(voids.result, 'permerror');
     assert.equal(voids.void_lookups, 3);
+  });
+
+  it('counts a term void once, whichever of its look-ups found nothing (4.6.4)', async () => {
+    // Two of three MX targets have no address: one void term, and the third target matches.
+    const mx = await check('192.0.2.200', 'mx-one-void.test');
+    assert.deepEqual([mx.result, mx.void_lookups], ['pass', 1]);
+    const mx3 = await check('192.0.2.200', 'mx-third-void.test');
+    assert.deepEqual([mx3.result, mx3.void_lookups], ['permerror', 3]);
+    // One PTR name has no address: the ptr term is void, and the other name validates.
+    const ptr = await check('192.0.2.78', 'ptr-one-void.test');
+    assert.deepEqual([ptr.result, ptr.void_lookups], ['pass', 1]);
+    const ptr3 = await check('192.0.2.78', 'ptr-third-void.test');
+    assert.deepEqual([ptr3.result, ptr3.void_lookups], ['permerror', 3]);
+    // No PTR record at all: the PTR question itself is a void look-up.
+    const nx = await check('192.0.2.77', 'ptr-nx.test');
+    assert.deepEqual([nx.result, nx.void_lookups], ['fail', 2]);
+    const nx3 = await check('192.0.2.77', 'ptr-nx-third.test');
+    assert.deepEqual([nx3.result, nx3.void_lookups], ['permerror', 3]);
+    // %{p} asks the PTR question for the term that expands it.
+    const macro = await check('192.0.2.79', 'p-macro.test');
+    assert.deepEqual([macro.result, macro.void_lookups], ['permerror', 3]);
+    const validated = await check('192.0.2.78', 'p-macro.test');
+    assert.deepEqual([validated.result, validated.void_lookups], ['permerror', 3]);
   });
 
   it('rejects a client address that is not an IP, and honours cancellation', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { senderPolicyRanges } from '../../../../src/engine/mail/spf';
+import { checkHost } from '../../../../src/engine/mail/spf-check';
 import { LookupError } from '../../../../src/contract/errors';
 import type { SpfNode, SpfRoot } from '../../../../src/contract/shapes';
 import { startDnsServer, type DnsFixture, type FixtureRecord } from '../../../support/dns-server';
@@ -39,6 +40,20 @@ const RECORDS: FixtureRecord[] = [
   ...Array.from({ length: 11 }, (_, i) => a(`h${i + 1}.eleven.test`, `192.0.2.${i + 1}`)),
   // void look-ups
   txt('void.test', 'v=spf1 a:v1.void.test a:v2.void.test mx:v3.void.test -all'),
+  // an mx term with two targets that have no address is one void term; exists counts too
+  txt('mxvoid.test', 'v=spf1 mx:mxs.void.test exists:e.void.test ip4:192.0.2.1 -all'),
+  { name: 'mxs.void.test', type: 'MX', data: { preference: 10, exchange: 'gone1.void.test' } },
+  { name: 'mxs.void.test', type: 'MX', data: { preference: 20, exchange: 'gone2.void.test' } },
+  { name: 'mxs.void.test', type: 'MX', data: { preference: 30, exchange: 'live.void.test' } },
+  a('live.void.test', '192.0.2.30'),
+  txt('mxlive.test', 'v=spf1 mx:mxok.void.test -all'),
+  { name: 'mxok.void.test', type: 'MX', data: { preference: 10, exchange: 'live.void.test' } },
+  txt('mxmany.test', 'v=spf1 mx:many.void.test -all'),
+  ...Array.from({ length: 11 }, (_, i): FixtureRecord => ({
+    name: 'many.void.test',
+    type: 'MX',
+    data: { preference: i, exchange: 'live.void.test' },
+  })),
   // a long policy split over character-strings
   txt('long.test', 'v=spf1 ip4:192.0.2.1 ip4:192.0.2.2 ', 'ip4:192.0.2.3 -all'),
   txt('syntax.test', 'v=spf1 ip4:999.1.1.1 frobnicate -all'),
@@ -156,6 +171,24 @@ describe('engine/dns/spf senderPolicyRanges', () => {
     const root = await tree('void.test');
     assert.equal(root.void_lookup_count, 3);
     assert.ok(root.problems!.some((p) => p.code === 'too_many_void_lookups'));
+  });
+
+  it('counts an mx term void once when its targets have no address, as check_host does', async () => {
+    const root = await tree('mxvoid.test');
+    assert.equal(root.void_lookup_count, 2);
+    const checked = await checkHost(
+      { ip: '192.0.2.99', domain: 'mxvoid.test', server: dns.address },
+      { timeoutMs: 300, tries: 1 },
+    );
+    assert.deepEqual([checked.result, checked.void_lookups], ['fail', 2]);
+    assert.ok(!root.problems!.some((p) => p.code === 'too_many_void_lookups'));
+    const live = await tree('mxlive.test');
+    assert.equal(live.void_lookup_count, 0);
+    const many = await tree('mxmany.test');
+    assert.deepEqual(
+      many.problems!.map((p) => [p.code, p.term]),
+      [['too_many_mx', 'mx:many.void.test']],
+    );
   });
 
   it('joins a policy split over several character-strings', async () => {

@@ -1,0 +1,83 @@
+// The reference check_host() implementations of the SPF differential test, each a long-lived
+// child process (test/support/spf-refs/) fed one JSON case a line and pointed at the loopback
+// fixture DNS server: pyspf (Debian python3-spf) and Mail::SPF (Debian libmail-spf-perl).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface ReferenceResult {
+  id: number;
+  /** an RFC 7208 result, or "crash" when the implementation threw */
+  result: string;
+  explanation?: string;
+  reason?: string;
+}
+
+export interface Reference {
+  name: 'pyspf' | 'Mail::SPF';
+  command: string;
+  args: (port: number) => string[];
+  /** why it cannot run here, or undefined when it can */
+  missing: () => string | undefined;
+}
+
+const DRIVERS = resolve(__dirname, 'spf-refs');
+// Debian's python3 holds python3-spf; a python3 earlier on the PATH (pyenv, venv) may not.
+const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
+function probe(command: string, args: string[], what: string): string | undefined {
+  const r = spawnSync(command, args, { stdio: 'ignore' });
+  return r.status === 0 ? undefined : `${what} is not installed (${command} ${args.join(' ')})`;
+}
+
+export const REFERENCES: Reference[] = [
+  {
+    name: 'pyspf',
+    command: PYTHON,
+    args: (port) => [resolve(DRIVERS, 'pyspf-driver.py'), String(port)],
+    missing: () => probe(PYTHON, ['-c', 'import spf'], 'python3-spf'),
+  },
+  {
+    name: 'Mail::SPF',
+    command: 'perl',
+    args: (port) => [resolve(DRIVERS, 'mailspf-driver.pl'), String(port)],
+    missing: () =>
+      probe('perl', ['-MMail::SPF', '-MNet::DNS::Resolver', '-e', '1'], 'libmail-spf-perl'),
+  },
+];
+
+export interface CheckRequest {
+  id: number;
+  ip: string;
+  sender: string;
+  helo: string;
+}
+
+/** Runs every case through one reference, in order, and collects its answers by id. */
+export function runReference(
+  ref: Reference,
+  port: number,
+  cases: CheckRequest[],
+): Promise<Map<number, ReferenceResult>> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(ref.command, ref.args(port), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const results = new Map<number, ReferenceResult>();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const r = JSON.parse(line) as ReferenceResult;
+      results.set(r.id, r);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0 || results.size !== cases.length) {
+        reject(new Error(`${ref.name} exited ${code} after ${results.size} cases: ${stderr}`));
+      } else {
+        resolvePromise(results);
+      }
+    });
+    for (const c of cases) child.stdin.write(`${JSON.stringify(c)}\n`);
+    child.stdin.end();
+  });
+}

@@ -1,0 +1,61 @@
+# check_host() by Mail::SPF (Debian libmail-spf-perl) for the SPF differential test.
+#
+# Usage: perl mailspf-driver.pl PORT. Reads one JSON case a line on stdin
+# ({"id", "ip", "sender", "helo"}) and writes one JSON result a line on stdout. Every DNS
+# question goes to the loopback fixture server at 127.0.0.1:PORT.
+use strict;
+use warnings;
+use JSON::PP;
+use Mail::SPF;
+use Net::DNS::Resolver;
+
+my $port = shift @ARGV or die "usage: $0 PORT\n";
+my $resolver = Net::DNS::Resolver->new(
+    config_file => '/dev/null',
+    nameservers => ['127.0.0.1'],
+    port        => $port,
+    recurse     => 1,
+    retry       => 1,
+    retrans     => 5,
+    udp_timeout => 5,
+    tcp_timeout => 5,
+    searchlist  => [],
+    defnames    => 0,
+    dnsrch      => 0,
+);
+# hostname: the %{r} macro, "unknown" as in the other implementations under test. An empty
+# default explanation tells a fail without exp= text from one with it.
+my $server = Mail::SPF::Server->new(
+    dns_resolver                  => $resolver,
+    hostname                      => 'unknown',
+    default_authority_explanation => '',
+);
+my $json = JSON::PP->new->canonical;
+
+$| = 1;
+while (my $line = <STDIN>) {
+    my $case = $json->decode($line);
+    my %out = (id => $case->{id});
+    eval {
+        my $request = Mail::SPF::Request->new(
+            scope         => 'mfrom',
+            identity      => $case->{sender},
+            ip_address    => $case->{ip},
+            helo_identity => $case->{helo},
+        );
+        my $result = $server->process($request);
+        $out{result} = $result->code;
+        if ($result->code eq 'fail') {
+            my $text = $result->authority_explanation;
+            $out{explanation} = "$text" if defined $text && "$text" ne '';
+        }
+        $out{reason} = $result->local_explanation
+            if $result->code eq 'permerror' || $result->code eq 'temperror';
+        1;
+    } or do {
+        my $err = $@ || 'unknown error';
+        $out{result} = 'crash';
+        $out{reason} = "$err";
+    };
+    print $json->encode(\%out), "\n";
+}

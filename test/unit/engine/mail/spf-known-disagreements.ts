@@ -1,0 +1,253 @@
+// The disagreements of the SPF differential test that RFC 7208 decides, each recognised from
+// the case's zone, what the engine asked and what the reference answered, never from a case
+// number. A disagreement that none of these recognises fails the test.
+import type { CheckHostResult } from '../../../../src/engine/mail/spf-check';
+import { BAD_MACRO_TERMS, type SpfCase } from '../../../support/spf-differential';
+import type { ReferenceResult } from '../../../support/spf-reference';
+
+export interface Query {
+  name: string;
+  type: string;
+  /** records of the asked type in the answer */
+  found: number;
+  failed: boolean;
+}
+
+export interface Observed {
+  case: SpfCase;
+  ours: CheckHostResult & { queries: Query[] };
+  reference: 'pyspf' | 'Mail::SPF';
+  theirs: ReferenceResult;
+}
+
+export interface KnownDisagreement {
+  id: string;
+  /** the RFC 7208 section that decides it */
+  section: string;
+  /** which side the section bears out, and why */
+  why: string;
+  applies: (o: Observed) => boolean;
+}
+
+const MAX_VOIDS = 2;
+
+/** The explanation look-ups (exp=x.<domain> and names under it) are not terms. */
+function isExplanationName(o: Observed, name: string): boolean {
+  const x = `x.${o.case.domain}`;
+  return name === x || name.endsWith(`.${x}`);
+}
+
+/** The engine's questions that found nothing, one by one rather than term by term. */
+function voidQueries(o: Observed): Query[] {
+  return o.ours.queries.filter((q) => !q.failed && q.found === 0 && !isExplanationName(o, q.name));
+}
+
+function theyHitVoidLimit(o: Observed): boolean {
+  return (
+    o.theirs.result === 'permerror' && /void/i.test(o.theirs.reason ?? '') && !oursHitVoidLimit(o)
+  );
+}
+
+function oursHitVoidLimit(o: Observed): boolean {
+  return o.ours.result === 'permerror' && o.ours.void_lookups > MAX_VOIDS;
+}
+
+function zoneHas(o: Observed, name: string, type: string): boolean {
+  return o.case.records.some((r) => r.name === name && r.type === type);
+}
+
+/** The explanation text the case publishes (the same at x.<domain> and under it). */
+function explanationTemplate(o: Observed): string | undefined {
+  const rec = o.case.records.find((r) => r.type === 'TXT' && isExplanationName(o, r.name));
+  return rec === undefined ? undefined : (rec.data as unknown[]).map(String).join('');
+}
+
+function bothFailWithDifferentText(o: Observed): boolean {
+  return (
+    o.ours.result === 'fail' &&
+    o.theirs.result === 'fail' &&
+    o.ours.explanation !== o.theirs.explanation
+  );
+}
+
+export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
+  {
+    id: 'servfail-read-as-empty',
+    section: '5',
+    why:
+      'pyspf (over pydns) reads a SERVFAIL answer as an empty one; a DNS error (RCODE other ' +
+      'than 0 or 3) ends check_host() with temperror',
+    applies: (o) =>
+      o.reference === 'pyspf' &&
+      o.ours.result === 'temperror' &&
+      o.theirs.result !== 'temperror' &&
+      o.ours.queries.some((q) => q.failed),
+  },
+  {
+    id: 'exp-counted-as-term',
+    section: '4.6.4, 6.2',
+    why:
+      'pyspf expands exp= before evaluating and counts the void PTR look-up of its %{p} ' +
+      'toward the limit; exp= is looked up later, only for a fail, and is not subject to the ' +
+      'limits',
+    applies: (o) =>
+      o.reference === 'pyspf' && theyHitVoidLimit(o) && /%\{p/i.test(explanationTemplate(o) ?? ''),
+  },
+  {
+    id: 'cname-counted-per-name',
+    section: '4.6.4',
+    why:
+      'pyspf counts each name of a CNAME chain that ends without records as a void look-up; ' +
+      'the section counts DNS queries that return no answer: at most one for that query',
+    applies: (o) =>
+      o.reference === 'pyspf' &&
+      theyHitVoidLimit(o) &&
+      voidQueries(o).some((q) => zoneHas(o, q.name, 'CNAME')),
+  },
+  {
+    id: 'cname-only-answer',
+    section: '4.6.4 (DNS layer)',
+    why:
+      'Mail::SPF does not count an answer that holds only a CNAME (its answer count is not 0, ' +
+      "as the section words it); the engine's DNS layer reports no records of the asked type " +
+      'without saying whether a CNAME came with it, so the engine counts it void. By the ' +
+      'letter Mail::SPF is right; fixable once the DNS transport reports the answer count',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      oursHitVoidLimit(o) &&
+      o.theirs.result !== 'permerror' &&
+      voidQueries(o).some((q) => zoneHas(o, q.name, 'CNAME')),
+  },
+  {
+    id: 'void-per-query',
+    section: '4.6.4',
+    why:
+      'the reference counts every empty answer of a term (each MX target, each PTR name) ' +
+      'where the section limits the "terms" whose DNS queries return no answer; the engine ' +
+      'counts such a term once and stays within the limit of 2',
+    applies: (o) =>
+      theyHitVoidLimit(o) &&
+      voidQueries(o).length > MAX_VOIDS &&
+      voidQueries(o).length > o.ours.void_lookups,
+  },
+  {
+    id: 'ptr-names-outside-target',
+    section: '5.5',
+    why:
+      'Mail::SPF validates only the PTR names inside the target domain, so a name outside it ' +
+      'that has no address is never asked; the section validates every name returned (up to ' +
+      '10), and an empty answer there is a void look-up of the ptr term',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      oursHitVoidLimit(o) &&
+      o.theirs.result !== 'permerror' &&
+      voidQueries(o).some(
+        (q) =>
+          !q.name.endsWith(o.case.domain) &&
+          o.case.records.some((r) => r.type === 'PTR' && r.data === q.name),
+      ),
+  },
+  {
+    id: 'self-include-not-reached',
+    section: '4.6.2, 4.6.4',
+    why:
+      'pyspf rejects a policy that includes itself before evaluating it; terms are evaluated ' +
+      'in order and the first match decides, so a self-include after the deciding term is ' +
+      'never reached, and one that is reached ends in the look-up limit',
+    applies: (o) =>
+      o.reference === 'pyspf' &&
+      o.theirs.result === 'permerror' &&
+      o.ours.result !== 'permerror' &&
+      o.case.records.some(
+        (r) =>
+          r.type === 'TXT' &&
+          r.name === o.case.domain &&
+          (r.data as unknown[])
+            .map(String)
+            .join('')
+            .toLowerCase()
+            .split(' ')
+            .some((w) => w.replace(/^[+\-~?]/, '') === `include:${o.case.domain}`),
+      ),
+  },
+  {
+    id: 'ip-family-mismatch-slash-0',
+    section: '5.6',
+    why:
+      'Mail::SPF matches a client of one family against an ip4 or ip6 network of the other ' +
+      'with prefix length 0; an IPv4 client is not in an IPv6 network, nor the reverse',
+    applies: (o) => {
+      if (o.reference !== 'Mail::SPF' || o.theirs.result === o.ours.result) return false;
+      const v4 = !o.case.ip.includes(':') || o.case.ip.startsWith('::ffff:');
+      const other = v4 ? /(^| )[+\-~?]?ip6:\S*\/0( |$)/i : /(^| )[+\-~?]?ip4:\S*\/0( |$)/i;
+      return o.case.records.some(
+        (r) => r.type === 'TXT' && other.test((r.data as unknown[]).map(String).join('')),
+      );
+    },
+  },
+  {
+    id: 'mx-over-10-truncated',
+    section: '4.6.4',
+    why:
+      'Mail::SPF uses the first 10 of more than 10 MX records; the section says the mx ' +
+      'mechanism then MUST produce permerror',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      o.ours.result === 'permerror' &&
+      o.theirs.result !== 'permerror' &&
+      o.ours.queries.some((q) => q.type === 'MX' && q.found > 10),
+  },
+  {
+    id: 'macro-error-unreached',
+    section: '4.6, 7.1',
+    why:
+      'Mail::SPF only sees a macro syntax error when it expands that term; a syntax error ' +
+      'anywhere in the record is permerror before any term is evaluated',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      o.ours.result === 'permerror' &&
+      o.theirs.result !== 'permerror' &&
+      o.case.records.some(
+        (r) =>
+          r.type === 'TXT' &&
+          o.ours.queries.some((q) => q.name === r.name && q.type === 'TXT' && q.found > 0) &&
+          BAD_MACRO_TERMS.some((bad) => (r.data as unknown[]).map(String).join('').includes(bad)),
+      ),
+  },
+  {
+    id: 'delimiters-without-transformer',
+    section: '7.3',
+    why:
+      'Mail::SPF splits on a macro\'s delimiters only when digits or "r" are given; the parts ' +
+      'are always split on the delimiters and rejoined with "." (%{l-} of strong-bad is strong.bad)',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      bothFailWithDifferentText(o) &&
+      /%\{[a-z][.\-+,/_=]+\}/i.test(explanationTemplate(o) ?? ''),
+  },
+  {
+    id: 'ipv6-nibbles-upper-case',
+    section: '7.3, 7.4',
+    why:
+      'pyspf writes the IPv6 %{i} nibbles in upper case; the examples of section 7.4 write ' +
+      'them in lower case (names compare without case, so only the explanation text differs)',
+    applies: (o) =>
+      o.reference === 'pyspf' &&
+      bothFailWithDifferentText(o) &&
+      o.case.ip.includes(':') &&
+      !o.case.ip.startsWith('::ffff:') &&
+      o.ours.explanation?.toUpperCase() === o.theirs.explanation?.toUpperCase(),
+  },
+  {
+    id: 'trailing-percent-escape',
+    section: '7.1',
+    why:
+      'pyspf rejects an explanation that ends in the escape "%%" and gives none; "%%" is a ' +
+      'macro-escape anywhere in a macro-string',
+    applies: (o) =>
+      o.reference === 'pyspf' &&
+      bothFailWithDifferentText(o) &&
+      o.theirs.explanation === undefined &&
+      /%%$/.test(explanationTemplate(o) ?? ''),
+  },
+];
