@@ -145,28 +145,32 @@ export class ZoneChecks {
   private checkCname(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
     const cnames = records.filter((r) => r.type === 'CNAME');
     if (cnames.length === 0) return;
-    if (key === this.apex) {
-      for (const r of cnames) {
-        out.push(
-          problem('cname-at-apex', 'error', 'CNAME at the zone apex (beside SOA and NS)', r),
-        );
-      }
-      return;
-    }
-    const others = records.filter((r) => r.type !== 'CNAME' && !BESIDE_CNAME.has(r.type));
-    if (others.length > 0) {
-      for (const r of [...cnames, ...others].sort(byPosition)) {
+    const atApex = key === this.apex;
+    // Every CNAME at the apex is wrong (SOA and NS live there); elsewhere the CNAMEs and every
+    // record of other data that comes after one (BIND names the later lines too).
+    let seenCname = false;
+    for (const r of records) {
+      if (r.type === 'CNAME') {
+        if (atApex) {
+          out.push(
+            problem('cname-at-apex', 'error', 'CNAME at the zone apex (beside SOA and NS)', r),
+          );
+        } else if (records.some((x) => x.type !== 'CNAME' && !BESIDE_CNAME.has(x.type))) {
+          out.push(
+            problem('cname-and-other-data', 'error', `${r.owner} has a CNAME and other data`, r),
+          );
+        }
+        seenCname = true;
+      } else if (seenCname && !BESIDE_CNAME.has(r.type)) {
         out.push(
           problem('cname-and-other-data', 'error', `${r.owner} has a CNAME and other data`, r),
         );
       }
     }
-    const distinct = new Set(cnames.map((r) => r.wire));
-    if (distinct.size > 1) {
-      for (const r of cnames.slice(1)) {
-        if (r.wire !== cnames[0].wire) {
-          out.push(problem('multiple-cname', 'error', `${r.owner} has more than one CNAME`, r));
-        }
+    const first = cnames[0];
+    for (const r of cnames.slice(1)) {
+      if (r.wire !== first.wire) {
+        out.push(problem('multiple-cname', 'error', `${r.owner} has more than one CNAME`, r));
       }
     }
   }

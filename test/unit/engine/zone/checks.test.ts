@@ -26,7 +26,8 @@ describe('engine/zone checks', () => {
   });
 
   it('CNAME beside other data, at the apex, twice', () => {
-    assert.deepEqual(codes('www A 192.0.2.2\nwww CNAME ns1\n'), [
+    assert.deepEqual(codes('www A 192.0.2.2\nwww CNAME ns1\n'), ['6:cname-and-other-data:error']);
+    assert.deepEqual(codes('www CNAME ns1\nwww A 192.0.2.2\n'), [
       '5:cname-and-other-data:error',
       '6:cname-and-other-data:error',
     ]);
