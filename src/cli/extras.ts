@@ -5,6 +5,7 @@ import { checkSpf, mailSetup } from '../services/mail';
 import { LookupError } from '../contract/errors';
 import { EmbeddedServices } from '../services/embedded';
 import { serve } from '../server/main';
+import { zoneCommands } from './zone';
 
 export interface ExtraIo {
   printJson(value: unknown): void;
@@ -105,5 +106,5 @@ const mailCommand: ExtraCommand = {
 };
 
 export function extraCommands(): ExtraCommand[] {
-  return [serveCommand, spfCheckCommand, mailCommand];
+  return [serveCommand, spfCheckCommand, mailCommand, ...zoneCommands];
 }

@@ -1,0 +1,302 @@
+// The checks a server makes when it loads a zone (BIND's dns_master_load and zone integrity
+// checks; Knot's semantic checks), kept up to date from record deltas: each owner's problems
+// are cached and only owners an edit can affect are looked at again.
+import { isAtOrBelow, parentKey } from './names';
+import type { RecordDelta } from './document';
+import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
+
+/** Types that may sit beside a CNAME (RFC 2181 section 10.1, RFC 4035 section 2.5). */
+const BESIDE_CNAME = new Set(['RRSIG', 'NSEC', 'KEY']);
+/** Types whose records may legitimately differ in TTL within one owner and type. */
+const OWN_TTL = new Set(['RRSIG']);
+
+const TARGET_CNAME: Record<string, { code: string; severity: 'error' | 'warning' }> = {
+  NS: { code: 'ns-target-cname', severity: 'error' },
+  MX: { code: 'mx-target-cname', severity: 'warning' },
+  SRV: { code: 'srv-target-cname', severity: 'warning' },
+};
+
+export class ZoneChecks {
+  private readonly byOwner = new Map<string, ZoneRecord[]>();
+  /** target name -> the NS, MX and SRV records pointing at it */
+  private readonly refs = new Map<string, Set<ZoneRecord>>();
+  /** owners below the apex holding NS records: delegations */
+  private readonly cuts = new Set<string>();
+  private readonly soas = new Set<ZoneRecord>();
+  private readonly ownerProblems = new Map<string, ZoneProblem[]>();
+
+  constructor(readonly apex: string | undefined) {}
+
+  update(delta: RecordDelta): void {
+    const dirty = new Set<string>();
+    const cutsChanged = new Set<string>();
+    for (const r of delta.removed) this.remove(r, dirty, cutsChanged);
+    for (const r of delta.added) this.add(r, dirty, cutsChanged);
+    for (const key of [...dirty]) {
+      for (const ref of this.refs.get(key) ?? []) dirty.add(ref.key);
+    }
+    if (cutsChanged.size > 0) {
+      for (const key of this.byOwner.keys()) {
+        for (const cut of cutsChanged) if (key !== cut && isAtOrBelow(key, cut)) dirty.add(key);
+      }
+    }
+    for (const key of dirty) this.checkOwner(key);
+  }
+
+  /** Every problem, in line order. */
+  problems(): ZoneProblem[] {
+    const out = this.globalProblems();
+    for (const list of this.ownerProblems.values()) for (const p of list) out.push(p);
+    return out;
+  }
+
+  recordsAt(key: string): readonly ZoneRecord[] {
+    return this.byOwner.get(key) ?? [];
+  }
+
+  private add(r: ZoneRecord, dirty: Set<string>, cutsChanged: Set<string>): void {
+    const list = this.byOwner.get(r.key);
+    if (list) list.push(r);
+    else this.byOwner.set(r.key, [r]);
+    dirty.add(r.key);
+    if (r.type === 'SOA') this.soas.add(r);
+    if (r.target !== undefined && TARGET_CNAME[r.type] !== undefined) {
+      const refs = this.refs.get(r.target);
+      if (refs) refs.add(r);
+      else this.refs.set(r.target, new Set([r]));
+      dirty.add(r.target);
+    }
+    if (r.type === 'NS' && r.key !== this.apex && !this.cuts.has(r.key)) {
+      this.cuts.add(r.key);
+      cutsChanged.add(r.key);
+    }
+  }
+
+  private remove(r: ZoneRecord, dirty: Set<string>, cutsChanged: Set<string>): void {
+    const list = this.byOwner.get(r.key);
+    if (list) {
+      const i = list.indexOf(r);
+      if (i >= 0) list.splice(i, 1);
+      if (list.length === 0) this.byOwner.delete(r.key);
+    }
+    dirty.add(r.key);
+    this.soas.delete(r);
+    if (r.target !== undefined) {
+      this.refs.get(r.target)?.delete(r);
+      dirty.add(r.target);
+    }
+    if (r.type === 'NS' && this.cuts.has(r.key)) {
+      if (!(this.byOwner.get(r.key) ?? []).some((x) => x.type === 'NS')) {
+        this.cuts.delete(r.key);
+        cutsChanged.add(r.key);
+      }
+    }
+  }
+
+  private globalProblems(): ZoneProblem[] {
+    const out: ZoneProblem[] = [];
+    const apexSoas = [...this.soas].filter((r) => r.key === this.apex).sort(byPosition);
+    for (const r of this.soas) {
+      if (this.apex !== undefined && r.key !== this.apex) {
+        out.push(
+          problem('soa-not-at-apex', 'error', `SOA record not at the zone apex ${this.apex}`, r),
+        );
+      }
+    }
+    if (this.apex !== undefined && apexSoas.length === 0) {
+      out.push({
+        code: 'no-soa',
+        severity: 'error',
+        message: `the zone ${this.apex} has no SOA record at its apex`,
+        range: { line: 0, start: 0, end: 0 },
+      });
+    }
+    for (const r of apexSoas.slice(1)) {
+      if (r.wire !== apexSoas[0].wire) {
+        out.push(problem('multiple-soa', 'error', 'more than one SOA record at the apex', r));
+      }
+    }
+    if (
+      this.apex !== undefined &&
+      apexSoas.length > 0 &&
+      !this.recordsAt(this.apex).some((r) => r.type === 'NS')
+    ) {
+      out.push(problem('no-ns', 'error', `the zone ${this.apex} has no NS records`, apexSoas[0]));
+    }
+    return out;
+  }
+
+  private checkOwner(key: string): void {
+    const records = this.byOwner.get(key);
+    if (records === undefined || records.length === 0) {
+      this.ownerProblems.delete(key);
+      return;
+    }
+    const out: ZoneProblem[] = [];
+    const sorted = [...records].sort(byPosition);
+    this.checkCname(key, sorted, out);
+    this.checkRrsets(sorted, out);
+    this.checkOccluded(key, sorted, out);
+    for (const r of sorted) this.checkTarget(r, out);
+    if (out.length === 0) this.ownerProblems.delete(key);
+    else this.ownerProblems.set(key, out);
+  }
+
+  private checkCname(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
+    const cnames = records.filter((r) => r.type === 'CNAME');
+    if (cnames.length === 0) return;
+    const atApex = key === this.apex;
+    // Every CNAME at the apex is wrong (SOA and NS live there); elsewhere the CNAMEs and every
+    // record of other data that comes after one (BIND names the later lines too).
+    let seenCname = false;
+    for (const r of records) {
+      if (r.type === 'CNAME') {
+        if (atApex) {
+          out.push(
+            problem('cname-at-apex', 'error', 'CNAME at the zone apex (beside SOA and NS)', r),
+          );
+        } else if (records.some((x) => x.type !== 'CNAME' && !BESIDE_CNAME.has(x.type))) {
+          out.push(
+            problem('cname-and-other-data', 'error', `${r.owner} has a CNAME and other data`, r),
+          );
+        }
+        seenCname = true;
+      } else if (seenCname && !BESIDE_CNAME.has(r.type)) {
+        out.push(
+          problem('cname-and-other-data', 'error', `${r.owner} has a CNAME and other data`, r),
+        );
+      }
+    }
+    const first = cnames[0];
+    for (const r of cnames.slice(1)) {
+      if (r.wire !== first.wire) {
+        out.push(problem('multiple-cname', 'error', `${r.owner} has more than one CNAME`, r));
+      }
+    }
+  }
+
+  private checkRrsets(records: ZoneRecord[], out: ZoneProblem[]): void {
+    const firstOfType = new Map<string, ZoneRecord>();
+    const seen = new Set<string>();
+    for (const r of records) {
+      const first = firstOfType.get(r.type);
+      if (first === undefined) firstOfType.set(r.type, r);
+      else if (first.ttl !== r.ttl && !OWN_TTL.has(r.type)) {
+        const p = problem(
+          'ttl-mismatch',
+          'warning',
+          `TTL ${r.ttl} differs from ${first.ttl} of the other ${r.type} records of ${r.owner}: servers use ${first.ttl}`,
+          r,
+          r.ttlRange ?? r.typeRange,
+        );
+        if (r.file === undefined) p.fix = ttlFix(r, first.ttl);
+        out.push(p);
+      }
+      const id = `${r.type} ${r.wire}`;
+      if (seen.has(id)) {
+        const p = problem('duplicate-record', 'warning', `duplicate ${r.type} record`, r);
+        if (r.file === undefined && r.ownerRange !== undefined) {
+          p.fix = {
+            title: 'Remove the duplicate record',
+            range: {
+              line: r.range.line,
+              start: 0,
+              endLine: (r.range.endLine ?? r.range.line) + 1,
+              end: 0,
+            },
+            replacement: '',
+          };
+        }
+        out.push(p);
+      }
+      seen.add(id);
+    }
+  }
+
+  /** Data below a delegation is not the zone's, except the glue its nameservers need. */
+  private checkOccluded(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
+    if (this.cuts.size === 0 || this.apex === undefined) return;
+    let cut: string | undefined;
+    for (let up = parentKey(key); up !== undefined && up !== this.apex; up = parentKey(up)) {
+      if (this.cuts.has(up)) cut = up;
+      if (!isAtOrBelow(up, this.apex)) break;
+    }
+    if (cut === undefined) return;
+    const isGlueName = [...(this.refs.get(key) ?? [])].some((r) => r.type === 'NS');
+    for (const r of records) {
+      if (isGlueName && (r.type === 'A' || r.type === 'AAAA')) continue;
+      out.push(
+        problem(
+          'below-delegation',
+          'warning',
+          `${r.owner} is below the delegation ${cut}: servers do not serve it`,
+          r,
+        ),
+      );
+    }
+  }
+
+  private checkTarget(r: ZoneRecord, out: ZoneProblem[]): void {
+    const kind = TARGET_CNAME[r.type];
+    if (kind === undefined || r.target === undefined || this.apex === undefined) return;
+    if (!isAtOrBelow(r.target, this.apex)) return;
+    const at = this.byOwner.get(r.target) ?? [];
+    const cname = at.find((x) => x.type === 'CNAME');
+    if (cname !== undefined) {
+      const p = problem(
+        kind.code,
+        kind.severity,
+        `${r.type} target ${r.target} is a CNAME`,
+        r,
+        r.targetRange,
+      );
+      if (r.targetRange !== undefined && r.file === undefined) {
+        p.fix = { title: `Point at ${cname.data}`, range: r.targetRange, replacement: cname.data };
+      }
+      out.push(p);
+      return;
+    }
+    if (r.type === 'NS' && !at.some((x) => x.type === 'A' || x.type === 'AAAA')) {
+      // BIND refuses a zone whose own nameservers cannot be reached; for a delegation it only
+      // warns, since the child may still answer (Knot refuses both).
+      const severity = r.key === this.apex ? 'error' : 'warning';
+      out.push(
+        problem(
+          'missing-glue',
+          severity,
+          `NS target ${r.target} is in the zone but has no A or AAAA record`,
+          r,
+          r.targetRange,
+        ),
+      );
+    }
+  }
+}
+
+function problem(
+  code: string,
+  severity: 'error' | 'warning',
+  message: string,
+  r: ZoneRecord,
+  range?: SourceRange,
+): ZoneProblem {
+  const p: ZoneProblem = { code, severity, message, range: range ?? r.range };
+  if (r.file !== undefined) p.file = r.file;
+  return p;
+}
+
+function ttlFix(r: ZoneRecord, ttl: number): ZoneFix {
+  if (r.ttlRange !== undefined) {
+    return { title: `Use TTL ${ttl}`, range: r.ttlRange, replacement: String(ttl) };
+  }
+  const at = r.typeRange;
+  return {
+    title: `Use TTL ${ttl}`,
+    range: { line: at.line, start: at.start, end: at.start },
+    replacement: `${ttl} `,
+  };
+}
+
+function byPosition(a: ZoneRecord, b: ZoneRecord): number {
+  return a.range.line - b.range.line || a.range.start - b.range.start;
+}

@@ -1,0 +1,427 @@
+// One entry of a master file (a record or a directive, possibly spread over lines by
+// parentheses) parsed against the context the entries before it left: origin, $TTL, the last
+// owner and TTL (RFC 1035 section 5.1, RFC 2308 section 4).
+import type { LineTokens, Token } from './lexer';
+import { tokenizeLine } from './lexer';
+import { isAtOrBelow, isNameError, parseName } from './names';
+import { parseRdata, splitCharString } from './rdata';
+import { CLASSES, typeCode, typeName } from './rrtypes';
+import { looksLikeTtl, parseTtl } from './ttl';
+import { generateLines } from './generate';
+import type { SourceRange, ZoneProblem, ZoneRecord } from './types';
+
+export interface Context {
+  origin: string | undefined;
+  defaultTtl: number | undefined;
+  lastOwner: string | undefined;
+  lastTtl: number | undefined;
+}
+
+export function sameContext(a: Context, b: Context): boolean {
+  return (
+    a.origin === b.origin &&
+    a.defaultTtl === b.defaultTtl &&
+    a.lastOwner === b.lastOwner &&
+    a.lastTtl === b.lastTtl
+  );
+}
+
+/** A token and the line it is on. */
+export interface PlacedToken extends Token {
+  line: number;
+}
+
+export interface EntryEnv {
+  /** the zone apex (a key), or undefined when unknown */
+  apex: string | undefined;
+  /** the file this entry is in, for $INCLUDE; undefined for an unsaved buffer */
+  file: string | undefined;
+  /** problems in included files carry their file name; the top file's do not */
+  fileLabel: string | undefined;
+  readInclude?: (path: string, from: string | undefined) => { path: string; text: string };
+  includeDepth: number;
+}
+
+export interface ParsedEntry {
+  records: ZoneRecord[];
+  problems: ZoneProblem[];
+  /** every range object the entry made, once each, so a line shift moves each once */
+  ranges: Set<SourceRange>;
+  ctx: Context;
+}
+
+export function tokenRange(t: PlacedToken): SourceRange {
+  return { line: t.line, start: t.start, end: t.end };
+}
+
+export function parseEntry(
+  lines: LineTokens[],
+  first: number,
+  last: number,
+  ctxIn: Context,
+  env: EntryEnv,
+): ParsedEntry {
+  const out = new EntryBuilder(env, { ...ctxIn });
+  const tokens: PlacedToken[] = [];
+  // where the entry ends, its closing parenthesis included
+  let end = { line: first, end: 0 };
+  let depth = 0;
+  for (let line = first; line <= last; line++) {
+    const lt = lines[line];
+    if (lt.error) {
+      out.problem('syntax', lt.error.message, {
+        line,
+        start: lt.error.start,
+        end: lt.error.end,
+      });
+    }
+    for (const t of lt.tokens) {
+      end = { line, end: t.end };
+      if (t.kind === 'open') {
+        depth++;
+        if (depth > 1) out.problem('syntax', 'nested parentheses', { line, ...span(t) });
+      } else if (t.kind === 'close') {
+        depth--;
+        if (depth < 0) {
+          out.problem('syntax', 'unbalanced parentheses', { line, ...span(t) });
+          depth = 0;
+        }
+      } else {
+        tokens.push({ ...t, line });
+      }
+    }
+  }
+  if (depth > 0) {
+    const lt = lines[last];
+    const end = lt.tokens.length > 0 ? lt.tokens[lt.tokens.length - 1].end : 0;
+    out.problem('syntax', 'unbalanced parentheses: "(" is never closed', {
+      line: first,
+      start: 0,
+      endLine: last,
+      end,
+    });
+  }
+  if (tokens.length === 0 || out.hasError) return out.done();
+  const leadingBlank = lines[first].leadingBlank;
+  if (!leadingBlank && tokens[0].kind === 'word' && tokens[0].text.startsWith('$')) {
+    directive(tokens, out);
+  } else {
+    record(tokens, leadingBlank, out, end);
+  }
+  return out.done();
+}
+
+function span(t: Token): { start: number; end: number } {
+  return { start: t.start, end: t.end };
+}
+
+class EntryBuilder {
+  records: ZoneRecord[] = [];
+  problems: ZoneProblem[] = [];
+  ranges = new Set<SourceRange>();
+  hasError = false;
+  constructor(
+    readonly env: EntryEnv,
+    readonly ctx: Context,
+  ) {}
+  range(r: SourceRange): SourceRange {
+    if (this.env.fileLabel === undefined) this.ranges.add(r);
+    return r;
+  }
+  problem(
+    code: string,
+    message: string,
+    range: SourceRange,
+    severity: 'error' | 'warning' = 'error',
+  ): ZoneProblem {
+    if (severity === 'error') this.hasError = true;
+    const p: ZoneProblem = { code, severity, message, range: this.range(range) };
+    if (this.env.fileLabel !== undefined) p.file = this.env.fileLabel;
+    this.problems.push(p);
+    return p;
+  }
+  done(): ParsedEntry {
+    return { records: this.records, problems: this.problems, ranges: this.ranges, ctx: this.ctx };
+  }
+}
+
+function directive(tokens: PlacedToken[], out: EntryBuilder): void {
+  const [head, ...args] = tokens;
+  const name = head.text.toUpperCase();
+  const headRange = tokenRange(head);
+  if (name === '$ORIGIN') {
+    if (args.length !== 1) {
+      out.problem('bad-directive', '$ORIGIN takes one name', headRange);
+      return;
+    }
+    const origin = parseName(args[0].text, out.ctx.origin);
+    if (isNameError(origin)) {
+      out.problem(origin.code, origin.message, tokenRange(args[0]));
+      return;
+    }
+    out.ctx.origin = origin.text;
+  } else if (name === '$TTL') {
+    const ttl = args.length === 1 ? parseTtl(args[0].text) : undefined;
+    if (ttl === undefined) {
+      out.problem('bad-ttl', '$TTL takes one time value (3600, 1h, 1d12h)', headRange);
+      return;
+    }
+    out.ctx.defaultTtl = ttl;
+    out.ctx.lastTtl = ttl;
+  } else if (name === '$INCLUDE') {
+    include(args, headRange, out);
+  } else if (name === '$GENERATE') {
+    const generated = generateLines(args);
+    if ('message' in generated) {
+      out.problem('bad-generate', generated.message, tokenRange(args[generated.token] ?? head));
+      return;
+    }
+    const at = out.range({
+      ...headRange,
+      endLine: args[args.length - 1].line,
+      end: args[args.length - 1].end,
+    });
+    // BIND's $GENERATE leaves the owner and TTL context as it was.
+    const saved = { ...out.ctx };
+    for (const line of generated.lines) if (!generatedRecord(line, at, out)) break;
+    Object.assign(out.ctx, { lastOwner: saved.lastOwner });
+  } else {
+    out.problem('bad-directive', `unknown directive ${head.text}`, headRange);
+  }
+}
+
+function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void {
+  const { env } = out;
+  if (args.length < 1 || args.length > 2) {
+    out.problem('bad-directive', '$INCLUDE takes a file name and an optional origin', at);
+    return;
+  }
+  if (env.readInclude === undefined || env.includeDepth >= 8) {
+    out.problem('include-failed', `cannot read ${args[0].text} here`, tokenRange(args[0]));
+    return;
+  }
+  let origin = out.ctx.origin;
+  if (args[1] !== undefined) {
+    const parsed = parseName(args[1].text, out.ctx.origin);
+    if (isNameError(parsed)) {
+      out.problem(parsed.code, parsed.message, tokenRange(args[1]));
+      return;
+    }
+    origin = parsed.text;
+  }
+  let loaded: { path: string; text: string };
+  try {
+    loaded = env.readInclude(args[0].text, env.file);
+  } catch (err) {
+    out.problem(
+      'include-failed',
+      `cannot read ${args[0].text}: ${(err as Error).message}`,
+      tokenRange(args[0]),
+    );
+    return;
+  }
+  // The included file starts from the including file's origin (or the one given) and its
+  // changes of origin stay inside it (RFC 1035 section 5.1).
+  const sub = parseText(
+    loaded.text,
+    { ...out.ctx, origin },
+    {
+      ...env,
+      file: loaded.path,
+      fileLabel: loaded.path,
+      includeDepth: env.includeDepth + 1,
+    },
+  );
+  out.records.push(...sub.records);
+  out.problems.push(...sub.problems);
+  if (sub.problems.some((p) => p.severity === 'error')) out.hasError = true;
+  out.ctx.defaultTtl = sub.ctx.defaultTtl;
+  out.ctx.lastTtl = sub.ctx.lastTtl;
+}
+
+/** Every entry of a whole text, without incremental bookkeeping (included files). */
+export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntry {
+  const lines = text.split(/\r?\n/).map(tokenizeLine);
+  const all: ParsedEntry = { records: [], problems: [], ranges: new Set(), ctx };
+  forEachEntry(lines, 0, (first, last) => {
+    const parsed = parseEntry(lines, first, last, all.ctx, env);
+    all.records.push(...parsed.records);
+    all.problems.push(...parsed.problems);
+    all.ctx = parsed.ctx;
+    return true;
+  });
+  return all;
+}
+
+/** Calls `visit(first, last)` for each entry from line `from`; stops when it returns false. */
+export function forEachEntry(
+  lines: LineTokens[],
+  from: number,
+  visit: (first: number, last: number) => boolean,
+): void {
+  let i = from;
+  while (i < lines.length) {
+    if (lines[i].tokens.length === 0 && lines[i].error === undefined) {
+      i++;
+      continue;
+    }
+    let depth = 0;
+    let j = i;
+    for (; j < lines.length; j++) {
+      for (const t of lines[j].tokens) {
+        if (t.kind === 'open') depth++;
+        else if (t.kind === 'close') depth = Math.max(0, depth - 1);
+      }
+      if (depth === 0) break;
+    }
+    const last = Math.min(j, lines.length - 1);
+    if (!visit(i, last)) return;
+    i = last + 1;
+  }
+}
+
+function isClass(text: string): boolean {
+  const upper = text.toUpperCase();
+  return CLASSES.has(upper) || /^CLASS\d+$/.test(upper);
+}
+
+function record(
+  tokens: PlacedToken[],
+  leadingBlank: boolean,
+  out: EntryBuilder,
+  end?: { line: number; end: number },
+): void {
+  let i = 0;
+  let owner: string;
+  let ownerKey: string;
+  let ownerRange: SourceRange | undefined;
+  if (!leadingBlank) {
+    const t = tokens[i++];
+    ownerRange = out.range(tokenRange(t));
+    const parsed = parseName(t.text, out.ctx.origin);
+    if (isNameError(parsed)) {
+      out.problem(parsed.code, parsed.message, ownerRange);
+      return;
+    }
+    owner = parsed.text;
+    ownerKey = parsed.key;
+    out.ctx.lastOwner = owner;
+  } else {
+    if (out.ctx.lastOwner === undefined) {
+      out.problem('no-owner', 'the first record has no owner name', tokenRange(tokens[0]));
+      return;
+    }
+    owner = out.ctx.lastOwner;
+    ownerKey = owner.toLowerCase();
+  }
+  let ttl: number | undefined;
+  let ttlToken: PlacedToken | undefined;
+  let klass: PlacedToken | undefined;
+  for (let k = 0; k < 2 && i < tokens.length; k++) {
+    const t = tokens[i];
+    if (ttlToken === undefined && looksLikeTtl(t.text)) {
+      ttlToken = t;
+      ttl = parseTtl(t.text);
+      i++;
+    } else if (klass === undefined && isClass(t.text)) {
+      klass = t;
+      i++;
+    } else break;
+  }
+  const typeToken = tokens[i++];
+  if (typeToken === undefined) {
+    const lastToken = tokens[tokens.length - 1];
+    out.problem('syntax', 'missing record type', tokenRange(lastToken));
+    return;
+  }
+  const code = typeCode(typeToken.text);
+  const typeRange = out.range(tokenRange(typeToken));
+  if (code === undefined) {
+    out.problem('unknown-type', `unknown record type "${typeToken.text}"`, typeRange);
+    return;
+  }
+  if (klass !== undefined && klass.text.toUpperCase() !== 'IN') {
+    out.problem('bad-class', `class ${klass.text} is not the zone's class IN`, tokenRange(klass));
+    return;
+  }
+  const type = typeName(code);
+  const rdataTokens = tokens.slice(i);
+  const parsed = parseRdata(type, rdataTokens, out.ctx.origin);
+  const lastToken = tokens[tokens.length - 1];
+  const range = out.range({
+    line: tokens[0].line,
+    start: tokens[0].start,
+    endLine: end?.line ?? lastToken.line,
+    end: end?.end ?? lastToken.end,
+  });
+  if ('code' in parsed) {
+    const t = rdataTokens[parsed.token] ?? tokens[tokens.length - 1];
+    const p = out.problem(parsed.code, `${type}: ${parsed.message}`, tokenRange(t));
+    if (parsed.code === 'string-too-long' && (type === 'TXT' || type === 'SPF')) {
+      p.fix = {
+        title: 'Split into strings of at most 255 octets',
+        range: p.range,
+        replacement: splitCharString(t.text).join(' '),
+      };
+    }
+    return;
+  }
+  if (ttl === undefined) {
+    ttl = out.ctx.defaultTtl ?? out.ctx.lastTtl;
+    if (ttl === undefined) {
+      if (type === 'SOA' && parsed.minimum !== undefined) {
+        ttl = parsed.minimum;
+        out.problem('no-ttl', 'no TTL given: using the SOA minimum', typeRange, 'warning');
+      } else {
+        out.problem('no-ttl', 'no TTL given and no $TTL before this record', typeRange);
+        return;
+      }
+    }
+  }
+  out.ctx.lastTtl = ttl;
+  if (out.env.apex !== undefined && !isAtOrBelow(ownerKey, out.env.apex)) {
+    out.problem(
+      'outside-origin',
+      `${owner} is outside the zone ${out.env.apex}: servers ignore it`,
+      ownerRange ?? range,
+      'warning',
+    );
+    return;
+  }
+  const rec: ZoneRecord = {
+    owner,
+    key: ownerKey,
+    ttl,
+    type,
+    typeCode: code,
+    data: parsed.data,
+    wire: Buffer.from(parsed.wire).toString('hex'),
+    range,
+    typeRange,
+  };
+  if (ownerRange) rec.ownerRange = ownerRange;
+  if (ttlToken) rec.ttlRange = out.range(tokenRange(ttlToken));
+  if (parsed.target !== undefined && parsed.targetToken !== undefined) {
+    rec.target = parsed.target;
+    rec.targetRange = out.range(tokenRange(rdataTokens[parsed.targetToken]));
+  }
+  if (parsed.serial !== undefined) rec.serial = parsed.serial;
+  if (out.env.fileLabel !== undefined) rec.file = out.env.fileLabel;
+  out.records.push(rec);
+}
+
+/** A record line built by $GENERATE: parsed like any other, placed on the directive. */
+function generatedRecord(text: string, at: SourceRange, out: EntryBuilder): boolean {
+  // Records of one $GENERATE share its range: the editor shows them all on the directive.
+  const lt = tokenizeLine(text);
+  const tokens: PlacedToken[] = lt.tokens.map((t) => ({
+    ...t,
+    line: at.line,
+    start: at.start,
+    end: at.end,
+  }));
+  const before = out.problems.length;
+  record(tokens, false, out);
+  for (const p of out.problems.slice(before)) p.range = at;
+  return out.problems.length === before;
+}

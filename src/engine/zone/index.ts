@@ -1,0 +1,75 @@
+// The zone-file engine: parse, check, and keep checking as the text changes.
+import { basename } from 'node:path';
+import { ZoneDocument, type DocumentOptions, type RecordDelta } from './document';
+import { ZoneChecks } from './checks';
+import { tokenizeLine } from './lexer';
+import type { ZoneProblem, ZoneRecord } from './types';
+
+export type { ZoneProblem, ZoneRecord, ZoneFix, SourceRange, Severity } from './types';
+export type { DocumentOptions, RecordDelta } from './document';
+
+/** A zone file and its problems, updated edit by edit. */
+export class ZoneSession {
+  readonly document: ZoneDocument;
+  readonly checks: ZoneChecks;
+
+  constructor(text: string, options: DocumentOptions = {}) {
+    this.document = new ZoneDocument(text, options);
+    this.checks = new ZoneChecks(this.document.apex);
+    this.checks.update({ removed: [], added: this.document.records() });
+  }
+
+  /** Replaces lines [from, to) with `text` and re-checks what that can affect. */
+  edit(from: number, to: number, text: string): RecordDelta {
+    const delta = this.document.edit(from, to, text);
+    this.checks.update(delta);
+    return delta;
+  }
+
+  records(): ZoneRecord[] {
+    return this.document.records();
+  }
+
+  /** Syntax and record problems, then the zone's, in position order. */
+  problems(): ZoneProblem[] {
+    return sortProblems([...this.document.problems(), ...this.checks.problems()]);
+  }
+}
+
+export function sortProblems(problems: ZoneProblem[]): ZoneProblem[] {
+  return problems.sort(
+    (a, b) =>
+      (a.file ?? '').localeCompare(b.file ?? '') ||
+      a.range.line - b.range.line ||
+      a.range.start - b.range.start,
+  );
+}
+
+/** One-shot: every problem of a zone text. */
+export function checkZone(text: string, options: DocumentOptions = {}): ZoneProblem[] {
+  return new ZoneSession(text, options).problems();
+}
+
+/**
+ * The zone a file is for when no origin is given: its first $ORIGIN before any record, else
+ * the absolute owner of its SOA, else the file name ("example.com.zone", "db.example.com").
+ */
+export function guessOrigin(text: string, fileName?: string): string | undefined {
+  for (const line of text.split(/\r?\n/, 2000)) {
+    const { tokens, leadingBlank } = tokenizeLine(line);
+    if (tokens.length === 0) continue;
+    const head = tokens[0].text;
+    if (/^\$ORIGIN$/i.test(head) && tokens[1]?.text.endsWith('.')) return tokens[1].text;
+    if (head.startsWith('$')) continue;
+    // The first record decides: an SOA with an absolute owner names the zone.
+    if (!leadingBlank && head.endsWith('.') && tokens.some((t) => /^SOA$/i.test(t.text))) {
+      return head;
+    }
+    break;
+  }
+  if (fileName === undefined) return undefined;
+  const name = basename(fileName)
+    .replace(/^db\./i, '')
+    .replace(/\.(zone|db|txt)$/i, '');
+  return /^[A-Za-z0-9_.-]+$/.test(name) && name.includes('.') ? `${name}.` : undefined;
+}

@@ -1,0 +1,155 @@
+// Domain names in master-file presentation form (RFC 1035 sections 3.1, 5.1): `@`, relative
+// names completed with the origin, `\.` and `\DDD` escapes; limits of 63 octets per label and
+// 255 octets on the wire (253 characters of plain text).
+import { escapeOctets, unescapeOctets } from './lexer';
+
+export interface ParsedName {
+  /** absolute, trailing dot, escapes as written */
+  text: string;
+  /** lower-case canonical form: the key for comparisons */
+  key: string;
+  wireLength: number;
+}
+
+export interface NameError {
+  code: 'label-too-long' | 'name-too-long' | 'empty-label' | 'no-origin' | 'bad-escape';
+  message: string;
+}
+
+export const MAX_LABEL = 63;
+export const MAX_WIRE_NAME = 255;
+
+export function isNameError(value: ParsedName | NameError): value is NameError {
+  return (value as NameError).code !== undefined;
+}
+
+/** A name of the file, completed with `origin` (itself absolute) when relative. */
+export function parseName(text: string, origin: string | undefined): ParsedName | NameError {
+  if (text === '@') {
+    if (origin === undefined) return { code: 'no-origin', message: '"@" with no origin set' };
+    return parseAbsolute(origin);
+  }
+  if (text === '.') return { text: '.', key: '.', wireLength: 1 };
+  if (endsWithDot(text)) return parseAbsolute(text);
+  if (origin === undefined) {
+    return { code: 'no-origin', message: `relative name "${text}" with no origin set` };
+  }
+  return parseAbsolute(origin === '.' ? `${text}.` : `${text}.${origin}`);
+}
+
+function endsWithDot(text: string): boolean {
+  if (!text.endsWith('.')) return false;
+  let slashes = 0;
+  for (let i = text.length - 2; i >= 0 && text[i] === '\\'; i--) slashes++;
+  return slashes % 2 === 0;
+}
+
+function parseAbsolute(text: string): ParsedName | NameError {
+  if (text === '.') return { text: '.', key: '.', wireLength: 1 };
+  if (!text.includes('\\')) {
+    // The common case: no escapes, so labels are the text between dots.
+    const body = text.slice(0, -1);
+    let wire = 1;
+    let from = 0;
+    for (;;) {
+      const dot = body.indexOf('.', from);
+      const to = dot === -1 ? body.length : dot;
+      const len = Buffer.byteLength(body.slice(from, to));
+      if (len === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
+      if (len > MAX_LABEL) {
+        return { code: 'label-too-long', message: `label of ${len} octets (at most ${MAX_LABEL})` };
+      }
+      wire += len + 1;
+      if (dot === -1) break;
+      from = dot + 1;
+    }
+    if (wire > MAX_WIRE_NAME) {
+      return {
+        code: 'name-too-long',
+        message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})`,
+      };
+    }
+    return { text, key: text.toLowerCase(), wireLength: wire };
+  }
+  const labels = splitLabels(text);
+  if (labels === undefined) return { code: 'bad-escape', message: `bad escape in "${text}"` };
+  let wire = 1;
+  const keyLabels: string[] = [];
+  for (const label of labels) {
+    if (label.length === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
+    if (label.length > MAX_LABEL) {
+      return {
+        code: 'label-too-long',
+        message: `label of ${label.length} octets (at most ${MAX_LABEL})`,
+      };
+    }
+    wire += label.length + 1;
+    keyLabels.push(escapeOctets(label.map(lowerOctet), false).replace(/\./g, '\\.'));
+  }
+  if (wire > MAX_WIRE_NAME) {
+    return { code: 'name-too-long', message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})` };
+  }
+  return { text, key: `${keyLabels.join('.')}.`, wireLength: wire };
+}
+
+function lowerOctet(b: number): number {
+  return b >= 0x41 && b <= 0x5a ? b + 0x20 : b;
+}
+
+/** The labels of an absolute name as octets, or undefined on a bad escape. */
+export function splitLabels(text: string): number[][] | undefined {
+  if (text === '.') return [];
+  const labels: number[][] = [];
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\\') {
+      current += text.slice(i, i + (/^\d{3}$/.test(text.slice(i + 1, i + 4)) ? 4 : 2));
+      i += /^\d{3}$/.test(text.slice(i + 1, i + 4)) ? 3 : 1;
+    } else if (ch === '.') {
+      const octets = unescapeOctets(current);
+      if (octets === undefined) return undefined;
+      labels.push(octets);
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  if (current !== '') {
+    const octets = unescapeOctets(current);
+    if (octets === undefined) return undefined;
+    labels.push(octets);
+  }
+  return labels;
+}
+
+/** Uncompressed wire form of a key (already lower case). */
+export function nameToWire(key: string, out: number[]): void {
+  if (!key.includes('\\')) {
+    if (key !== '.') {
+      for (const label of key.slice(0, -1).split('.')) {
+        const bytes = Buffer.from(label, 'utf8');
+        out.push(bytes.length, ...bytes);
+      }
+    }
+    out.push(0);
+    return;
+  }
+  for (const label of splitLabels(key) ?? []) out.push(label.length, ...label);
+  out.push(0);
+}
+
+/** Whether `name` is `zone` or below it (both keys). */
+export function isAtOrBelow(name: string, zone: string): boolean {
+  return zone === '.' || name === zone || name.endsWith(`.${zone}`);
+}
+
+/** The key one label up, or undefined at the root. */
+export function parentKey(key: string): string | undefined {
+  if (key === '.') return undefined;
+  for (let i = 0; i < key.length - 1; i++) {
+    if (key[i] === '\\') i += /^\d{3}$/.test(key.slice(i + 1, i + 4)) ? 3 : 1;
+    else if (key[i] === '.') return key.slice(i + 1);
+  }
+  return '.';
+}

@@ -1,0 +1,88 @@
+// Zone files for the command line and the editor: checking a file on disk (its $INCLUDEs read
+// relative to it), and the incremental session and drift comparison of the engine, so callers
+// above the services never reach into engine/ themselves.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { LookupError } from '../contract/errors';
+import {
+  guessOrigin,
+  ZoneSession,
+  type DocumentOptions,
+  type ZoneProblem,
+} from '../engine/zone/index';
+
+export {
+  ZoneSession,
+  guessOrigin,
+  checkZone,
+  sortProblems,
+  type ZoneProblem,
+  type ZoneRecord,
+  type ZoneFix,
+  type SourceRange,
+  type Severity,
+  type DocumentOptions,
+} from '../engine/zone/index';
+
+/** One problem as the command line prints it: 1-based line and column. */
+export interface ZoneCheckProblem {
+  line: number;
+  column: number;
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  /** additive: the included file the problem is in, when it is not the checked file */
+  file?: string;
+}
+
+export interface ZoneCheckResult {
+  origin: string | undefined;
+  problems: ZoneCheckProblem[];
+}
+
+/** Reads an $INCLUDE relative to the including file (as Knot does; BIND uses its directory). */
+export function readIncludeFromDisk(path: string, from: string | undefined) {
+  const full = resolve(from === undefined ? process.cwd() : dirname(from), path);
+  return { path: full, text: readFileSync(full, 'utf8') };
+}
+
+export function readZoneFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new LookupError('invalid_argument', `cannot read ${file}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+}
+
+/** The options a file on disk is parsed with: its origin given or guessed, includes from disk. */
+export function fileOptions(file: string, text: string, origin?: string): DocumentOptions {
+  const zone = origin ?? guessOrigin(text, file);
+  if (zone === undefined) {
+    throw new LookupError(
+      'invalid_argument',
+      `cannot tell which zone ${file} is for: give --origin (no $ORIGIN, absolute SOA owner or zone file name)`,
+    );
+  }
+  return { origin: zone, file: resolve(file), readInclude: readIncludeFromDisk };
+}
+
+export function checkZoneFile(file: string, origin?: string): ZoneCheckResult {
+  const text = readZoneFile(file);
+  const options = fileOptions(file, text, origin);
+  const problems = new ZoneSession(text, options).problems();
+  return { origin: options.origin, problems: problems.map(toCheckProblem) };
+}
+
+export function toCheckProblem(p: ZoneProblem): ZoneCheckProblem {
+  const out: ZoneCheckProblem = {
+    line: p.range.line + 1,
+    column: p.range.start + 1,
+    code: p.code,
+    severity: p.severity,
+    message: p.message,
+  };
+  if (p.file !== undefined) out.file = p.file;
+  return out;
+}

@@ -1,0 +1,110 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../src/cli/main';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(...args: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const write = { out: process.stdout.write, err: process.stderr.write };
+  process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
+  process.stderr.write = (chunk: string) => (err.push(String(chunk)), true);
+  try {
+    const code = await main(args);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    process.stdout.write = write.out;
+    process.stderr.write = write.err;
+  }
+}
+
+const HEAD =
+  '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
+
+describe('hostlens zone-check', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hostlens-zone-cli-'));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('exits 0 with no problems for a clean zone (origin from the file name)', async () => {
+    const r = await run('zone-check', file('example.com.zone', HEAD));
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { problems: [] });
+  });
+
+  it('exits 1 on an error, with line, column, code, severity and message', async () => {
+    const r = await run(
+      'zone-check',
+      file('bad.zone', `${HEAD}www  A 192.0.2.300\n`),
+      '--origin',
+      'example.com',
+    );
+    assert.equal(r.code, 1);
+    const { problems } = JSON.parse(r.stdout) as { problems: Record<string, unknown>[] };
+    assert.deepEqual(problems, [
+      {
+        line: 5,
+        column: 8,
+        code: 'bad-address',
+        severity: 'error',
+        message: 'A: "192.0.2.300" is not an IPv4 address',
+      },
+    ]);
+  });
+
+  it('exits 0 when there are only warnings', async () => {
+    const r = await run(
+      'zone-check',
+      file('warn.zone', `${HEAD}a 60 A 192.0.2.1\na 90 A 192.0.2.2\n`),
+      '--origin',
+      'example.com.',
+    );
+    assert.equal(r.code, 0);
+    const { problems } = JSON.parse(r.stdout) as { problems: { code: string; severity: string }[] };
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.severity]),
+      [['ttl-mismatch', 'warning']],
+    );
+  });
+
+  it('reads $INCLUDE relative to the file and names the included file in its problems', async () => {
+    mkdirSync(join(dir, 'parts'), { recursive: true });
+    file('parts/hosts.inc', 'ok A 192.0.2.5\nbroken AAAA nope\n');
+    const r = await run(
+      'zone-check',
+      file('inc.zone', `${HEAD}$INCLUDE parts/hosts.inc\n`),
+      '--origin',
+      'example.com',
+    );
+    assert.equal(r.code, 1);
+    const { problems } = JSON.parse(r.stdout) as { problems: { line: number; file?: string }[] };
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0].line, 2);
+    assert.equal(problems[0].file, join(dir, 'parts', 'hosts.inc'));
+  });
+
+  it('exits 2 on bad usage: no file, two files, unknown flag, unreadable file, unknown origin', async () => {
+    for (const args of [
+      [],
+      ['a.zone', 'b.zone'],
+      ['--bogus', 'a.zone'],
+      [join(dir, 'missing.zone'), '--origin', 'example.com'],
+      [file('zonefile', HEAD)],
+    ]) {
+      const r = await run('zone-check', ...args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.equal((JSON.parse(r.stderr) as { code: string }).code, 'invalid_argument');
+    }
+  });
+});

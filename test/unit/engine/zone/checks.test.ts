@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ZoneSession, type ZoneProblem } from '../../../../src/engine/zone/index';
+
+const HEAD =
+  '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
+
+function problems(body: string, head = HEAD): ZoneProblem[] {
+  return new ZoneSession(head + body, { origin: 'example.com.' }).problems();
+}
+
+function codes(body: string, head = HEAD): string[] {
+  return problems(body, head).map((p) => `${p.range.line + 1}:${p.code}:${p.severity}`);
+}
+
+describe('engine/zone checks', () => {
+  it('a clean zone has no problems', () => {
+    assert.deepEqual(codes('www A 192.0.2.2\nmail A 192.0.2.3\n@ MX 10 mail\n'), []);
+  });
+
+  it('SOA: none, more than one, not at the apex', () => {
+    assert.deepEqual(codes('@ NS ns1\nns1 A 192.0.2.1\n', '$TTL 1h\n'), ['1:no-soa:error']);
+    assert.deepEqual(codes('@ SOA ns1 hm 2 1 1 1 1\n'), ['5:multiple-soa:error']);
+    assert.deepEqual(codes('sub SOA ns1 hm 2 1 1 1 1\n'), ['5:soa-not-at-apex:error']);
+    assert.deepEqual(codes('', '$TTL 1h\n@ SOA ns1 hm 1 2 3 4 5\n'), ['2:no-ns:error']);
+  });
+
+  it('CNAME beside other data, at the apex, twice', () => {
+    assert.deepEqual(codes('www A 192.0.2.2\nwww CNAME ns1\n'), ['6:cname-and-other-data:error']);
+    assert.deepEqual(codes('www CNAME ns1\nwww A 192.0.2.2\n'), [
+      '5:cname-and-other-data:error',
+      '6:cname-and-other-data:error',
+    ]);
+    assert.deepEqual(codes('@ CNAME example.net.\n'), ['5:cname-at-apex:error']);
+    assert.deepEqual(codes('www CNAME a\nwww CNAME b\n'), ['6:multiple-cname:error']);
+    assert.deepEqual(codes('www CNAME a\nwww RRSIG A 13 2 300 1 1 1 example.com. AAAA\n'), []);
+  });
+
+  it('NS, MX and SRV targets that are CNAMEs, with a fix pointing at the CNAME target', () => {
+    const body = 'alias CNAME ns1\n@ NS alias\n@ MX 10 alias\n_s._tcp SRV 0 0 5060 alias\n';
+    assert.deepEqual(codes(body), [
+      '6:ns-target-cname:error',
+      '7:mx-target-cname:warning',
+      '8:srv-target-cname:warning',
+    ]);
+    const ns = problems(body)[0];
+    assert.deepEqual(ns.range, { line: 5, start: 5, end: 10 });
+    assert.deepEqual(ns.fix, {
+      title: 'Point at ns1.example.com.',
+      range: ns.range,
+      replacement: 'ns1.example.com.',
+    });
+  });
+
+  it('missing glue: an error for the zone own NS, a warning for a delegation (as BIND)', () => {
+    assert.deepEqual(codes('@ NS ns2\n'), ['5:missing-glue:error']);
+    assert.deepEqual(codes('sub NS ns.sub\n'), ['5:missing-glue:warning']);
+    assert.deepEqual(codes('sub NS ns.sub\nns.sub A 192.0.2.9\n'), [], 'glue is not occluded data');
+    assert.deepEqual(codes('@ NS ns.example.net.\n'), [], 'out-of-zone targets need no glue');
+  });
+
+  it('data outside the origin and below a delegation', () => {
+    assert.deepEqual(codes('www.example.net. A 192.0.2.3\n'), ['5:outside-origin:warning']);
+    assert.deepEqual(
+      codes(
+        'sub NS ns1\nx.sub A 192.0.2.5\ny.x.sub TXT "t"\nsub DS 1 8 1 0123456789012345678901234567890123456789\n',
+      ),
+      ['6:below-delegation:warning', '7:below-delegation:warning'],
+    );
+  });
+
+  it('TTLs differing within an RRset, with a fix; duplicates, with a fix', () => {
+    const p = problems('www 100 A 192.0.2.1\nwww 200 A 192.0.2.2\n  A 192.0.2.3\n');
+    assert.deepEqual(
+      p.map((x) => `${x.range.line + 1}:${x.code}`),
+      ['6:ttl-mismatch', '7:ttl-mismatch'],
+      'the third takes $TTL 3600',
+    );
+    assert.deepEqual(p[0].fix, {
+      title: 'Use TTL 100',
+      range: { line: 5, start: 4, end: 7 },
+      replacement: '100',
+    });
+    const d = problems('www A 192.0.2.1\nwww A 192.0.2.1\n');
+    assert.deepEqual(
+      d.map((x) => `${x.range.line + 1}:${x.code}`),
+      ['6:duplicate-record'],
+    );
+    assert.deepEqual(d[0].fix!.range, { line: 5, start: 0, endLine: 6, end: 0 });
+  });
+
+  it('malformed addresses, ports, CAA flags', () => {
+    assert.deepEqual(
+      codes('a A 192.0.2.01\nb AAAA 2001:db8::g\nc SRV 0 0 65536 ns1\nd CAA 300 issue "x"\n'),
+      ['5:bad-address:error', '6:bad-address:error', '7:bad-port:error', '8:bad-caa-flags:error'],
+    );
+  });
+
+  describe('incremental re-checking', () => {
+    const LINES = [
+      'www A 192.0.2.2',
+      'www CNAME ns1',
+      '  AAAA 2001:db8::2',
+      'sub NS ns.sub',
+      'ns.sub A 192.0.2.9',
+      'x.sub TXT "occluded"',
+      'alias CNAME www',
+      '@ MX 10 alias',
+      '@ NS ns2',
+      'ns2 A 192.0.2.10',
+      '$ORIGIN other.example.com.',
+      '$TTL 60',
+      'h 300 A 192.0.2.1',
+      'h A 192.0.2.1',
+      'mx SOA ( ns1 hm',
+      '  1 2 3 4 5 )',
+      'bad A 1.2.3',
+      '',
+      '; comment',
+      'www.example.net. A 192.0.2.1',
+      't TXT "a" "b"',
+      '$ORIGIN example.com.',
+    ];
+    const line = fc.constantFrom(...LINES);
+
+    it('gives the same records and problems as a full parse after any edits', () => {
+      fc.assert(
+        fc.property(
+          fc.array(line, { minLength: 0, maxLength: 14 }),
+          fc.array(
+            fc.record({
+              at: fc.nat(),
+              remove: fc.nat({ max: 2 }),
+              text: fc.array(line, { maxLength: 3 }),
+            }),
+            { minLength: 1, maxLength: 6 },
+          ),
+          (start, edits) => {
+            let lines = [...HEAD.trimEnd().split('\n'), ...start];
+            const session = new ZoneSession(lines.join('\n'), { origin: 'example.com.' });
+            for (const e of edits) {
+              const from = e.at % (lines.length + 1);
+              const to = Math.min(lines.length, from + e.remove);
+              if (e.text.length === 0 && to === from) continue;
+              session.edit(from, to, e.text.join('\n'));
+              lines = [
+                ...lines.slice(0, from),
+                ...(e.text.length === 0 ? [''] : e.text),
+                ...lines.slice(to),
+              ];
+            }
+            const full = new ZoneSession(lines.join('\n'), { origin: 'example.com.' });
+            const show = (s: ZoneSession) => ({
+              records: s
+                .records()
+                .map((r) => `${r.range.line} ${r.key} ${r.ttl} ${r.type} ${r.data}`)
+                .sort(),
+              problems: s
+                .problems()
+                .map((p) => `${p.range.line}:${p.range.start} ${p.code} ${p.message}`)
+                .sort(),
+            });
+            assert.deepEqual(show(session), show(full));
+          },
+        ),
+        { seed: 1313, numRuns: 300 },
+      );
+    });
+  });
+});

@@ -1,0 +1,195 @@
+// The differential suite: generated zones, valid and broken in every way the checks know, must
+// get the same verdict (loaded or rejected) from HostLens as from BIND's named-checkzone, with
+// an error on every line BIND names in an error; Knot's kzonecheck runs beside it and the
+// cases where the two servers disagree are printed. HostLens follows BIND (README, "Zone files").
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { ZoneSession, type ZoneProblem } from '../../../../src/engine/zone/index';
+import {
+  generateZone,
+  MUTATIONS,
+  ORIGIN,
+  seeded,
+  type Mutation,
+} from '../../../support/zone-generator';
+
+const SEED = 20261123;
+const ROUNDS = 6;
+const REQUIRED_AGREEMENT = 0.99;
+
+function findTool(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin'];
+  for (const dir of dirs) {
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+interface ToolVerdict {
+  loaded: boolean;
+  /** lines BIND names in error messages (warnings left out), with the message */
+  errors: { line: number; message: string }[];
+  output: string;
+}
+
+// Messages that name a line but do not stop the load.
+const BIND_WARNINGS = [
+  /bad owner name \(check-names\)/,
+  /: warning: /,
+  /ignoring out-of-zone data/,
+  /TTL set to prior TTL/,
+  /non-terminal wildcard/,
+  /file does not end with newline/,
+];
+
+function run(tool: string, args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(tool, args, { timeout: 20000 }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 99;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+async function bindVerdict(tool: string, file: string): Promise<ToolVerdict> {
+  const { code, output } = await run(tool, [ORIGIN, file]);
+  const errors: { line: number; message: string }[] = [];
+  for (const line of output.split('\n')) {
+    const m = /:(\d+): /.exec(line);
+    if (m && !BIND_WARNINGS.some((w) => w.test(line)))
+      errors.push({ line: Number(m[1]), message: line });
+  }
+  return { loaded: code === 0, errors, output };
+}
+
+async function knotVerdict(tool: string, file: string): Promise<boolean> {
+  const { code } = await run(tool, ['-o', ORIGIN, file]);
+  return code === 0;
+}
+
+function hasErrorOn(errors: ZoneProblem[], lines: Set<number>): boolean {
+  return errors.some((p) => {
+    for (let l = p.range.line + 1; l <= (p.range.endLine ?? p.range.line) + 1; l++) {
+      if (lines.has(l)) return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * The lines a BIND message about line `line` can be about. BIND loads records in batches of
+ * consecutive records of one owner and reports a conflict found when a batch is stored
+ * ("CNAME and other data", "multiple RRs of singleton type") on the batch's last line; the
+ * offending record is any of the batch. Every other message names the record's own line.
+ */
+function linesMeant(session: ZoneSession, line: number, message: string): Set<number> {
+  const meant = new Set([line]);
+  if (!/CNAME and other data|multiple RRs of singleton type/.test(message)) return meant;
+  const records = session.records().filter((r) => r.file === undefined);
+  let i = records.findIndex((r) => (r.range.endLine ?? r.range.line) + 1 === line);
+  if (i < 0) return meant;
+  const owner = records[i].key;
+  for (; i >= 0 && records[i].key === owner; i--) {
+    for (
+      let l = records[i].range.line + 1;
+      l <= (records[i].range.endLine ?? records[i].range.line) + 1;
+      l++
+    ) {
+      meant.add(l);
+    }
+  }
+  return meant;
+}
+
+async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+describe('engine/zone differential against named-checkzone (and kzonecheck)', function () {
+  this.timeout(120000);
+  const bind = findTool('named-checkzone');
+  const knot = findTool('kzonecheck');
+
+  it(`agrees with named-checkzone on at least ${REQUIRED_AGREEMENT * 100}% of generated zones`, async function () {
+    if (bind === undefined) {
+      console.log('    (skipped: named-checkzone is not installed; install Debian "bind9-utils")');
+      this.skip();
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'hostlens-zone-diff-'));
+    const rand = seeded(SEED);
+    const cases: { file: string; text: string; mutation: Mutation }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const mutation of MUTATIONS) {
+        const { text } = generateZone(rand, mutation);
+        const file = join(dir, `${cases.length}-${mutation}.zone`);
+        writeFileSync(file, text);
+        cases.push({ file, text, mutation });
+      }
+    }
+    let agree = 0;
+    const disagreements: string[] = [];
+    const serversDiffer = new Map<string, { bind: boolean; knot: boolean; count: number }>();
+    let rejected = 0;
+    try {
+      await pool(cases, 2, async (c) => {
+        const theirs = await bindVerdict(bind, c.file);
+        const session = new ZoneSession(c.text, { origin: ORIGIN });
+        const errors = session.problems().filter((p) => p.severity === 'error');
+        const ours = errors.length === 0;
+        const missedLines = theirs.errors.filter(
+          (e) => !hasErrorOn(errors, linesMeant(session, e.line, e.message)),
+        );
+        if (!theirs.loaded) rejected++;
+        if (ours === theirs.loaded && (theirs.loaded || missedLines.length === 0)) agree++;
+        else {
+          disagreements.push(
+            `${c.file}: BIND ${theirs.loaded ? 'loaded' : 'rejected'} (lines ${theirs.errors.map((e) => e.line).join(',')}), ` +
+              `HostLens ${ours ? 'loaded' : 'rejected'} (${errors.map((e) => `${e.range.line + 1}:${e.code}`).join(' ')})\n${theirs.output}`,
+          );
+        }
+        if (knot !== undefined) {
+          const knotLoaded = await knotVerdict(knot, c.file);
+          if (knotLoaded !== theirs.loaded) {
+            const entry = serversDiffer.get(c.mutation) ?? {
+              bind: theirs.loaded,
+              knot: knotLoaded,
+              count: 0,
+            };
+            entry.count++;
+            serversDiffer.set(c.mutation, entry);
+          }
+        }
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const ratio = agree / cases.length;
+    console.log(
+      `    agreement with named-checkzone: ${agree}/${cases.length} zones (${(ratio * 100).toFixed(1)}%), ` +
+        `${rejected} rejected by BIND, seed ${SEED}`,
+    );
+    if (knot === undefined) console.log('    (kzonecheck not installed: no Knot comparison)');
+    for (const [mutation, d] of [...serversDiffer].sort()) {
+      console.log(
+        `    BIND and Knot differ on ${mutation}: BIND ${d.bind ? 'loads' : 'rejects'}, Knot ${d.knot ? 'loads' : 'rejects'} (${d.count} zones); HostLens follows BIND`,
+      );
+    }
+    for (const d of disagreements.slice(0, 5)) console.log(`    disagreement: ${d}`);
+    assert.ok(rejected > cases.length / 2, 'most generated zones are broken');
+    assert.ok(rejected < cases.length, 'some generated zones are valid');
+    assert.ok(ratio >= REQUIRED_AGREEMENT, `agreement ${(ratio * 100).toFixed(1)}%`);
+  });
+});
