@@ -36,7 +36,10 @@ export interface EmbeddedOptions {
   /** DNS: per-try timeout and tries (engine defaults when absent). */
   dnsTimeoutMs?: number;
   dnsTries?: number;
-  /** Web: refuse private and special addresses (on in `hostlens serve`, off in the editor). */
+  /**
+   * Web and RDAP redirects: refuse private and special addresses (on in `hostlens serve`, off in
+   * the editor).
+   */
   blockPrivate?: boolean;
 }
 
@@ -71,7 +74,10 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   }
 
   whois(params: WhoisParams, call?: CallOptions): Promise<WhoisResult> {
-    return whois(params, { signal: call?.signal });
+    return whois(params, {
+      signal: call?.signal,
+      blockPrivate: this.options.blockPrivate === true,
+    });
   }
 
   icons(params: MetaParams, call?: CallOptions): Promise<IconsResult> {
