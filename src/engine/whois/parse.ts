@@ -10,7 +10,7 @@
 import { LookupError } from '../../contract/errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
 import { normalizeDate } from './dates';
-import { isNotFound, isRateLimited } from './reply';
+import { classifyReply } from './reply';
 import {
   emptyFields,
   FIELDS,
@@ -23,7 +23,7 @@ import {
 } from './keys';
 
 export { normalizeKey } from './keys';
-export { findReferral, isNotFound, isRateLimited } from './reply';
+export { classifyReply, findReferral, isNotFound, isRateLimited } from './reply';
 
 // The per-line look-ups, bound once. Transpiled file by file to CommonJS (tsx, mocha), every
 // use of an imported name is a property read through an export getter; on a path taken for
@@ -46,9 +46,10 @@ const REDACTED =
   /redacted|not disclosed|withheld|data protected|non-public|privacy|not available|hidden upon user request|gdpr|statutory masking/i;
 
 /**
- * Parses a registry or registrar reply. A reply with registration data is a result; one without
- * is `not_found` when it says the name is unregistered, `rate_limited` when it says the server
- * refused, and `upstream_error` when it says neither (an error page, an empty answer).
+ * Parses a registry or registrar reply into exactly one of four kinds: a result (the name is
+ * registered, or held by the registry, and the reply shows it), `not_found` (not registered:
+ * free, or reserved without a registration), `rate_limited` (refused for the query rate, a quota
+ * or a blocked client, with the server's words) or `upstream_error` (anything it cannot tell).
  */
 export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
   const result = build(new Reader(text).read(), options);
@@ -56,22 +57,31 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
   if (result !== undefined && hasData(result)) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
-  if (isNotFound(text)) throw new LookupError('not_found', 'The domain is not registered');
-  if (isRateLimited(text)) {
-    throw new LookupError('rate_limited', 'The WHOIS server refused the query: rate limit reached');
+  const said = classifyReply(text);
+  if (said?.kind === 'rate_limited') {
+    throw new LookupError('rate_limited', `The WHOIS server refused the query: ${said.line}`);
   }
-  if (
-    result !== undefined &&
-    result.domain.domain !== undefined &&
-    (result.domain.status?.length ?? 0) > 0
-  ) {
+  const status = result?.domain.status ?? [];
+  if (said?.kind === 'not_found' || status.some((s) => FREE_STATUS.test(s))) {
+    throw new LookupError('not_found', 'The domain is not registered');
+  }
+  if (result !== undefined && result.domain.domain !== undefined && status.length > 0) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
+  }
+  if (said?.kind === 'reserved') {
+    throw new LookupError(
+      'not_found',
+      `The domain is not registered, and the registry holds it back: ${said.line}`,
+    );
   }
   throw new LookupError(
     'upstream_error',
     'The WHOIS server sent a reply with no registration data',
   );
 }
+
+/** A status that says the name is free ("Domain Status: Available"). */
+const FREE_STATUS = /^(available|free|notregistered|noobjectfound|unassigned|notfound)$/;
 
 function hasData(parsed: WhoisResult): boolean {
   const d = parsed.domain;
@@ -141,6 +151,22 @@ function isRuler(text: string, from: number, end: number): boolean {
   return true;
 }
 
+// key, then a dot leader (". . . ." or "....", maybe after a "#") or a run of 2+ spaces, then value
+const COLUMNS = /^([^\s.#][^.#]{0,58}?)\s*(?:#?\s*(?:\.\s?){3,}|#|\s{2,})\s*(\S.*)$/;
+
+/** A run of two spaces or a ". ." / ".." leader in str[from, to): a columns line may follow. */
+function hasGap(str: string, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) {
+    const c = str.charCodeAt(i);
+    const p = str.charCodeAt(i - 1);
+    if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32)) || c === 35) return true;
+  }
+  return false;
+}
+
+/** JPRS's "[Domain Name]   EXAMPLE.JP" (also "a. [Domain Name]"); "[ notice ]" is a banner. */
+const BRACKETED = /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i;
+
 /**
  * The one line form the offset reader does not read as is: SWITCH (.ch/.li) separates key and
  * value with a tab and no colon (a host name followed by its address is a value line, not a
@@ -182,6 +208,8 @@ class Reader {
   private bare = false;
   /** the field and indent of the last top-level "key: value", for continuation lines */
   private lastField: Field | undefined = undefined;
+  /** the field a key line without a value names; the lines below it are its value */
+  private sectionField: Field | undefined = undefined;
   private lastIndent = 0;
   // Next ':' and tab at or after the last place asked about. Lines are read in order, so each
   // search starts where the previous one may stop: the whole reply is scanned once, not once
@@ -223,6 +251,16 @@ class Reader {
     if (first === 62 && text.startsWith('>>>', b)) return;
     // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
     if ((first === 45 || first === 61 || first === 95) && isRuler(text, b, e)) return;
+    if (first === 91 || (text.charCodeAt(b + 1) === 46 && text.charCodeAt(b + 3) === 91)) {
+      const m = BRACKETED.exec(text.slice(b, e));
+      if (m) {
+        const kv = `${m[1]}: ${m[2]}`;
+        this.rewritten = true;
+        this.line(kv, 0, 0, kv.length);
+        this.rewritten = false;
+        return;
+      }
+    }
     // A cheap superset of the lines rewrite() may change; it decides exactly.
     const recordLike = (first === 82 || first === 114) && text.charCodeAt(b + 6) === 32;
     if (recordLike || this.tabBefore(start, e)) {
@@ -332,6 +370,7 @@ class Reader {
     if (!hasValue) {
       if (!(nested && section === 'contact')) {
         this.section = info.section ?? 'other';
+        this.sectionField = info.section === undefined ? info.field : undefined;
         this.indent = indent;
         this.sticky = false;
         this.bare = false;
@@ -371,8 +410,10 @@ class Reader {
     const inContact = this.section === 'contact' && (this.sticky || indent > this.indent);
     // Inside a contact section no heading counts, so the line is not looked up there.
     const heading = e - b <= 40 && !inContact ? lookUpKey(str.slice(b, e)).section : undefined;
+    if (heading === undefined && !inContact && this.columns(str, b, e)) return;
     if (heading !== undefined) {
       this.section = heading;
+      this.sectionField = undefined;
       this.indent = indent;
       this.sticky = true;
       this.bare = false;
@@ -387,7 +428,31 @@ class Reader {
     }
     if (this.section === undefined || indent < this.indent) return;
     this.bare = true;
+    if (this.section === 'other') {
+      if (this.sectionField !== undefined) setField(this.rec, this.sectionField, str.slice(b, e));
+      return;
+    }
     bareLine(this.rec, this.section, str.slice(b, e));
+  }
+
+  /**
+   * A colon-less "key value" line: a dot leader ("Nom de domaine. . . . .google.dz") or aligned
+   * columns ("Created on      2005/05/30"). Read as "key: value" only when the key is one the
+   * synonym table knows, so prose is never taken for data.
+   */
+  private columns(str: string, b: number, e: number): boolean {
+    if (e - b > 200 || !hasGap(str, b, Math.min(e, b + 64))) return false;
+    const text = str.slice(b, e);
+    const m = COLUMNS.exec(text);
+    if (!m) return false;
+    const info = lookUpKey(m[1]);
+    if (info.field === undefined) return false;
+    const kv = `${m[1]}: ${m[2]}`;
+    const wasRewritten = this.rewritten;
+    this.rewritten = true;
+    this.line(kv, 0, 0, kv.length);
+    this.rewritten = wasRewritten;
+    return true;
   }
 }
 
