@@ -18,6 +18,7 @@ export type Field =
   | 'registrar'
   | 'registrar_current'
   | 'registrar_id'
+  | 'registrar_handle'
   | 'registrar_url';
 
 /** Every field, in one place, for the record's fixed-shape value object. */
@@ -35,6 +36,7 @@ export const FIELDS: readonly Field[] = [
   'registrar',
   'registrar_current',
   'registrar_id',
+  'registrar_handle',
   'registrar_url',
 ];
 
@@ -59,6 +61,7 @@ export function emptyFields(): FieldValues {
     registrar: undefined,
     registrar_current: undefined,
     registrar_id: undefined,
+    registrar_handle: undefined,
     registrar_url: undefined,
   };
 }
@@ -425,6 +428,8 @@ keys(
   'registration service provider',
   'authorized agency',
   'registrar organization',
+  'sponsoring registrar organization',
+  'sponsoring registrar name',
   'registar created',
   'registrado por',
   'registrador',
@@ -442,6 +447,8 @@ keys(
 );
 keys('registrar_current', 'current registrar', 'current registar');
 keys('registrar_id', 'registrar iana id', 'sponsoring registrar iana id', 'registrar id');
+// The registry's own handle for the registrar: the id when no IANA id is published.
+keys('registrar_handle', 'sponsoring registrar id', 'registrar handle');
 keys(
   'registrar_url',
   'registrar url',
@@ -450,6 +457,8 @@ keys(
   'registrar website',
   'registrar web',
   'registrar www',
+  'sponsoring registrar url',
+  'sponsoring registrar website',
   'www',
 );
 

@@ -9,7 +9,7 @@
 // value the record keeps); comments, rulers and the values of keys nobody reads never do.
 import { LookupError } from '../../contract/errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
-import { normalizeDate } from './dates';
+import { normalizeDate, type SlashOrder } from './dates';
 import { classifyReply } from './reply';
 import {
   emptyFields,
@@ -52,7 +52,7 @@ const REDACTED =
  * or a blocked client, with the server's words) or `upstream_error` (anything it cannot tell).
  */
 export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
-  const result = build(new Reader(text).read(), options);
+  const result = build(new Reader(text).read(), options, text);
   // An object literal, not a spread: spreading cost as much as reading the dates.
   if (result !== undefined && hasData(result)) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
@@ -504,9 +504,13 @@ function addStatusPart(rec: Rec, part: string): void {
   while (space < v.length && !isSpace(v.charCodeAt(space))) space++;
   let token = space === v.length ? v : v.slice(0, space);
   if (v.length === 13 && space < v.length && v.toLowerCase() === 'not delegated') token = v;
+  // An EPP status spelt out in capitals ("CLIENT DELETE PROHIBITED") is one status.
+  else if (space < v.length && SPELT_STATUS.test(v)) token = v.replace(/\s+/g, '');
   token = token.toLowerCase();
   if (!rec.status.includes(token)) rec.status.push(token);
 }
+
+const SPELT_STATUS = /^[A-Z]+( [A-Z]+){1,3}$/;
 
 function addNs(rec: Rec, value: string): void {
   const host = firstHost(value);
@@ -582,7 +586,30 @@ function slowHost(part: string): string | undefined {
   return host;
 }
 
-function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
+/**
+ * Whether the reply writes slashed dates month first: only when one of its dates cannot be read
+ * day first ("12/18/2001"), or it names its format ("mm/dd/yyyy"). Day first otherwise.
+ */
+function slashOrder(values: Array<string | undefined>, text: string): SlashOrder {
+  let dmy = false;
+  let mdy = false;
+  let ambiguous = false;
+  for (const v of values) {
+    if (v === undefined || !v.includes('/')) continue;
+    const m = /(?:^|\s)(\d{1,2})\/(\d{1,2})\/\d{4}/.exec(v);
+    if (!m) continue;
+    if (+m[1] > 12) dmy = true;
+    else if (+m[2] > 12) mdy = true;
+    else ambiguous = true;
+  }
+  if (mdy && !dmy) return 'mdy';
+  if (dmy || !ambiguous) return 'dmy';
+  return /\bmm[/.-]dd[/.-]y{2,4}\b/i.test(text) && !/\bdd[/.-]mm[/.-]y{2,4}\b/i.test(text)
+    ? 'mdy'
+    : 'dmy';
+}
+
+function build(records: Rec[], options: ParseOptions, text: string): WhoisResult | undefined {
   // Later records (the registrar's) are more specific than the registry's: they win per field.
   // Most replies hold one record, which is its own merge.
   let merged = records[0];
@@ -620,30 +647,43 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
   if (merged.ns.length > 0) domain.name_servers = merged.ns;
   if ((f.dnssec !== undefined && isSigned(f.dnssec)) || f.ds !== undefined) domain.dnssec = true;
   // Written out (not built as `${key}_in_time`) so the result keeps one fixed object shape.
-  const created = normalizeDate(f.created);
+  const order = slashOrder([f.created, f.updated, f.expires], text);
+  const created = normalizeDate(f.created, order);
   if (created !== undefined) {
     domain.created_date = created;
     domain.created_date_in_time = created;
   }
-  const updated = normalizeDate(f.updated);
+  const updated = normalizeDate(f.updated, order);
   if (updated !== undefined) {
     domain.updated_date = updated;
     domain.updated_date_in_time = updated;
   }
-  const expires = normalizeDate(f.expires);
+  const expires = normalizeDate(f.expires, order);
   if (expires !== undefined) {
     domain.expiration_date = expires;
     domain.expiration_date_in_time = expires;
   }
   const registrar: WhoisRegistrar = {};
-  const rid = f.registrar_id;
+  let rname = f.registrar_current ?? f.registrar;
+  let handle = f.registrar_handle;
+  // "MarkMonitor Inc. (292)": the name, then the registry's id for it (an aside with a digit;
+  // "(Beijing)" stays in the name). Nominet's "[Tag = X]" stays too: the seed's shape keeps it.
+  if (rname !== undefined && rname.endsWith(')')) {
+    const m = REGISTRAR_WITH_ID.exec(rname);
+    if (m) {
+      rname = m[1];
+      handle ??= m[2];
+    }
+  }
+  const rid = f.registrar_id !== undefined && usable(f.registrar_id) ? f.registrar_id : handle;
   if (rid !== undefined && usable(rid)) registrar.id = rid;
-  const rname = f.registrar_current ?? f.registrar;
   if (rname !== undefined && usable(rname)) registrar.name = rname;
   const url = f.registrar_url;
   if (url !== undefined && usable(url)) registrar.referral_url = url;
   return { domain, registrar };
 }
+
+const REGISTRAR_WITH_ID = /^(.*\S)\s+\(([^()\s]*\d[^()\s]*)\)$/;
 
 /** The text before the first whitespace (all of it when there is none, '' when it leads). */
 function firstWord(text: string): string {
