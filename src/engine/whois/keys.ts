@@ -19,7 +19,8 @@ export type Field =
   | 'registrar_current'
   | 'registrar_id'
   | 'registrar_handle'
-  | 'registrar_url';
+  | 'registrar_url'
+  | 'holder';
 
 /** Every field, in one place, for the record's fixed-shape value object. */
 export const FIELDS: readonly Field[] = [
@@ -38,6 +39,7 @@ export const FIELDS: readonly Field[] = [
   'registrar_id',
   'registrar_handle',
   'registrar_url',
+  'holder',
 ];
 
 /**
@@ -63,6 +65,7 @@ export function emptyFields(): FieldValues {
     registrar_id: undefined,
     registrar_handle: undefined,
     registrar_url: undefined,
+    holder: undefined,
   };
 }
 
@@ -86,6 +89,8 @@ export interface KeyInfo {
   contactBlock: boolean;
   /** names a host inside a name-server section */
   nsKey: boolean;
+  /** names the domain's own data (its name, dates, servers), not a contact's */
+  domainKey: boolean;
   registrar: RegistrarAction | undefined;
 }
 
@@ -104,7 +109,6 @@ keys(
   'domainname',
   'domain name ascii',
   'complete domain name',
-  'domain information',
   'query',
   // fr, es, pt, it, nl, de, pl, tr, ro, cs, sv, fi, da
   'nom de domaine',
@@ -189,6 +193,8 @@ keys(
   'primary ns',
   'secondary ns',
   'ns hostname',
+  'domain server',
+  'dns',
   'servidor de nombre',
   'servidores de nombre',
   'servidor dns',
@@ -239,6 +245,8 @@ keys(
   'domain registration date',
   'record created',
   'record created on',
+  'activated on',
+  'domain creation date',
   'entry created',
   'first registration date',
   'first registered',
@@ -369,6 +377,7 @@ keys(
   'expire date',
   'expire',
   'expired',
+  'expires at',
   'expiration',
   'paid till',
   'expiration time',
@@ -446,6 +455,24 @@ keys(
   '등록대행자',
 );
 keys('registrar_current', 'current registrar', 'current registar');
+// Who holds the name: not in the seed's shape, but a record that names one is a registration.
+keys(
+  'holder',
+  'owner',
+  'holder',
+  'registrant',
+  'registrant name',
+  'registrant organization',
+  'titular',
+  'titulaire',
+  'titular do domínio',
+  'inhaber',
+  'houder',
+  'владелец',
+  '注册人',
+  '登録者',
+  '등록인',
+);
 keys('registrar_id', 'registrar iana id', 'sponsoring registrar iana id', 'registrar id');
 // The registry's own handle for the registrar: the id when no IANA id is published.
 keys('registrar_handle', 'sponsoring registrar id', 'registrar handle');
@@ -460,6 +487,7 @@ keys(
   'sponsoring registrar url',
   'sponsoring registrar website',
   'www',
+  'url',
 );
 
 /** The normalised keys that fill a field (for tests of the look-up shortcuts). */
@@ -545,6 +573,8 @@ function sectionKind(key: string): SectionKind | undefined {
   if (/^(registration status|domain status|status)$/.test(key)) return 'status';
   if (/^(domain name|domain)$/.test(key)) return 'domain';
   if (/^(relevant dates|dates|important dates)$/.test(key)) return 'dates';
+  // A heading over the domain's own details ends the contact block before it.
+  if (/^(domain|registration) (details|information|info|data)$/.test(key)) return 'other';
   if (key === 'dnssec') return 'dnssec';
   if (
     /(registrant|admin|tech|billing|holder|contact|onsite|reseller|abuse|owner|organi[sz]ation|data validation|zone c|trademark|registry|ns keys|keys|registered for|titular|titulaire|contacto|contato|cobranza|responsável|responsable|entidade|inhaber|houder|abonent|владел|администр|联系人|注册人|登録者|등록인)/.test(
@@ -642,7 +672,10 @@ export function keyInfo(raw: string): KeyInfo {
     field,
     section,
     contactBlock: /^(nic hdl|person|role|contact|holder c|admin c|tech c)$/.test(key),
-    nsKey: /^(host ?name|nserver|name ?server|ns|.* server)$/.test(key),
+    nsKey: /^(host ?name|nserver|name ?server|ns|.* server|.* server (host ?name|name))$/.test(key),
+    domainKey:
+      (field !== undefined || section === 'ns') &&
+      /\b(domain|record|dominio|domaine|domínio|domein|domäne|domena)\b/.test(key),
     registrar: registrarAction(key),
   };
   if (cache.size >= CACHE_LIMIT) cache.clear();

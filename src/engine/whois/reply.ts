@@ -88,6 +88,7 @@ const RESERVED = [
   /\b(is|has been|are) reserved\b/,
   /^(status\W+)?reserved\W*$/,
   /\brestricted from registration\b/,
+  /^restricted\b|\brestricted (domain|name)\b/,
   /\bnot available (for|to) (second level |third level )?registration\b/,
   /^(the )?domain (name )?(is )?not available\b/,
   /\bréservé|\breservado\b|\briservat|\breserviert\b|\bgereserveerd\b|\bzarezerwowan/,
