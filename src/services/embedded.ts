@@ -15,7 +15,10 @@ export interface EmbeddedOptions {
   /** DNS: per-try timeout and tries (engine defaults when absent). */
   dnsTimeoutMs?: number;
   dnsTries?: number;
-  /** Web: refuse private and special addresses (on in `hostlens serve`, off in the editor). */
+  /**
+   * Web and RDAP redirects: refuse private and special addresses (on in `hostlens serve`, off in
+   * the editor).
+   */
   blockPrivate?: boolean;
 }
 
@@ -41,7 +44,8 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   readonly domainKeys: DomainService['domainKeys'] = (p, c) => domainKeys(p, this.dns(c));
   readonly senderPolicyRanges: DomainService['senderPolicyRanges'] = (p, c) =>
     senderPolicyRanges(p, this.dns(c));
-  readonly whois: DomainService['whois'] = (p, c) => whois(p, { signal: c?.signal });
+  readonly whois: DomainService['whois'] = (p, c) =>
+    whois(p, { signal: c?.signal, blockPrivate: this.options.blockPrivate === true });
   readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));
   readonly unfurl: MetaService['unfurl'] = (p, c) => unfurl(p, this.web(c));

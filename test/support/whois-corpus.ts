@@ -139,9 +139,27 @@ function same(a: unknown, b: unknown, field: string): boolean {
   return a === b;
 }
 
+/**
+ * The instant an expectation means. The registry's own text wins when it names its zone
+ * ("2000-08-29 10:22:50 (UTC+8)", "...Z", "...-0700"): whois-parser's `_in_time` is its reading
+ * of that text, and for the "(UTC+8)" spellings it is hours off. Otherwise `_in_time`, then the
+ * raw text read by V8, then two spellings V8 does not read: "19.2.2019" (D.M.YYYY) and
+ * "2001-06-14-T10:32:43Z" (a stray dash before the T).
+ */
 function expectedInstant(raw: unknown, inTime: unknown): number | undefined {
+  if (typeof raw === 'string') {
+    const zoned = zonedInstant(raw);
+    if (zoned !== undefined) return zoned;
+  }
   if (typeof inTime === 'string') return Math.floor(Date.parse(inTime) / 1000);
   if (typeof raw !== 'string') return undefined;
+  const dmy = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?: (\d{2}):(\d{2}):(\d{2}))?$/.exec(raw.trim());
+  if (dmy) {
+    const [, d, m, y, hh = '0', mm = '0', ss = '0'] = dmy;
+    return Math.floor(Date.UTC(+y, +m - 1, +d, +hh, +mm, +ss) / 1000);
+  }
+  const dashT = /^(\d{4}-\d{2}-\d{2})-(T\d{2}:\d{2}:\d{2}Z)$/.exec(raw.trim());
+  if (dashT) return Math.floor(Date.parse(`${dashT[1]}${dashT[2]}`) / 1000);
   const plain = raw.replace(/\([^)]*\)/g, '').trim();
   const zoned = /(z|[+-]\d{2}:?\d{2})$/i.test(plain)
     ? Date.parse(plain)
@@ -151,6 +169,22 @@ function expectedInstant(raw: unknown, inTime: unknown): number | undefined {
   if (ymd) return Math.floor(Date.UTC(+ymd[1], +ymd[2] - 1, +ymd[3]) / 1000);
   // A spelling V8 cannot read either ("before 1 January 1996"): nothing can agree with it.
   return Number.NaN;
+}
+
+/** A registry date that names its zone: ISO with Z or an offset, or "(UTC+8)" / "(GMT+9:00)". */
+function zonedInstant(raw: string): number | undefined {
+  const s = raw.trim();
+  if (/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/.test(s)) {
+    return Math.floor(Date.parse(s) / 1000);
+  }
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) \((?:UTC|GMT)([+-])(\d{1,2})(?::(\d{2}))?\)$/.exec(
+      s,
+    );
+  if (!m) return undefined;
+  const offset = (+m[8] * 60 + +(m[9] ?? 0)) * (m[7] === '-' ? -1 : 1);
+  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+  return Math.floor((wall - offset * 60_000) / 1000);
 }
 
 function sameInstant(got: unknown, want: number | undefined): boolean {

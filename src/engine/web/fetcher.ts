@@ -299,6 +299,17 @@ function abortable(
   });
 }
 
+/**
+ * An undici dispatcher whose every connection passes the server mode's address guard (before
+ * connecting and on the address connected), for fetches outside a WebSession (RDAP redirects).
+ */
+export function createGuardedAgent(
+  options: Pick<WebOptions, 'allowCidrs' | 'lookup' | 'connector'> = {},
+): Agent {
+  const guard = createAddressGuard(options.allowCidrs);
+  return new Agent({ connect: guardedConnector(options, DEFAULT_WEB_LIMITS, guard) });
+}
+
 /** Runs `work` in a fresh session and always releases its connections. */
 export async function withSession<T>(
   options: WebOptions | undefined,

@@ -2,25 +2,295 @@
 // instant, written as ISO 8601 UTC without fractions (the contract's `2024-01-02T03:04:05Z`).
 // A spelling that cannot be read is left out rather than guessed.
 
-const MONTHS: Record<string, number> = {
-  jan: 1,
-  feb: 2,
-  mar: 3,
-  apr: 4,
-  may: 5,
-  jun: 6,
-  jul: 7,
-  aug: 8,
-  sep: 9,
-  oct: 10,
-  nov: 11,
-  dec: 12,
+// Month names in the languages registries write dates in. Full names, the usual abbreviations,
+// and every prefix of three letters or more that names one month only ("sept", "janv", "märz").
+const MONTH_NAMES: string[][] = [
+  // en, fr, es, pt, it, de, nl, pl (both cases), tr, ru (both cases), uk, cs
+  [
+    'january',
+    'janvier',
+    'enero',
+    'janeiro',
+    'gennaio',
+    'januar',
+    'jänner',
+    'januari',
+    'styczeń',
+    'stycznia',
+    'ocak',
+    'январь',
+    'января',
+    'січня',
+    'leden',
+    'ledna',
+  ],
+  [
+    'february',
+    'février',
+    'fevrier',
+    'febrero',
+    'fevereiro',
+    'febbraio',
+    'februar',
+    'februari',
+    'luty',
+    'lutego',
+    'şubat',
+    'subat',
+    'февраль',
+    'февраля',
+    'лютого',
+    'únor',
+    'února',
+  ],
+  [
+    'march',
+    'mars',
+    'marzo',
+    'março',
+    'marco',
+    'märz',
+    'maerz',
+    'mrz',
+    'maart',
+    'mrt',
+    'marzec',
+    'marca',
+    'mart',
+    'март',
+    'марта',
+    'березня',
+    'březen',
+    'března',
+  ],
+  [
+    'april',
+    'avril',
+    'abril',
+    'aprile',
+    'kwiecień',
+    'kwietnia',
+    'nisan',
+    'апрель',
+    'апреля',
+    'квітня',
+    'duben',
+    'dubna',
+  ],
+  [
+    'may',
+    'mai',
+    'mayo',
+    'maio',
+    'maggio',
+    'mei',
+    'maj',
+    'maja',
+    'mayıs',
+    'mayis',
+    'май',
+    'мая',
+    'травня',
+    'květen',
+    'května',
+  ],
+  [
+    'june',
+    'juin',
+    'junio',
+    'junho',
+    'giugno',
+    'juni',
+    'czerwiec',
+    'czerwca',
+    'haziran',
+    'июнь',
+    'июня',
+    'червня',
+    'červen',
+    'června',
+  ],
+  [
+    'july',
+    'juillet',
+    'julio',
+    'julho',
+    'luglio',
+    'juli',
+    'lipiec',
+    'lipca',
+    'temmuz',
+    'июль',
+    'июля',
+    'липня',
+    'červenec',
+    'července',
+  ],
+  [
+    'august',
+    'août',
+    'aout',
+    'agosto',
+    'augustus',
+    'sierpień',
+    'sierpnia',
+    'ağustos',
+    'agustos',
+    'август',
+    'августа',
+    'серпня',
+    'srpen',
+    'srpna',
+  ],
+  [
+    'september',
+    'septembre',
+    'septiembre',
+    'setiembre',
+    'setembro',
+    'settembre',
+    'wrzesień',
+    'września',
+    'eylül',
+    'eylul',
+    'сентябрь',
+    'сентября',
+    'вересня',
+    'září',
+  ],
+  [
+    'october',
+    'octobre',
+    'octubre',
+    'outubro',
+    'ottobre',
+    'oktober',
+    'październik',
+    'października',
+    'ekim',
+    'октябрь',
+    'октября',
+    'жовтня',
+    'říjen',
+    'října',
+  ],
+  [
+    'november',
+    'novembre',
+    'noviembre',
+    'novembro',
+    'listopad',
+    'listopada',
+    'kasım',
+    'kasim',
+    'ноябрь',
+    'ноября',
+    'листопада',
+  ],
+  [
+    'december',
+    'décembre',
+    'decembre',
+    'diciembre',
+    'dezembro',
+    'dicembre',
+    'dezember',
+    'grudzień',
+    'grudnia',
+    'aralık',
+    'aralik',
+    'декабрь',
+    'декабря',
+    'грудня',
+    'prosinec',
+    'prosince',
+  ],
+];
+
+const MONTHS = new Map<string, number>();
+{
+  const seen = new Map<string, number>();
+  MONTH_NAMES.forEach((names, i) => {
+    for (const name of names) {
+      MONTHS.set(name, i + 1);
+      for (let n = 3; n < name.length; n++) {
+        const prefix = name.slice(0, n);
+        const was = seen.get(prefix);
+        seen.set(prefix, was === undefined || was === i + 1 ? i + 1 : -1);
+      }
+    }
+  });
+  for (const [prefix, month] of seen)
+    if (month > 0 && !MONTHS.has(prefix)) MONTHS.set(prefix, month);
+}
+
+function monthNumber(name: string): number | undefined {
+  return MONTHS.get(name.toLowerCase().replace(/\.$/, ''));
+}
+
+// Zone names registries print. Only names with one meaning: CST (China or US Central), IST
+// (India, Ireland or Israel) and AST (Atlantic or Arabia) are not read, so a date in one is
+// left out rather than put hours off.
+const ZONE_NAMES: Record<string, number> = {
+  z: 0,
+  ut: 0,
+  utc: 0,
+  gmt: 0,
+  wet: 0,
+  west: 60,
+  bst: 60,
+  cet: 60,
+  cest: 120,
+  met: 60,
+  mest: 120,
+  eet: 120,
+  eest: 180,
+  msk: 180,
+  msd: 240,
+  wat: 60,
+  cat: 120,
+  eat: 180,
+  sast: 120,
+  trt: 180,
+  gst: 240,
+  pkt: 300,
+  uzt: 300,
+  ict: 420,
+  wib: 420,
+  hkt: 480,
+  sgt: 480,
+  myt: 480,
+  pht: 480,
+  awst: 480,
+  jst: 540,
+  kst: 540,
+  acst: 570,
+  aest: 600,
+  aedt: 660,
+  nzst: 720,
+  nzdt: 780,
+  hst: -600,
+  akst: -540,
+  akdt: -480,
+  pst: -480,
+  pdt: -420,
+  mst: -420,
+  mdt: -360,
+  cdt: -300,
+  est: -300,
+  edt: -240,
+  brt: -180,
+  brst: -120,
+  art: -180,
+  clt: -240,
+  clst: -180,
 };
 
 // Optional time of day (with an optional 'T', a stray '-T' as some registrars write, and
-// fractions), then an optional zone: Z, UTC/GMT, +hh:mm / +hhmm / +hh, or "(UTC+8)" / "(GMT+0:00)".
+// fractions), then an optional zone: Z, a zone name, +hh:mm / +hhmm / +hh, or in parentheses
+// "(UTC+8)", "(GMT+0:00)", "(JST)".
 const TIME = String.raw`(?:-?[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?`;
-const ZONE = String.raw`\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?\s*(?:\((?:UTC|GMT)?\s*([+-]\d{1,2}(?::?\d{2})?)?\))?`;
+const ZONE = String.raw`\s*([+-]\d{2}(?::?\d{2})?|[a-z]{1,5})?\s*(?:\((?:UTC|GMT)?\s*([+-]\d{1,2}(?::?\d{2})?)?\)|\(([a-z]{2,5})\))?`;
 
 const ISO_LIKE = new RegExp(String.raw`^(\d{4})-(\d{1,2})-(\d{1,2})${TIME}${ZONE}$`, 'i');
 const YMD_DOTS = new RegExp(
@@ -28,19 +298,38 @@ const YMD_DOTS = new RegExp(
   'i',
 );
 const DMY_NUM = new RegExp(String.raw`^(\d{1,2})([./-])(\d{1,2})\2(\d{4})${TIME}${ZONE}$`, 'i');
+// A weekday before a date (read, not checked): English, French, Spanish, Portuguese, Italian,
+// German and Dutch names and abbreviations. Only these: "before 1 January 1996" is no date.
+const WEEKDAY = String.raw`(?:(?:mon|tue|wed|thu|fri|sat|sun|lun|mar|mer|mi[eé]|jeu|jue|ven|vie|sam|s[aá]b|dim|dom|seg|ter|qua|qui|sex|gio|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)\p{L}*\.?,?\s+)?`;
+// "7th November 2003", "23 de agosto de 2012", "3. März 2010", "Friday, 7 Nov 2003 10:00 EAT"
 const DMY_TEXT = new RegExp(
-  String.raw`^(?:[a-z]{3},?\s+)?(\d{1,2})[-\s]([a-z]{3})[a-z]*\.?[-\s,]+(\d{4})${TIME}${ZONE}$`,
-  'i',
+  String.raw`^${WEEKDAY}(\d{1,2})(?:st|nd|rd|th|\.)?(?:[-\s/]+|\s+de\s+)(\p{L}+\.?)(?:[-\s,/]+|\s+de\s+)(\d{4})${TIME}${ZONE}$`,
+  'iu',
 );
+// "November 7, 2003", "Nov 7th 2003 10:00 GMT"
 const MDY_TEXT = new RegExp(
-  String.raw`^(?:[a-z]{3},?\s+)?([a-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})${TIME}${ZONE}$`,
-  'i',
+  String.raw`^${WEEKDAY}(\p{L}+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})${TIME}${ZONE}$`,
+  'iu',
 );
-// "Tue Mar 03 12:00:00 GMT 2020" (ctime order, used by a few registrars)
+// ctime order, with or without the weekday and zone: "Tue Mar 03 12:00:00 GMT 2020",
+// "Mar 25 01:57:22 PDT 2009"
 const CTIME =
-  /^[a-z]{3}\s+([a-z]{3})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:[a-z]{3,4}\s+)?(\d{4})$/i;
+  /^(?:[a-z]{3}\s+)?([a-z]{3})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:([a-z]{1,5})\s+)?(\d{4})$/i;
+// YYYYMMDD, maybe with hhmmss: "20140921", "20020903000000"
+const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/;
+// What may stand around a date in one value and is not part of it: the handle or address of
+// who changed it before ("cm@nic.priv.at 20021013", "EIC-UANIC 20120730164230"), a "#serial"
+// after, quotes around.
+const LEADING_ID = /^(?:\S*@\S+|[a-z0-9]+(?:-[a-z0-9]+)+)\s+(?=\d)/i;
+const TRAILING_NOTE = /\s+#\S*$/;
 
-export function normalizeDate(raw: string | undefined): string | undefined {
+/** How a reply writes slashed dates: day first (the default), or month first when it shows so. */
+export type SlashOrder = 'dmy' | 'mdy';
+
+export function normalizeDate(
+  raw: string | undefined,
+  order: SlashOrder = 'dmy',
+): string | undefined {
   if (raw === undefined) return undefined;
   if (isCanonical(raw)) return raw.length === 20 ? raw : `${raw.slice(0, 19)}Z`;
   // "(YYYY-MM-DD)" is a format hint some registries append; trailing dots and spaces are noise.
@@ -50,27 +339,40 @@ export function normalizeDate(raw: string | undefined): string | undefined {
   s = s.trim();
   if (hasOddSpace(s)) s = s.replace(/\s+/g, ' ');
   if (s === '') return undefined;
+  const first = s.charCodeAt(0);
+  if (first === 34 || first === 39) s = s.replace(/^["']|["']$/g, '');
+  const read = readDate(s, order);
+  if (read !== undefined || !(LEADING_ID.test(s) || TRAILING_NOTE.test(s))) return read;
+  return readDate(s.replace(LEADING_ID, '').replace(TRAILING_NOTE, ''), order);
+}
+
+function readDate(s: string, order: SlashOrder): string | undefined {
   // The common spellings are read in place; the regexes below decide everything else.
   const fast = readIso(s) ?? readDayMonthYear(s);
   if (fast !== null) return fast;
   let m = ISO_LIKE.exec(s);
-  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8]);
+  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = YMD_DOTS.exec(s);
-  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8]);
+  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = DMY_NUM.exec(s);
   if (m) {
     let day = +m[1];
     let month = +m[3];
-    // Slashes are the one ambiguous spelling: read day first unless that cannot be a date.
-    if (m[2] === '/' && month > 12 && day <= 12) [day, month] = [month, day];
-    return build(+m[4], month, day, m[5], m[6], m[7], m[8], m[9]);
+    // Slashes are the one ambiguous spelling: day first unless the reply shows month first
+    // (or that cannot be a date).
+    if (m[2] === '/' && ((order === 'mdy' && day <= 12) || (month > 12 && day <= 12))) {
+      [day, month] = [month, day];
+    }
+    return build(+m[4], month, day, m[5], m[6], m[7], m[8] ?? m[9]);
   }
+  m = COMPACT.exec(s);
+  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6]);
   m = DMY_TEXT.exec(s);
-  if (m) return build(+m[3], MONTHS[m[2].toLowerCase()], +m[1], m[4], m[5], m[6], m[7], m[8]);
+  if (m) return build(+m[3], monthNumber(m[2]), +m[1], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = MDY_TEXT.exec(s);
-  if (m) return build(+m[3], MONTHS[m[1].toLowerCase()], +m[2], m[4], m[5], m[6], m[7], m[8]);
+  if (m) return build(+m[3], monthNumber(m[1]), +m[2], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = CTIME.exec(s);
-  if (m) return build(+m[6], MONTHS[m[1].toLowerCase()], +m[2], m[3], m[4], m[5], 'Z');
+  if (m) return build(+m[7], monthNumber(m[1]), +m[2], m[3], m[4], m[5], m[6]);
   return undefined;
 }
 
@@ -197,7 +499,7 @@ function readDayMonthYear(s: string): string | undefined | null {
     const c = s.charCodeAt(i) | 32;
     if (c < 97 || c > 122) return null;
   }
-  const month = MONTHS[s.slice(3, 6).toLowerCase()];
+  const month = monthNumber(s.slice(3, 6));
   return compose(num(s, 7, 11), month, num(s, 0, 2), 0, 0, 0, 0);
 }
 
@@ -305,7 +607,9 @@ function hasOddSpace(s: string): boolean {
 }
 
 function offsetMinutes(zone: string | undefined): number | undefined {
-  if (zone === undefined || /^(z|utc|gmt)$/i.test(zone)) return 0;
+  if (zone === undefined) return 0;
+  const named = ZONE_NAMES[zone.toLowerCase()];
+  if (named !== undefined) return named;
   const m = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(zone);
   if (!m) return undefined;
   const minutes = +m[2] * 60 + (m[3] === undefined ? 0 : +m[3]);

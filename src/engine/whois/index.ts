@@ -3,17 +3,37 @@
 import { getDomain, parse as parseHost } from 'tldts';
 import type { Dispatcher } from 'undici';
 import { LookupError, throwIfAborted } from '../../contract/errors';
+import { createGuardedAgent } from '../web/fetcher';
 import { normalizeHost } from '../names';
 import type { WhoisResult } from '../../contract/shapes';
 import type { WhoisParams } from '../../contract/services';
 import { lookupPort43 } from './port43';
 import { findRdapBase, loadBootstrap, lookupRdap } from './rdap';
 
+/**
+ * The whole look-up (bootstrap, RDAP, registry, referrals) ends within this, whatever the entry
+ * point: below the 30 s the server and the HTTP client give a request, so a chain of slow
+ * referrals is a WHOIS timeout and not a cut connection.
+ */
+export const WHOIS_TOTAL_TIMEOUT_MS = 25_000;
+
 export interface WhoisOptions {
   signal?: AbortSignal;
   /** per server (RDAP request or one port-43 reply); default 10 s */
   timeoutMs?: number;
-  /** URL or file path replacing IANA's bootstrap; default env HOSTLENS_RDAP_BOOTSTRAP */
+  /** the whole look-up; default WHOIS_TOTAL_TIMEOUT_MS */
+  totalTimeoutMs?: number;
+  /**
+   * Server mode: every place an RDAP base redirects to must pass the address guard (no
+   * private, loopback, link-local or metadata address), checked at each hop.
+   */
+  blockPrivate?: boolean;
+  /** with blockPrivate: ranges the operator does want reachable (CIDR strings) */
+  allowCidrs?: string[];
+  /**
+   * URL or file path replacing IANA's bootstrap; default env HOSTLENS_RDAP_BOOTSTRAP. Honoured as
+   * given: an empty one means no RDAP service at all, one without the TLD sends it to port 43.
+   */
   rdapBootstrap?: string;
   /**
    * Fetch IANA's live bootstrap (cached a day) when no rdapBootstrap is given; default true.
@@ -42,21 +62,51 @@ export function registrableDomain(host: string): string {
 export async function whois(params: WhoisParams, options: WhoisOptions = {}): Promise<WhoisResult> {
   const domain = registrableDomain(params.host);
   throwIfAborted(options.signal);
+  const deadline = AbortSignal.timeout(options.totalTimeoutMs ?? WHOIS_TOTAL_TIMEOUT_MS);
+  const guarded = options.blockPrivate
+    ? createGuardedAgent(options.allowCidrs ? { allowCidrs: options.allowCidrs } : {})
+    : undefined;
+  try {
+    return await lookUp(domain, options, deadline, guarded);
+  } catch (err) {
+    // Whatever was under way when the deadline passed reports it in its own words; the
+    // answer is the same everywhere.
+    if (deadline.aborted && !options.signal?.aborted) {
+      throw new LookupError('upstream_timeout', 'The WHOIS look-up did not finish in time', {
+        cause: err,
+      });
+    }
+    throw err;
+  } finally {
+    void guarded?.destroy().catch(() => undefined);
+  }
+}
+
+async function lookUp(
+  domain: string,
+  options: WhoisOptions,
+  deadline: AbortSignal,
+  redirectDispatcher: Dispatcher | undefined,
+): Promise<WhoisResult> {
   const timeoutMs = options.timeoutMs ?? 10000;
   const http = {
     timeoutMs,
+    deadline,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(redirectDispatcher ? { redirectDispatcher } : {}),
   };
-  const bootstrapSource = options.rdapBootstrap ?? envValue('HOSTLENS_RDAP_BOOTSTRAP');
+  const bootstrapSource = options.rdapBootstrap ?? process.env.HOSTLENS_RDAP_BOOTSTRAP;
   const bootstrap = await loadBootstrap(bootstrapSource, options.refreshBootstrap ?? true, http);
   const base = findRdapBase(bootstrap, domain);
   if (base !== undefined) {
     try {
       return await lookupRdap(domain, base, http);
     } catch (err) {
-      // not_found, rate_limited and cancelled are answers; a broken RDAP server is not.
+      // not_found, rate_limited, blocked_target and cancelled are answers; a broken RDAP
+      // server is not (unless the deadline has passed: then nothing else is tried).
       if (
+        deadline.aborted ||
         !(err instanceof LookupError) ||
         !['upstream_error', 'upstream_timeout', 'response_too_large'].includes(err.code)
       ) {
@@ -68,6 +118,7 @@ export async function whois(params: WhoisParams, options: WhoisOptions = {}): Pr
   const answer = await lookupPort43(domain, {
     totalTimeoutMs: timeoutMs,
     connectTimeoutMs: Math.min(5000, timeoutMs),
+    deadline,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(override ? { serverOverride: override } : {}),
   });

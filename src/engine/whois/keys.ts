@@ -18,7 +18,9 @@ export type Field =
   | 'registrar'
   | 'registrar_current'
   | 'registrar_id'
-  | 'registrar_url';
+  | 'registrar_handle'
+  | 'registrar_url'
+  | 'holder';
 
 /** Every field, in one place, for the record's fixed-shape value object. */
 export const FIELDS: readonly Field[] = [
@@ -35,7 +37,9 @@ export const FIELDS: readonly Field[] = [
   'registrar',
   'registrar_current',
   'registrar_id',
+  'registrar_handle',
   'registrar_url',
+  'holder',
 ];
 
 /**
@@ -59,7 +63,9 @@ export function emptyFields(): FieldValues {
     registrar: undefined,
     registrar_current: undefined,
     registrar_id: undefined,
+    registrar_handle: undefined,
     registrar_url: undefined,
+    holder: undefined,
   };
 }
 
@@ -83,15 +89,56 @@ export interface KeyInfo {
   contactBlock: boolean;
   /** names a host inside a name-server section */
   nsKey: boolean;
+  /** names the domain's own data (its name, dates, servers), not a contact's */
+  domainKey: boolean;
   registrar: RegistrarAction | undefined;
 }
 
-// Keys are compared after normalising: lower case, dots/underscores/dashes as spaces.
+// Keys are compared after normalising: lower case, dots/underscores/dashes as spaces. One table
+// for every registry: a key is listed once for what it means, in each language registries use,
+// never per server. Bilingual keys ("Estado / Status", "Servidores de nombre (Domain servers)")
+// are read part by part (keyCandidates), so each language's word is enough on its own.
 const TOP_KEYS = new Map<string, Field>();
 function keys(field: Field, ...names: string[]): void {
   for (const n of names) TOP_KEYS.set(n, field);
 }
-keys('domain', 'domain name', 'domain', 'domainname', 'domain name ascii');
+keys(
+  'domain',
+  'domain name',
+  'domain',
+  'domainname',
+  'domain name ascii',
+  'complete domain name',
+  'query',
+  // fr, es, pt, it, nl, de, pl, tr, ro, cs, sv, fi, da
+  'nom de domaine',
+  'nombre de dominio',
+  'dominio',
+  'nome de domínio',
+  'nome do domínio',
+  'nome di dominio',
+  'nome a dominio',
+  'domeinnaam',
+  'domainname',
+  'domänenname',
+  'nazwa domeny',
+  'domena',
+  'alan adı',
+  'domeniu',
+  'doména',
+  'domän',
+  'verkkotunnus',
+  'domænenavn',
+  // ru, uk, zh, ja, ko
+  'домен',
+  'доменное имя',
+  'доменне імя',
+  '域名',
+  '域名名称',
+  'ドメイン名',
+  '도메인 이름',
+  '도메인명',
+);
 keys('id', 'registry domain id', 'domain id', 'roid', 'domain handle', 'registry id');
 keys(
   'whois_server',
@@ -110,6 +157,26 @@ keys(
   'epp status',
   'domain state',
   'query status',
+  'registration status',
+  'estado',
+  'estatus',
+  'estatus del dominio',
+  'estado del dominio',
+  'situação',
+  'état',
+  'etat',
+  'stato',
+  'stan',
+  'durum',
+  'tila',
+  'состояние',
+  'статус',
+  'стан',
+  '状态',
+  '域名状态',
+  '狀態',
+  '状態',
+  '상태',
 );
 keys(
   'ns',
@@ -123,10 +190,40 @@ keys(
   'ns name',
   'primary server',
   'secondary server',
+  'primary ns',
+  'secondary ns',
+  'ns hostname',
+  'domain server',
+  'dns',
+  'servidor de nombre',
+  'servidores de nombre',
+  'servidor dns',
+  'servidores dns',
+  'serveur de noms',
+  'serveurs de noms',
+  'serveur dns',
+  'server dns',
+  'nameserver dns',
+  'namensserver',
+  'naamserver',
+  'serwer dns',
+  'serwery dns',
+  'dns sunucusu',
+  'сервер dns',
+  'серверы dns',
+  'dns сервер',
+  'dns сервери',
+  '域名服务器',
+  'dns服务器',
+  '名稱伺服器',
+  'ネームサーバ',
+  '네임서버',
+  '1차 네임서버',
+  '2차 네임서버',
 );
 keys('dnssec', 'dnssec', 'signed', 'domain dnssec', 'dnssec status', 'domain signed');
-// A published DS record (AFNIC's key1-*, ds-rdata) means the delegation is signed.
-keys('ds', 'key1 tag', 'ds rdata', 'ds record');
+// A published DS record (AFNIC's key1-*, ds-rdata, JPRS's signing key) means a signed delegation.
+keys('ds', 'key1 tag', 'ds rdata', 'ds record', 'signing key', 'ds list');
 keys(
   'created',
   'creation date',
@@ -134,20 +231,73 @@ keys(
   'created on',
   'created date',
   'create date',
+  'created at',
+  'date created',
+  'creation',
   'registered',
   'registered on',
   'registered date',
+  'registration',
   'registration date',
   'registration time',
+  'date registered',
+  'date approved',
   'domain registration date',
   'record created',
   'record created on',
+  'activated on',
+  'domain creation date',
+  'entry created',
   'first registration date',
+  'first registered',
   'domain name commencement date',
   'domain create date',
   'domain created',
   'domain record activated',
   'domain registered',
+  'activated',
+  'fecha de registro',
+  'fecha de creación',
+  'fecha de creacion',
+  'fecha de alta',
+  'fecha registro',
+  'data de registo',
+  'data de registro',
+  'data de criação',
+  'criado',
+  'criado em',
+  'date de création',
+  'date de creation',
+  'création',
+  'créé le',
+  'data di creazione',
+  'data registrazione',
+  'data di registrazione',
+  'creato',
+  'registriert',
+  'registriert am',
+  'erstellt',
+  'erstellt am',
+  'angelegt',
+  'registratiedatum',
+  'datum registratie',
+  'geregistreerd',
+  'data rejestracji',
+  'utworzono',
+  'kayıt tarihi',
+  'oluşturulma tarihi',
+  'дата регистрации',
+  'дата создания',
+  'создан',
+  'зарегистрирован',
+  'дата реєстрації',
+  'створено',
+  '注册时间',
+  '注册日期',
+  '創建日期',
+  '註冊日期',
+  '登録年月日',
+  '등록일',
 );
 keys(
   'updated',
@@ -160,13 +310,61 @@ keys(
   'changed',
   'updated',
   'updated on',
+  'update date',
+  'date updated',
   'domain last updated date',
+  'domain last updated',
   'last updated on',
   'modification date',
   'domain updated',
   'domain record last updated',
-  'update date',
   'domain datelastmodified',
+  'record last updated',
+  'record last updated on',
+  'record changed',
+  'record changed on',
+  'entry updated',
+  'fecha de modificación',
+  'fecha de modificacion',
+  'fecha de actualización',
+  'fecha de actualizacion',
+  'última actualización',
+  'ultima actualizacion',
+  'última modificación',
+  'ultima modificacion',
+  'data de alteração',
+  'data de atualização',
+  'última alteração',
+  'atualizado',
+  'atualizado em',
+  'dernière modification',
+  'derniere modification',
+  'date de modification',
+  'mis à jour',
+  'ultimo aggiornamento',
+  'data ultimo aggiornamento',
+  'data di aggiornamento',
+  'geändert',
+  'zuletzt geändert',
+  'letzte änderung',
+  'aktualisiert',
+  'laatst gewijzigd',
+  'datum laatste wijziging',
+  'data modyfikacji',
+  'ostatnia modyfikacja',
+  'güncelleme tarihi',
+  'son güncelleme',
+  'дата изменения',
+  'изменен',
+  'последнее изменение',
+  'змінено',
+  'дата зміни',
+  '更新时间',
+  '更新日期',
+  '最終更新',
+  '更新日',
+  '최근 정보 변경일',
+  '정보 변경일',
 );
 keys(
   'expires',
@@ -178,15 +376,58 @@ keys(
   'expires on',
   'expire date',
   'expire',
+  'expired',
+  'expires at',
+  'expiration',
   'paid till',
   'expiration time',
+  'record expires',
   'record expires on',
   'domain expiration date',
+  'domain currently expires',
   'valid until',
+  'valid till',
   'expiry',
+  'renewal',
   'renewal date',
+  'date renewal',
   'domain expires',
   'record will expire on',
+  'fecha de vencimiento',
+  'fecha de expiración',
+  'fecha de expiracion',
+  'fecha de caducidad',
+  'vencimiento',
+  'data de expiração',
+  'data de validade',
+  'expiração',
+  'validade',
+  "date d'expiration",
+  'date d expiration',
+  'expire le',
+  'data di scadenza',
+  'scadenza',
+  'ablaufdatum',
+  'ablauf',
+  'gültig bis',
+  'verloopdatum',
+  'vervaldatum',
+  'data wygaśnięcia',
+  'wygasa',
+  'bitiş tarihi',
+  'sona erme tarihi',
+  'дата окончания',
+  'оплачен до',
+  'действует до',
+  'діє до',
+  'дата закінчення',
+  '过期时间',
+  '到期日期',
+  '到期时间',
+  '有效期限',
+  '有効期限',
+  '만료일',
+  '사용 종료일',
 );
 keys(
   'registrar',
@@ -196,10 +437,45 @@ keys(
   'registration service provider',
   'authorized agency',
   'registrar organization',
+  'sponsoring registrar organization',
+  'sponsoring registrar name',
   'registar created',
+  'registrado por',
+  'registrador',
+  'agente registrador',
+  "bureau d'enregistrement",
+  'bureau d enregistrement',
+  'registrar de',
+  'rejestrator',
+  'kayıt kuruluşu',
+  'регистратор',
+  'реєстратор',
+  '注册商',
+  '註冊商',
+  '등록대행자',
 );
 keys('registrar_current', 'current registrar', 'current registar');
+// Who holds the name: not in the seed's shape, but a record that names one is a registration.
+keys(
+  'holder',
+  'owner',
+  'holder',
+  'registrant',
+  'registrant name',
+  'registrant organization',
+  'titular',
+  'titulaire',
+  'titular do domínio',
+  'inhaber',
+  'houder',
+  'владелец',
+  '注册人',
+  '登録者',
+  '등록인',
+);
 keys('registrar_id', 'registrar iana id', 'sponsoring registrar iana id', 'registrar id');
+// The registry's own handle for the registrar: the id when no IANA id is published.
+keys('registrar_handle', 'sponsoring registrar id', 'registrar handle');
 keys(
   'registrar_url',
   'registrar url',
@@ -208,17 +484,32 @@ keys(
   'registrar website',
   'registrar web',
   'registrar www',
+  'sponsoring registrar url',
+  'sponsoring registrar website',
   'www',
+  'url',
 );
 
 /** The normalised keys that fill a field (for tests of the look-up shortcuts). */
 export const FIELD_KEYS: ReadonlyMap<string, Field> = TOP_KEYS;
 
-// The first two characters of every field key, as a bitmap over ASCII pairs: a top-level line
-// whose key cannot start like one fills no field, and needs no look-up (half the lines of a
-// gTLD reply are Admin/Tech/Billing contact lines).
-const FIELD_STARTS = new Uint8Array(128 * 128);
-for (const key of TOP_KEYS.keys()) FIELD_STARTS[key.charCodeAt(0) * 128 + key.charCodeAt(1)] = 1;
+// The first three characters of every field key (a key's end reads as a space), as a bitmap over
+// ASCII triples: a top-level line whose key cannot start like one fills no field, and needs no
+// look-up (half the lines of a gTLD reply are Admin/Tech/Billing contact lines). Three, not two:
+// the synonyms of many languages start like English contact keys ("bitiş" and "billing").
+const FIELD_STARTS = new Uint32Array(128 * 128 * 4);
+function markStart(c0: number, c1: number, c2: number): void {
+  FIELD_STARTS[(c0 * 128 + c1) * 4 + (c2 >> 5)] |= 1 << (c2 & 31);
+}
+function hasStart(c0: number, c1: number, c2: number): boolean {
+  return (FIELD_STARTS[(c0 * 128 + c1) * 4 + (c2 >> 5)] & (1 << (c2 & 31))) !== 0;
+}
+for (const key of TOP_KEYS.keys()) {
+  const c2 = key.length > 2 ? key.charCodeAt(2) : 32;
+  if (key.charCodeAt(0) < 128 && key.charCodeAt(1) < 128 && c2 < 128) {
+    markStart(key.charCodeAt(0), key.charCodeAt(1), c2);
+  }
+}
 
 /**
  * False when the raw key str[from, to) cannot normalise to a field key. Only ASCII letters,
@@ -229,12 +520,25 @@ export function mayBeField(str: string, from: number, to: number): boolean {
   if (to - from < 2) return false;
   let c0 = str.charCodeAt(from);
   if (c0 >= 65 && c0 <= 90) c0 += 32;
-  else if (!(c0 >= 97 && c0 <= 122) && !(c0 >= 48 && c0 <= 57)) return true;
+  else if (!(c0 >= 97 && c0 <= 122)) return true;
   let c1 = str.charCodeAt(from + 1);
   if (c1 >= 65 && c1 <= 90) c1 += 32;
   else if (isSeparator(c1)) c1 = 32;
   else if (!(c1 >= 97 && c1 <= 122) && !(c1 >= 48 && c1 <= 57)) return true;
-  return FIELD_STARTS[c0 * 128 + c1] === 1;
+  let c2 = to - from > 2 ? str.charCodeAt(from + 2) : 32;
+  if (c2 >= 65 && c2 <= 90) c2 += 32;
+  else if (isSeparator(c2)) c2 = 32;
+  // a numbered key ("ns1", "nameserver2") is read unnumbered too
+  else if (!(c2 >= 97 && c2 <= 122)) return true;
+  if (hasStart(c0, c1, c2)) return true;
+  // An enumerated key ("a. Domain Name") or one with other readings ("Estado / Status",
+  // "Servidores de nombre (Domain servers)", "Nom de domaine#") is looked up.
+  if (c1 === 32 && str.charCodeAt(from + 1) === 46) return true;
+  for (let i = from + 2; i < to; i++) {
+    const c = str.charCodeAt(i);
+    if (c === 47 || c === 40 || c === 35 || c === 91) return true;
+  }
+  return false;
 }
 
 /** What normalizeKey turns into a space: its separators ._-/()[] and ASCII whitespace. */
@@ -260,17 +564,20 @@ function sectionKind(key: string): SectionKind | undefined {
   )
     return 'registrar';
   if (
-    /^(name ?servers?( information| in listed order)?|nameservers|domain ?name ?servers|domain servers( in listed order)?|dns servers|primary name server|secondary name server|\d+(st|nd|rd|th) name server|host ?names?)$/.test(
+    /^((current|domain|registered|authoritative) )?(name ?servers?|nameservers?|domain ?name ?servers|domain servers|dns servers?|servers|dns|host ?names?)( information| in (the )?listed order| listed in order)?$/.test(
       key,
-    )
+    ) ||
+    /^(primary|secondary) name server$|^\d+(st|nd|rd|th) name server$/.test(key)
   )
     return 'ns';
   if (/^(registration status|domain status|status)$/.test(key)) return 'status';
   if (/^(domain name|domain)$/.test(key)) return 'domain';
   if (/^(relevant dates|dates|important dates)$/.test(key)) return 'dates';
+  // A heading over the domain's own details ends the contact block before it.
+  if (/^(domain|registration) (details|information|info|data)$/.test(key)) return 'other';
   if (key === 'dnssec') return 'dnssec';
   if (
-    /(registrant|admin|tech|billing|holder|contact|onsite|reseller|abuse|owner|organi[sz]ation|data validation|zone c|trademark|registry|ns keys|keys)/.test(
+    /(registrant|admin|tech|billing|holder|contact|onsite|reseller|abuse|owner|organi[sz]ation|data validation|zone c|trademark|registry|ns keys|keys|registered for|titular|titulaire|contacto|contato|cobranza|responsável|responsable|entidade|inhaber|houder|abonent|владел|администр|联系人|注册人|登録者|등록인)/.test(
       key,
     )
   )
@@ -299,22 +606,76 @@ export function normalizeKey(raw: string): string {
 const CACHE_LIMIT = 10000;
 const cache = new Map<string, KeyInfo>();
 
+/**
+ * The readings of a raw key, most literal first, each normalised: the whole key; without an
+ * enumeration ("a.", "1b.") or a trailing "#"; without parenthesised asides, and each aside;
+ * each half of a bilingual "Estado / Status"; with numbered words unnumbered ("ns1 hostname").
+ */
+function keyCandidates(raw: string): string[] {
+  const whole = normalise(raw);
+  const bare = raw.replace(/^\s*(\d{1,2}[a-z]?|[a-z])\.\s+/i, '').replace(/[\s#.]+$/, '');
+  const out = [whole];
+  const add = (text: string): void => {
+    const key = normalise(text);
+    if (key !== '' && !out.includes(key)) out.push(key);
+  };
+  add(bare);
+  const plain = bare.replace(/\([^)]*\)/g, ' ');
+  if (plain !== bare) {
+    add(plain);
+    for (const m of bare.matchAll(/\(([^)]*)\)/g)) add(m[1]);
+  }
+  if (plain.includes('/')) for (const part of plain.split(/\s\/\s|\s\/|\/\s/)) add(part);
+  for (const key of [...out]) {
+    const unnumbered = key.replace(/([a-z])\d+\b/g, '$1');
+    if (unnumbered !== key) add(unnumbered);
+  }
+  return out;
+}
+
+function normalise(raw: string): string {
+  return raw
+    .toLowerCase()
+    .replace(/[._\-/()[\]#’']+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/ \d+$/, '');
+}
+
+/** The section a key line without a value opens when it names a field of a list or a block. */
+function fieldSection(field: Field | undefined): SectionKind | undefined {
+  if (field === 'ns') return 'ns';
+  if (field === 'status') return 'status';
+  if (field === 'domain') return 'domain';
+  if (field === 'registrar') return 'registrar';
+  return undefined;
+}
+
 /** Everything the parser needs to know about a raw key (or a short bare line read as a heading). */
 export function keyInfo(raw: string): KeyInfo {
   const hit = cache.get(raw);
   if (hit !== undefined) return hit;
-  const key = raw
-    .toLowerCase()
-    .replace(/[._\-/()[\]]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/ \d+$/, '');
+  const candidates = keyCandidates(raw);
+  let key = candidates[0];
+  let field: Field | undefined;
+  let section: SectionKind | undefined;
+  for (const c of candidates) {
+    const f = TOP_KEYS.get(c);
+    if (f !== undefined && field === undefined) {
+      field = f;
+      key = c;
+    }
+    section ??= sectionKind(c) ?? fieldSection(f);
+  }
   const info: KeyInfo = {
     key,
-    field: TOP_KEYS.get(key),
-    section: sectionKind(key),
+    field,
+    section,
     contactBlock: /^(nic hdl|person|role|contact|holder c|admin c|tech c)$/.test(key),
-    nsKey: /^(host ?name|nserver|name ?server|ns|.* server)$/.test(key),
+    nsKey: /^(host ?name|nserver|name ?server|ns|.* server|.* server (host ?name|name))$/.test(key),
+    domainKey:
+      (field !== undefined || section === 'ns') &&
+      /\b(domain|record|dominio|domaine|domínio|domein|domäne|domena)\b/.test(key),
     registrar: registrarAction(key),
   };
   if (cache.size >= CACHE_LIMIT) cache.clear();

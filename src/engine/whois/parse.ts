@@ -9,8 +9,8 @@
 // value the record keeps); comments, rulers and the values of keys nobody reads never do.
 import { LookupError } from '../../contract/errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
-import { normalizeDate } from './dates';
-import { isNotFound, isRateLimited } from './reply';
+import { normalizeDate, type SlashOrder } from './dates';
+import { classifyReply } from './reply';
 import {
   emptyFields,
   FIELDS,
@@ -23,7 +23,7 @@ import {
 } from './keys';
 
 export { normalizeKey } from './keys';
-export { findReferral, isNotFound, isRateLimited } from './reply';
+export { classifyReply, findReferral, isNotFound, isRateLimited } from './reply';
 
 // The per-line look-ups, bound once. Transpiled file by file to CommonJS (tsx, mocha), every
 // use of an imported name is a property read through an export getter; on a path taken for
@@ -46,26 +46,43 @@ const REDACTED =
   /redacted|not disclosed|withheld|data protected|non-public|privacy|not available|hidden upon user request|gdpr|statutory masking/i;
 
 /**
- * Parses a registry or registrar reply. A reply with registration data is a result; one without
- * is `not_found` when it says the name is unregistered, `rate_limited` when it says the server
- * refused, and `upstream_error` when it says neither (an error page, an empty answer).
+ * Parses a registry or registrar reply into exactly one of four kinds: a result (the name is
+ * registered, or held by the registry, and the reply shows it), `not_found` (not registered:
+ * free, or reserved without a registration), `rate_limited` (refused for the query rate, a quota
+ * or a blocked client, with the server's words) or `upstream_error` (anything it cannot tell).
  */
 export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
-  const result = build(new Reader(text).read(), options);
+  const result = build(new Reader(text).read(), options, text);
   // An object literal, not a spread: spreading cost as much as reading the dates.
-  if (result !== undefined && hasData(result)) {
+  if (result !== undefined && hasData(result, result.held)) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
-  if (isNotFound(text)) throw new LookupError('not_found', 'The domain is not registered');
-  if (isRateLimited(text)) {
-    throw new LookupError('rate_limited', 'The WHOIS server refused the query: rate limit reached');
-  }
+  const said = classifyReply(text);
+  // A record with only a date of change (RIPE-style "changed:") is registered unless the reply
+  // says otherwise ("Status: free", "organisation: Not assigned").
   if (
     result !== undefined &&
-    result.domain.domain !== undefined &&
-    (result.domain.status?.length ?? 0) > 0
+    said === undefined &&
+    result.domain.updated_date !== undefined &&
+    !(result.domain.status ?? []).some((st) => FREE_STATUS.test(st))
   ) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
+  }
+  if (said?.kind === 'rate_limited') {
+    throw new LookupError('rate_limited', `The WHOIS server refused the query: ${said.line}`);
+  }
+  const status = result?.domain.status ?? [];
+  if (said?.kind === 'not_found' || status.some((s) => FREE_STATUS.test(s))) {
+    throw new LookupError('not_found', 'The domain is not registered');
+  }
+  if (result !== undefined && result.domain.domain !== undefined && status.length > 0) {
+    return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
+  }
+  if (said?.kind === 'reserved') {
+    throw new LookupError(
+      'not_found',
+      `The domain is not registered, and the registry holds it back: ${said.line}`,
+    );
   }
   throw new LookupError(
     'upstream_error',
@@ -73,14 +90,18 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
   );
 }
 
-function hasData(parsed: WhoisResult): boolean {
+/** A status that says the name is free ("Domain Status: Available"). */
+const FREE_STATUS = /^(available|free|notregistered|noobjectfound|unassigned|notfound)$/;
+
+function hasData(parsed: Parsed, holder: boolean): boolean {
   const d = parsed.domain;
   return (
     (d.name_servers?.length ?? 0) > 0 ||
     d.created_date !== undefined ||
     d.expiration_date !== undefined ||
     d.id !== undefined ||
-    parsed.registrar.name !== undefined
+    parsed.registrar.name !== undefined ||
+    (holder && d.domain !== undefined)
   );
 }
 
@@ -141,6 +162,26 @@ function isRuler(text: string, from: number, end: number): boolean {
   return true;
 }
 
+// key, then a dot leader (". . . ." or "....", maybe after a "#") or a run of 2+ spaces, then value
+const COLUMNS = /^([^\s.#][^.#]{0,58}?)\s*(?:#?\s*(?:\.\s?){3,}|#|\s{2,})\s*(\S.*)$/;
+
+/** A run of two spaces or a ". ." / ".." leader in str[from, to): a columns line may follow. */
+function hasGap(str: string, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) {
+    const c = str.charCodeAt(i);
+    const p = str.charCodeAt(i - 1);
+    if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32)) || c === 35) return true;
+  }
+  return false;
+}
+
+/** JPRS's "[Domain Name]   EXAMPLE.JP" (also "a. [Domain Name]"); "[ notice ]" is a banner. */
+const BRACKETED = /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i;
+
+// "Record created on 22-Apr-2003", "Record last updated on Mon Apr 19 21:47:14 2010": no colon
+// after the key (and the time's colons must not split it).
+const RECORD_ON = /^record (expires|created|changed|updated|last updated|modified) on [^:]/i;
+
 /**
  * The one line form the offset reader does not read as is: SWITCH (.ch/.li) separates key and
  * value with a tab and no colon (a host name followed by its address is a value line, not a
@@ -153,9 +194,9 @@ function rewrite(line: string): string {
     if (tab && !/[:.]/.test(tab[1])) line = `${tab[1]}: ${tab[2]}`;
   }
   const first = body.charCodeAt(0);
-  if ((first === 82 || first === 114) && /^record (expires|created) on /i.test(body)) {
-    const rec = /^(\s*)record (expires|created) on (.+)$/i.exec(line);
-    if (rec) line = `${rec[1]}record ${rec[2].toLowerCase()} on: ${rec[3]}`;
+  if ((first === 82 || first === 114) && RECORD_ON.test(body)) {
+    const rec = /^(\s*)(record [a-z ]+? on)\s+(.+)$/i.exec(line);
+    if (rec) line = `${rec[1]}${rec[2]}: ${rec[3]}`;
   }
   return line;
 }
@@ -165,6 +206,23 @@ function emptyRecord(): Rec {
 }
 
 const HOSTISH = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.?$/i;
+
+/** Where "Key-Name:" or "Key;I:" from `from` ends in a colon, or -1: a class-prefixed key. */
+function classedKey(str: string, from: number, e: number): number {
+  for (let i = from; i < e && i < from + 40; i++) {
+    const c = str.charCodeAt(i);
+    if (c === 58) return i > from ? i : -1;
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 59)) return -1;
+  }
+  return -1;
+}
+
+/** The text before the colon starts with a host name and a space: a host line, not a key. */
+function hostFirst(str: string, b: number, colon: number): boolean {
+  let i = b;
+  while (i < colon && !isSpace(str.charCodeAt(i))) i++;
+  return i < colon && HOSTISH.test(str.slice(b, i));
+}
 
 /** One pass over a reply, keeping the walk's state between lines. */
 class Reader {
@@ -182,6 +240,8 @@ class Reader {
   private bare = false;
   /** the field and indent of the last top-level "key: value", for continuation lines */
   private lastField: Field | undefined = undefined;
+  /** the field a key line without a value names; the lines below it are its value */
+  private sectionField: Field | undefined = undefined;
   private lastIndent = 0;
   // Next ':' and tab at or after the last place asked about. Lines are read in order, so each
   // search starts where the previous one may stop: the whole reply is scanned once, not once
@@ -223,6 +283,16 @@ class Reader {
     if (first === 62 && text.startsWith('>>>', b)) return;
     // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
     if ((first === 45 || first === 61 || first === 95) && isRuler(text, b, e)) return;
+    if (first === 91 || (text.charCodeAt(b + 1) === 46 && text.charCodeAt(b + 3) === 91)) {
+      const m = BRACKETED.exec(text.slice(b, e));
+      if (m) {
+        const kv = `${m[1]}: ${m[2]}`;
+        this.rewritten = true;
+        this.line(kv, 0, 0, kv.length);
+        this.rewritten = false;
+        return;
+      }
+    }
     // A cheap superset of the lines rewrite() may change; it decides exactly.
     const recordLike = (first === 82 || first === 114) && text.charCodeAt(b + 6) === 32;
     if (recordLike || this.tabBefore(start, e)) {
@@ -276,14 +346,24 @@ class Reader {
   }
 
   /** A non-blank line of `str` from `start` to `e`, its text (after the indent) from `b`. */
-  private line(str: string, start: number, b: number, e: number): void {
+  private line(str: string, start: number, bodyStart: number, e: number): void {
+    let b = bodyStart;
     const blockStart = this.atBlockStart;
     this.atBlockStart = false;
     const indent = b === start ? 0 : indentOf(str, start);
-    const colon = this.keyColon(str, b, e);
+    let colon = this.keyColon(str, b, e);
     if (colon < 0) {
       this.bareText(str, b, e, indent);
       return;
+    }
+    // "domain:Created:20090324": an object class before the key (.ma). The key is the second.
+    const next = str.charCodeAt(colon + 1);
+    if (next >= 65 && next <= 90) {
+      const second = classedKey(str, colon + 1, e);
+      if (second > 0) {
+        b = colon + 1;
+        colon = second;
+      }
     }
     let k = colon;
     while (k > b && isSpace(str.charCodeAt(k - 1))) k--;
@@ -295,10 +375,25 @@ class Reader {
       v = valueStart(str, colon, e);
       hasValue = v < e;
     }
-    const section = this.section;
-    const nested =
+    let section = this.section;
+    let nested =
       section !== undefined &&
       (this.sticky || indent > this.indent || (this.bare && section === 'registrar'));
+    // In a name-server list, "ns2.example.ch [2001:db8::12]" is a host and its address.
+    if (section === 'ns' && indent >= this.indent && hostFirst(str, b, colon)) {
+      this.bareText(str, b, e, indent);
+      return;
+    }
+    // A contact section ends where the domain's own data resumes at its depth ("Registrant:"
+    // with the domain name, dates and servers indented below it, as EENet and NIC.VE write).
+    if (nested && section === 'contact' && this.block === undefined && mayBeFieldKey(str, b, k)) {
+      const own = lookUpKey(str.slice(b, k));
+      if (own.domainKey) {
+        this.section = section = undefined;
+        this.sticky = false;
+        nested = false;
+      }
+    }
     // Lines whose key cannot change anything are settled before the key is looked up: inside a
     // contact object or section, and top-level keys that cannot be a field. Only the first line
     // of a block can open one, so it is always looked up.
@@ -330,10 +425,18 @@ class Reader {
       return;
     }
     if (!hasValue) {
+      // An empty field inside a list or block ("Primary Server Netaddress..: ") leaves it open.
+      if (nested && this.sticky && info.section === undefined && section !== 'other') {
+        this.lastField = undefined;
+        return;
+      }
       if (!(nested && section === 'contact')) {
         this.section = info.section ?? 'other';
+        this.sectionField = info.section === undefined ? info.field : undefined;
         this.indent = indent;
-        this.sticky = false;
+        // "Registrar:" holds the lines below it at its own depth too ("name:", "url:"), up to a
+        // blank line or the next heading, as the Estonian and RIPE-like replies write it.
+        this.sticky = info.section === 'registrar' && indent === 0;
         this.bare = false;
       }
       this.lastField = undefined;
@@ -369,10 +472,14 @@ class Reader {
   private bareText(str: string, b: number, e: number, indent: number): void {
     if (this.block !== undefined) return;
     const inContact = this.section === 'contact' && (this.sticky || indent > this.indent);
-    // Inside a contact section no heading counts, so the line is not looked up there.
-    const heading = e - b <= 40 && !inContact ? lookUpKey(str.slice(b, e)).section : undefined;
+    // Inside a contact section only a line at the heading's own depth may be the next heading
+    // ("Billing Contact" ... "Nameservers"); deeper lines are the contact's, not looked up.
+    const mayHead = !inContact || indent <= this.indent;
+    const heading = e - b <= 40 && mayHead ? lookUpKey(str.slice(b, e)).section : undefined;
+    if (heading === undefined && !inContact && this.columns(str, b, e)) return;
     if (heading !== undefined) {
       this.section = heading;
+      this.sectionField = undefined;
       this.indent = indent;
       this.sticky = true;
       this.bare = false;
@@ -387,14 +494,39 @@ class Reader {
     }
     if (this.section === undefined || indent < this.indent) return;
     this.bare = true;
+    if (this.section === 'other') {
+      if (this.sectionField !== undefined) setField(this.rec, this.sectionField, str.slice(b, e));
+      return;
+    }
     bareLine(this.rec, this.section, str.slice(b, e));
+  }
+
+  /**
+   * A colon-less "key value" line: a dot leader ("Nom de domaine. . . . .google.dz") or aligned
+   * columns ("Created on      2005/05/30"). Read as "key: value" only when the key is one the
+   * synonym table knows, so prose is never taken for data.
+   */
+  private columns(str: string, b: number, e: number): boolean {
+    if (e - b > 200 || !hasGap(str, b, Math.min(e, b + 64))) return false;
+    const text = str.slice(b, e);
+    const m = COLUMNS.exec(text);
+    if (!m) return false;
+    const info = lookUpKey(m[1]);
+    if (info.field === undefined) return false;
+    const kv = `${m[1]}: ${m[2]}`;
+    const wasRewritten = this.rewritten;
+    this.rewritten = true;
+    this.line(kv, 0, 0, kv.length);
+    this.rewritten = wasRewritten;
+    return true;
   }
 }
 
 function bareLine(rec: Rec, section: SectionKind, body: string): void {
   if (section === 'ns') {
-    // Only a line that starts with a host name is one (prose after the list is not).
-    const first = body.split(/\s+/)[0];
+    // Only a line that starts with a host name is one (prose after the list is not); a list
+    // marker ("- ns1.example", YAML) goes first.
+    const first = body.replace(/^[-*]\s+/, '').split(/\s+/)[0];
     if (HOSTISH.test(first)) addNs(rec, first);
   } else if (section === 'status') addStatus(rec, body);
   else if (section === 'domain') {
@@ -439,12 +571,20 @@ function addStatusPart(rec: Rec, part: string): void {
   while (space < v.length && !isSpace(v.charCodeAt(space))) space++;
   let token = space === v.length ? v : v.slice(0, space);
   if (v.length === 13 && space < v.length && v.toLowerCase() === 'not delegated') token = v;
+  // An EPP status spelt out in capitals ("CLIENT DELETE PROHIBITED") is one status.
+  else if (space < v.length && SPELT_STATUS.test(v)) token = v.replace(/\s+/g, '');
   token = token.toLowerCase();
   if (!rec.status.includes(token)) rec.status.push(token);
 }
 
+const ZONE_NS = /\sNS\s+(\S+)/;
+
+const SPELT_STATUS = /^[A-Z]+( [A-Z]+){1,3}$/;
+
 function addNs(rec: Rec, value: string): void {
-  const host = firstHost(value);
+  // A zone-file line ("example.pt NS ns1.example.net.") names the server after "NS".
+  const zoneLine = value.length > 6 ? ZONE_NS.exec(value) : null;
+  const host = firstHost(zoneLine ? zoneLine[1] : value);
   if (host !== undefined && !rec.ns.includes(host)) rec.ns.push(host);
 }
 
@@ -517,13 +657,52 @@ function slowHost(part: string): string | undefined {
   return host;
 }
 
-function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
+/**
+ * Whether the reply writes slashed dates month first: only when one of its dates cannot be read
+ * day first ("12/18/2001"), or it names its format ("mm/dd/yyyy"). Day first otherwise.
+ */
+function slashOrder(values: Array<string | undefined>, text: string): SlashOrder {
+  let dmy = false;
+  let mdy = false;
+  let ambiguous = false;
+  for (const v of values) {
+    if (v === undefined || !v.includes('/')) continue;
+    const m = /(?:^|\s)(\d{1,2})\/(\d{1,2})\/\d{4}/.exec(v);
+    if (!m) continue;
+    if (+m[1] > 12) dmy = true;
+    else if (+m[2] > 12) mdy = true;
+    else ambiguous = true;
+  }
+  if (mdy && !dmy) return 'mdy';
+  if (dmy || !ambiguous) return 'dmy';
+  return /\bmm[/.-]dd[/.-]y{2,4}\b/i.test(text) && !/\bdd[/.-]mm[/.-]y{2,4}\b/i.test(text)
+    ? 'mdy'
+    : 'dmy';
+}
+
+/** What a reply's records make: the seed's shape, and whether they name a holder. */
+interface Parsed {
+  domain: WhoisDomain;
+  registrar: WhoisRegistrar;
+  held: boolean;
+}
+
+function build(records: Rec[], options: ParseOptions, text: string): Parsed | undefined {
   // Later records (the registrar's) are more specific than the registry's: they win per field.
-  // Most replies hold one record, which is its own merge.
+  // Most replies hold one record, which is its own merge. A reply listing several names (a
+  // search that matched more than one) keeps the records of the name asked for.
   let merged = records[0];
   if (records.length > 1) {
     merged = emptyRecord();
-    for (const r of records) {
+    const asked = options.domain?.toLowerCase();
+    const named = records.filter((r) => r.fields.domain !== undefined);
+    const mine =
+      asked === undefined ? [] : named.filter((r) => recordName(r.fields.domain) === asked);
+    const chosen =
+      mine.length > 0 && mine.length < named.length
+        ? records.filter((r) => r.fields.domain === undefined || mine.includes(r))
+        : records;
+    for (const r of chosen) {
       for (const k of FIELDS) {
         const v = r.fields[k];
         if (v !== undefined) merged.fields[k] = v;
@@ -534,7 +713,7 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
   }
   const f = merged.fields;
   const domain: WhoisDomain = {};
-  const name = firstWord(f.domain ?? options.domain ?? '').toLowerCase();
+  const name = recordName(f.domain ?? options.domain ?? '');
   if (name === '' && merged.ns.length === 0 && FIELDS.every((k) => f[k] === undefined)) {
     return undefined;
   }
@@ -552,32 +731,53 @@ function build(records: Rec[], options: ParseOptions): WhoisResult | undefined {
     domain.whois_server = server.charCodeAt(5) === 58 ? server.replace(/^whois:\/\//i, '') : server;
   }
   if (merged.status.length > 0) domain.status = merged.status;
-  if (merged.ns.length > 0) domain.name_servers = merged.ns;
+  // "DNS: example.dk" beside the real servers names the zone, not a server of it.
+  const ns = merged.ns.length > 1 ? merged.ns.filter((h) => h !== name) : merged.ns;
+  if (ns.length > 0) domain.name_servers = ns;
   if ((f.dnssec !== undefined && isSigned(f.dnssec)) || f.ds !== undefined) domain.dnssec = true;
   // Written out (not built as `${key}_in_time`) so the result keeps one fixed object shape.
-  const created = normalizeDate(f.created);
+  const order = slashOrder([f.created, f.updated, f.expires], text);
+  const created = normalizeDate(f.created, order);
   if (created !== undefined) {
     domain.created_date = created;
     domain.created_date_in_time = created;
   }
-  const updated = normalizeDate(f.updated);
+  const updated = normalizeDate(f.updated, order);
   if (updated !== undefined) {
     domain.updated_date = updated;
     domain.updated_date_in_time = updated;
   }
-  const expires = normalizeDate(f.expires);
+  const expires = normalizeDate(f.expires, order);
   if (expires !== undefined) {
     domain.expiration_date = expires;
     domain.expiration_date_in_time = expires;
   }
   const registrar: WhoisRegistrar = {};
-  const rid = f.registrar_id;
+  let rname = f.registrar_current ?? f.registrar;
+  let handle = f.registrar_handle;
+  // "MarkMonitor Inc. (292)": the name, then the registry's id for it (an aside with a digit;
+  // "(Beijing)" stays in the name). Nominet's "[Tag = X]" stays too: the seed's shape keeps it.
+  if (rname !== undefined && rname.endsWith(')')) {
+    const m = REGISTRAR_WITH_ID.exec(rname);
+    if (m) {
+      rname = m[1];
+      handle ??= m[2];
+    }
+  }
+  const rid = f.registrar_id !== undefined && usable(f.registrar_id) ? f.registrar_id : handle;
   if (rid !== undefined && usable(rid)) registrar.id = rid;
-  const rname = f.registrar_current ?? f.registrar;
   if (rname !== undefined && usable(rname)) registrar.name = rname;
   const url = f.registrar_url;
   if (url !== undefined && usable(url)) registrar.referral_url = url;
-  return { domain, registrar };
+  return { domain, registrar, held: f.holder !== undefined && usable(f.holder) };
+}
+
+const REGISTRAR_WITH_ID = /^(.*\S)\s+\(([^()\s]*\d[^()\s]*)\)$/;
+
+/** The name a record holds: its first word, lower case, without the root's trailing dot. */
+function recordName(value: string | undefined): string {
+  const name = firstWord(value ?? '').toLowerCase();
+  return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
 /** The text before the first whitespace (all of it when there is none, '' when it leads). */

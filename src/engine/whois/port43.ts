@@ -11,7 +11,10 @@ export const MAX_REFERRAL_HOPS = 3;
 const IANA_WHOIS = 'whois.iana.org';
 
 export interface Port43Options {
+  /** the caller's: aborting it is `cancelled` */
   signal?: AbortSignal;
+  /** the whole look-up's deadline: firing is `upstream_timeout` */
+  deadline?: AbortSignal;
   /** default 5 s */
   connectTimeoutMs?: number;
   /** for one server's reply, default 15 s */
@@ -66,6 +69,7 @@ export function queryServer(
   options: Port43Options = {},
 ): Promise<string> {
   throwIfAborted(options.signal);
+  if (options.deadline?.aborted) return Promise.reject(deadlinePassed());
   const { host, port } = splitHostPort(options.serverOverride ?? server);
   const maxBytes = options.maxBytes ?? MAX_REPLY_BYTES;
   const connectMs = options.connectTimeoutMs ?? 5000;
@@ -81,6 +85,7 @@ export function queryServer(
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
       options.signal?.removeEventListener('abort', onAbort);
+      options.deadline?.removeEventListener('abort', onDeadline);
       socket.destroy();
       if (err) reject(err);
       else resolve(text ?? '');
@@ -108,7 +113,9 @@ export function queryServer(
         ),
       totalMs,
     );
+    const onDeadline = (): void => finish(deadlinePassed());
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    options.deadline?.addEventListener('abort', onDeadline, { once: true });
     socket.once('connect', () => {
       clearTimeout(connectTimer);
       socket.write(`${query}\r\n`);
@@ -127,6 +134,10 @@ export function queryServer(
     );
     socket.connect({ host, port });
   });
+}
+
+function deadlinePassed(): LookupError {
+  return new LookupError('upstream_timeout', 'The WHOIS look-up did not finish in time');
 }
 
 /** The registry server for a TLD: the bundled table, else IANA's `refer:` for it. */

@@ -15,15 +15,23 @@ export interface Bootstrap {
   publication?: string;
   /** each entry: the labels (TLDs or longer suffixes) and their base URLs */
   services: Array<{ labels: string[]; urls: string[] }>;
-  /** where it came from: a URL, a file path, or "snapshot" */
+  /** where it came from: a URL, a file path, "snapshot", or "empty" (the operator's empty one) */
   source: string;
 }
 
 export interface HttpOptions {
+  /** the caller's: aborting it is `cancelled` */
   signal?: AbortSignal;
+  /** the whole look-up's deadline: firing is `upstream_timeout` */
+  deadline?: AbortSignal;
   timeoutMs?: number;
   maxBytes?: number;
   dispatcher?: Dispatcher;
+  /**
+   * Used for every request a redirect leads to. In server mode it is the address-guarded agent:
+   * the base comes from the operator's (or IANA's) bootstrap, but where it redirects to does not.
+   */
+  redirectDispatcher?: Dispatcher;
 }
 
 /** Validates an RFC 9224 registry. Throws `upstream_error` for anything malformed. */
@@ -95,15 +103,18 @@ const CACHE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The bootstrap to use. `source` (a URL or a file path) replaces IANA's; without it, IANA's
- * registry is fetched when `refresh` is set and cached for a day. Any failure gives the snapshot.
+ * registry is fetched when `refresh` is set and cached for a day. An empty source is honoured as
+ * an empty registry; a source that cannot be read or is malformed gives the snapshot.
  */
 export async function loadBootstrap(
   source: string | undefined,
   refresh: boolean,
   http: HttpOptions = {},
 ): Promise<Bootstrap> {
+  // An empty source is the operator saying "no RDAP services": every TLD goes to port 43.
+  if (source !== undefined && source.trim() === '') return { services: [], source: 'empty' };
   try {
-    if (source !== undefined && source !== '') return await readBootstrap(source, http);
+    if (source !== undefined) return await readBootstrap(source.trim(), http);
     if (!refresh) return snapshotBootstrap();
     if (cached !== undefined && Date.now() - cached.at < CACHE_MS) return cached.bootstrap;
     const fresh = await readBootstrap(IANA_DNS_BOOTSTRAP, { ...http, timeoutMs: 5000 });
@@ -140,10 +151,13 @@ async function getJson(url: string, http: HttpOptions): Promise<HttpAnswer> {
   const maxBytes = http.maxBytes ?? MAX_RDAP_BYTES;
   const signals = [AbortSignal.timeout(timeoutMs)];
   if (http.signal) signals.push(http.signal);
+  if (http.deadline) signals.push(http.deadline);
   const signal = AbortSignal.any(signals);
   let target = url;
   for (let hop = 0; hop <= 3; hop++) {
     throwIfAborted(http.signal);
+    const dispatcher =
+      hop > 0 && http.redirectDispatcher ? http.redirectDispatcher : http.dispatcher;
     let res: Dispatcher.ResponseData;
     try {
       res = await request(target, {
@@ -152,7 +166,7 @@ async function getJson(url: string, http: HttpOptions): Promise<HttpAnswer> {
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        ...(http.dispatcher ? { dispatcher: http.dispatcher } : {}),
+        ...(dispatcher ? { dispatcher } : {}),
       });
     } catch (err) {
       throw transportError(err, target, http.signal);
@@ -220,6 +234,8 @@ function transportError(
 ): LookupError {
   if (userSignal?.aborted)
     return new LookupError('cancelled', 'The request was cancelled', { cause: err });
+  // The address guard's refusal (blocked_target) comes through undici's connector as it is.
+  if (err instanceof LookupError) return err;
   const name = err instanceof Error ? err.name : '';
   const code = (err as { code?: string } | undefined)?.code ?? '';
   if (name === 'TimeoutError' || name === 'AbortError' || /TIMEOUT/.test(code)) {

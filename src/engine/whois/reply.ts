@@ -1,70 +1,171 @@
-// What kind of reply a text without registration data is (not registered, refused for the
-// query rate), and where a registry's reply refers the query next. Pure, like parse.ts.
+// What kind of reply a text without registration data is (not registered, reserved, refused for
+// the query rate or a blocked client), and where a registry's reply refers the query next. Pure,
+// like parse.ts.
+//
+// The kinds are told by what a line says, in the words registries use in every language they
+// answer in, not by whole replies of known servers. Each pattern is matched against one line
+// at a time, comment markers removed, so a phrase never spans a legal notice's sentences.
 
+/** The name is not registered: no match, not found, free, available. */
 const NOT_FOUND = [
-  /^\W*no match(es)?\b/im,
-  /^\W*not found\b/im,
-  /^\W*no found\b/im,
-  /no entries found/i,
-  /^\W*no data found/im,
-  /domain not found/i,
-  /^\W*no such domain/im,
-  /the queried object does not exist/i,
-  /^\W*object does not exist/im,
-  /no object found/i,
-  /^\W*no matching record/im,
-  /domain name is not registered/i,
-  /this domain name has not been registered/i,
-  /was not found in the registry/i,
-  /^\W*status:\s*(free|available|not registered|no object found)\s*$/im,
-  /^\W*query_status:\s*220 available/im,
-  /\bis free\s*$/im,
-  /^\W*domain ".*" not found/im,
-  /^\W*not available for (second level )?registration/im,
-  /^\W*nothing found for this query/im,
-  /\bis available for registration/i,
-  /not known in .* registry/i,
-  /^\W*no information available about domain name/im,
-  /this query returned 0 objects/i,
-  /^\W*(the )?domain (name )?(has not been|is not) registered/im,
+  // English
+  /\bno match(es|ing)?\b/,
+  /\bno (entr(y|ies)|records?|data|objects?|domains?( records?)?|information|results?|such (domain|object))\b.{0,60}\b(found|match(es|ing)?|available|exists?|for)\b/,
+  /^no (entries|data|records?|objects?|results?|information)\b/,
+  /\bnot found\b/,
+  /\bnothing found\b/,
+  /\b(does|did) not exist\b/,
+  /\bno such (domain|object|record)\b/,
+  /\bnot (have|find|locate) (an? |any )?(entr(y|ies)|records?|data|domain|object)\b/,
+  /\bcould not find\b/,
+  /^no found\b/,
+  /\bnot (yet )?assigned\b/,
+  /\bnot (been |yet )?regist(e)?red\b/,
+  /\bis not a registered\b/,
+  /\b(is|are) (available|free)\b\.?$/,
+  /\bavailable for (registration|purchase)\b/,
+  /^(domain )?(status|state)\W+(available|free|not registered|no object found|unassigned|not found)\W*$/,
+  /^(available|free|not registered)\W*$/,
+  /\bquery_status\W+220 available\b/,
+  /\breturned 0 objects\b/,
+  /\bnot known in .* registry\b/,
+  // French, Spanish, Portuguese, Italian
+  /\baucun(e)? (résultat|objet|enregistrement|domaine|entrée)\b/,
+  /\bn'existe pas\b|\bnon trouvé/,
+  /\bno (se ha )?(encontr|exist)|\bno (está|esta) registrad|\bsin resultados\b/,
+  /\bnão (foi )?(encontrad|existe|registrad)|\bnenhum (resultado|registro|objeto)\b/,
+  /\bnon (trovat|esist|registrat)|\bnessun (risultato|dato|oggetto)\b/,
+  // German, Dutch, Polish, Hungarian, Turkish, Czech
+  /\bnicht (gefunden|registriert|vergeben)\b|\bkeine (daten|einträge|treffer|ergebnisse)\b|\bist frei\b/,
+  /\bniet (gevonden|geregistreerd)\b|\bis vrij\b|\bgeen (resultaten|gegevens|overeenkomst)\b/,
+  /\bnie znaleziono\b|\bbrak (danych|wyników|obiektu)\b|\bnie (jest )?zarejestrowan/,
+  /\bnincs találat\b/,
+  /bulunamadı|\bkayıt (yok|bulunamadı)|kayıtlı değil/,
+  /\bnenalezen|\bneexistuje\b/,
+  // Russian, Ukrainian
+  /не найден|нет данных|не зарегистрирован|не знайден|не зареєстрован|відсутн|не существует/,
+  // Chinese, Japanese, Korean
+  /没有找到|未找到|无匹配|不存在|未注册|查無|沒有找到|未註冊|無符合/,
+  /該当するデータがありません|見つかりません|登録されていません/,
+  /검색 결과가 없습니다|등록되어 있지 않|존재하지 않|등록되지 않/,
 ];
 
 /**
- * One pass over the reply instead of one per pattern. Every pattern is case-insensitive, and the
- * multi-line flag changes only those anchored with ^ or $ (which have it already), so the
- * alternation matches exactly when one of the patterns does.
+ * The server refused to answer: a rate or quota limit, or a blocked client. Declarative only
+ * ("limit exceeded", "access denied"): terms of use forbid "excessive queries" in every reply.
  */
-function anyOf(patterns: RegExp[]): RegExp {
-  return new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'im');
-}
-
-const NOT_FOUND_ANY = anyOf(NOT_FOUND);
-
-/** True when the reply says the name is not registered. */
-export function isNotFound(text: string): boolean {
-  return NOT_FOUND_ANY.test(text);
-}
-
 const RATE_LIMITED = [
-  /limit exceeded/i,
-  /quota exceeded/i,
-  /too many (requests|queries|connections)/i,
-  /query rate.*exceeded/i,
-  /exceeded (the|your) (query|request|rate|allowed)/i,
-  /rate limit (reached|exceeded)/i,
-  /you have been rate.?limited/i,
-  /please (slow down|try again later)/i,
-  /excessive (querying|queries)/i,
-  /access control limit reached/i,
-  /number of (allowed )?queries .*exceeded/i,
-  /maximum (number of )?(queries|requests|connections).*(reached|exceeded)/i,
+  /\blimits? (has been |was )?(exceeded|reached)\b/,
+  /\bexceeded\b.{0,40}\b(quota|limit|rate|maximum|allowed|number of (queries|requests|lookups))\b/,
+  /\b(quota|limit|rate|maximum number of (queries|requests|lookups|connections))\b.{0,60}\b(has been |was |is )?(exceeded|reached)\b/,
+  /\btoo many (requests|queries|connections|lookups|attempts)\b/,
+  /\bonly \d+ (requests?|queries|lookups|connections) (per|a|each)\b/,
+  /\bgo away for \d+/,
+  /\bslow down\b/,
+  // "is rate limited" alone is the service's policy, printed in every reply; being limited is not
+  /\b(you|your (ip|address|client|queries|requests)|this (ip|address|client)) (have|has|are|is) (been )?(temporarily )?rate.?limited\b/,
+  /\baccess control limit\b/,
+  /\baccess denied\b/,
+  /\bconnection refused\b/,
+  /\b(ip|address|client|host|you)\b.{0,40}\b(has|have) been (temporarily )?(blocked|banned|blacklisted|denied)\b/,
+  /\b(ip|address|client|host)\b.{0,30}\bis (temporarily )?(blocked|banned|blacklisted)\b/,
+  // French, German, Spanish, Portuguese, Italian, Dutch, Russian, Chinese, Japanese, Korean
+  /\btrop de requêtes\b|\blimite .{0,30}(atteinte|dépassée)/,
+  /\bzu viele (anfragen|abfragen)\b|\blimit .{0,30}überschritten\b/,
+  /\bdemasiadas (consultas|solicitudes|peticiones)\b|\blímite .{0,30}(excedido|superado)/,
+  /\b(excesso|muitas) (de )?(consultas|requisições)\b|\blimite .{0,30}(excedido|atingido)/,
+  /\btroppe (richieste|interrogazioni)\b|\blimite .{0,30}(superato|raggiunto)/,
+  /\bte veel (verzoeken|aanvragen|queries)\b/,
+  /слишком много запросов|превышен .{0,30}лимит|лимит .{0,30}превышен|забагато запитів/,
+  /查询过于频繁|请求过多|查詢過於頻繁|超过.{0,10}(限制|次数)/,
+  /アクセス制限|問い合わせが多すぎ|制限を超え/,
+  /조회 (한도|제한)|요청이 너무 많/,
 ];
 
-const RATE_LIMITED_ANY = anyOf(RATE_LIMITED);
+/** The registry holds the name back: reserved, restricted, not available for registration. */
+const RESERVED = [
+  /\breserved (by|for|name|domain|word|under)\b/,
+  /\b(is|has been|are) reserved\b/,
+  /^(status\W+)?reserved\W*$/,
+  /\brestricted from registration\b/,
+  /^restricted\b|\brestricted (domain|name)\b/,
+  /\bnot available (for|to) (second level |third level )?registration\b/,
+  /^(the )?domain (name )?(is )?not available\b/,
+  /\bréservé|\breservado\b|\briservat|\breserviert\b|\bgereserveerd\b|\bzarezerwowan/,
+  /зарезервирован|保留|予約|예약/,
+];
 
-/** True when the reply is a refusal because of the client's query rate. */
+function anyOf(patterns: RegExp[]): RegExp {
+  return new RegExp(patterns.map((re) => `(?:${re.source})`).join('|'), 'iu');
+}
+
+/** A limit notice that says the answer follows in a reduced form is not a refusal. */
+const REDUCED = /\b(reduced|limited|partial) (information|answer|output|data)\b/i;
+
+const NOT_FOUND_ANY = anyOf(NOT_FOUND);
+const RATE_LIMITED_ANY = anyOf(RATE_LIMITED);
+const RESERVED_ANY = anyOf(RESERVED);
+
+export type ReplyKind = 'not_found' | 'rate_limited' | 'reserved';
+
+export interface Classified {
+  kind: ReplyKind;
+  /** the line that says so, as the server wrote it (comment markers and addresses removed) */
+  line: string;
+}
+
+// A line's text without comment markers, banner brackets and surrounding space; only the first
+// 300 characters are read (no sentence worth reading is longer, and a 1 MB line stays cheap).
+function lineText(raw: string): string {
+  return raw
+    .slice(0, 300)
+    .replace(/^[\s%#*>;[\]-]+/, '')
+    .replace(/[\s\]<]+$/, '');
+}
+
+/**
+ * What a reply without registration data says it is. A refusal wins over "no entries found"
+ * (AFNIC says both when it refuses), and "not found" over "reserved" ("All rights reserved").
+ * Undefined when it says none of them: an error page, an empty or cut-off reply.
+ */
+export function classifyReply(text: string): Classified | undefined {
+  let notFound: string | undefined;
+  let reserved: string | undefined;
+  let start = 0;
+  const n = text.length;
+  while (start < n) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = n;
+    const line = lineText(text.slice(start, Math.min(end, start + 400)));
+    start = end + 1;
+    if (line === '') continue;
+    if (RATE_LIMITED_ANY.test(line) && !REDUCED.test(line)) {
+      return { kind: 'rate_limited', line: clean(line) };
+    }
+    if (notFound === undefined && NOT_FOUND_ANY.test(line)) notFound = line;
+    else if (reserved === undefined && RESERVED_ANY.test(line)) reserved = line;
+  }
+  if (notFound !== undefined) return { kind: 'not_found', line: clean(notFound) };
+  if (reserved !== undefined) return { kind: 'reserved', line: clean(reserved) };
+  return undefined;
+}
+
+/** A server's wording for an error detail: no client addresses, bounded. */
+function clean(line: string): string {
+  return line
+    .replace(/\b\d{1,3}(\.\d{1,3}){3}\b/g, '<address>')
+    .replace(/\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b|[0-9a-f]*::[0-9a-f:]*/gi, '<address>')
+    .slice(0, 200);
+}
+
+/** True when the reply says the name is not registered (and not that it was refused). */
+export function isNotFound(text: string): boolean {
+  return classifyReply(text)?.kind === 'not_found';
+}
+
+/** True when the reply is a refusal for the query rate, a quota or a blocked client. */
 export function isRateLimited(text: string): boolean {
-  return RATE_LIMITED_ANY.test(text);
+  return classifyReply(text)?.kind === 'rate_limited';
 }
 
 // Built once (a regex literal in a function body is a new object on every call).
