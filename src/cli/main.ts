@@ -99,7 +99,8 @@ async function runOperation(
   }
   const services = new EmbeddedServices({});
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
+  const interrupt = () => controller.abort();
+  process.once('SIGINT', interrupt);
   try {
     const call = services[operation.service][operation.method as never] as (
       p: unknown,
@@ -112,6 +113,8 @@ async function runOperation(
     return 0;
   } catch (err) {
     return printError(err, output);
+  } finally {
+    process.off('SIGINT', interrupt);
   }
 }
 

@@ -25,8 +25,8 @@ export function spfTree(root: SpfRoot, domain: string, context: RenderContext): 
     style.bold(domain),
     lookups > LOOKUP_LIMIT ? style.red(`${count} (over the limit)`) : style.dim(count),
     voids > VOID_LIMIT ? style.red(`${voidCount} (over the limit)`) : style.dim(voidCount),
-  ].join(style.dim(' · '));
-  const detailPrefix = style.dim(root.includes.length > 0 ? glyphs.pipe : '');
+  ].join(style.dim(glyphs.dot));
+  const detailPrefix = style.dim(root.includes.length > 0 ? glyphs.pipe : glyphs.space);
   const lines = [
     head,
     ...details(root.policy, root.ips, problemsOf(problems, domain), detailPrefix, context),
@@ -53,7 +53,7 @@ function nodeLines(
     node.policy === '' ? style.red(`${glyphs.error} no SPF record`) : '',
   ]
     .filter((part) => part !== '')
-    .join(style.dim(' · '));
+    .join(style.dim(glyphs.dot));
   const inner = prefix + (last ? glyphs.space : glyphs.pipe);
   const lines = [`${style.dim(prefix + (last ? glyphs.last : glyphs.branch))}${label}`];
   const detailPrefix = inner + (node.includes.length > 0 ? glyphs.pipe : glyphs.space);

@@ -23,6 +23,9 @@ export interface Glyphs {
   none: string;
   arrow: string;
   dash: string;
+  /** between the facts of one line */
+  dot: string;
+  ellipsis: string;
 }
 
 const sgr =
@@ -59,6 +62,8 @@ const BOX: Glyphs = {
   none: '–',
   arrow: '→',
   dash: '—',
+  dot: ' · ',
+  ellipsis: '…',
 };
 
 const ASCII: Glyphs = {
@@ -72,6 +77,8 @@ const ASCII: Glyphs = {
   none: '-',
   arrow: '->',
   dash: '-',
+  dot: ', ',
+  ellipsis: '...',
 };
 
 export function makeStyle(colour: boolean): Style {

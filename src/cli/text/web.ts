@@ -56,7 +56,7 @@ function statusCode(code: number, { style }: RenderContext): string {
 }
 
 export const renderIcons = renderer<IconsResult>((result, context) => {
-  const { style } = context;
+  const { style, glyphs } = context;
   const lines = columns([
     [style.bold('Best icon'), result.icon_url || style.dim('none')],
     [style.bold('Canonical'), result.canonical_url || style.dim('none')],
@@ -72,7 +72,9 @@ export const renderIcons = renderer<IconsResult>((result, context) => {
       icon.rel,
       icon.width > 0 || icon.height > 0 ? `${icon.width}x${icon.height}` : style.dim('?'),
       icon.format ?? style.dim('?'),
-      icon.url.startsWith('data:') ? style.dim(abbreviate(icon.url, 48)) : icon.url,
+      icon.url.startsWith('data:')
+        ? style.dim(abbreviate(icon.url, 48, glyphs.ellipsis))
+        : icon.url,
     ]),
   ];
   lines.push(...columns(rows, ['left', 'right']));
@@ -108,7 +110,7 @@ export const renderUnfurl = renderer<UnfurlResult>((result, context) => {
   return columns(rows).join('\n');
 });
 
-export const renderImage = renderer<ImageResult>((result, { style }) => {
+export const renderImage = renderer<ImageResult>((result, { style, glyphs }) => {
   const comma = result.data_uri.indexOf(',');
   const payload = result.data_uri.slice(comma + 1);
   const bytes = result.data_uri.slice(0, comma).endsWith(';base64')
@@ -117,10 +119,10 @@ export const renderImage = renderer<ImageResult>((result, { style }) => {
   return columns([
     [style.bold('URL'), result.url],
     [style.bold('Image'), `${result.format} ${result.width}x${result.height}, ${bytes} bytes`],
-    [style.bold('Data URI'), style.dim(abbreviate(result.data_uri, 60))],
+    [style.bold('Data URI'), style.dim(abbreviate(result.data_uri, 60, glyphs.ellipsis))],
   ]).join('\n');
 });
 
-function abbreviate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+function abbreviate(text: string, max: number, ellipsis: string): string {
+  return text.length > max ? `${text.slice(0, max - ellipsis.length)}${ellipsis}` : text;
 }
