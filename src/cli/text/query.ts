@@ -17,15 +17,17 @@ export const renderQuery = renderer<QueryResult>((result, context) => {
   const { style } = context;
   const name = fqdn(context.params.host);
   const records = groupByType(result.records);
+  // Resolvers that hide TTLs leave the column out rather than print an empty one.
+  const ttls = records.some((record) => record.ttl !== undefined);
   const rows = records.map((record) => [
     name,
-    record.ttl === undefined ? '' : String(record.ttl),
+    ...(ttls ? [record.ttl === undefined ? '' : String(record.ttl)] : []),
     'IN',
     style.cyan(record.type),
     presentation(record),
   ]);
   const lines: string[] = [];
-  columns(rows, ['left', 'right']).forEach((line, i) => {
+  columns(rows, ttls ? ['left', 'right'] : []).forEach((line, i) => {
     // a blank line between types, like the groups of a zone file
     if (i > 0 && records[i].type !== records[i - 1].type) lines.push('');
     lines.push(line);
