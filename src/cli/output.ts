@@ -11,6 +11,8 @@ export type Format = 'text' | 'json';
 export interface Terminal {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** the terminal's width in columns, when stdout is one */
+  columns?: number;
   env: Readonly<Record<string, string | undefined>>;
   now(): Date;
 }
@@ -19,6 +21,7 @@ export function processTerminal(): Terminal {
   return {
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     env: process.env,
     now: () => new Date(),
   };
@@ -123,6 +126,8 @@ export function printResult(
     style: makeStyle(output.colour),
     glyphs: makeGlyphs(output.ascii),
     now: terminal.now(),
+    // Folded to a terminal's width; piped text keeps one line per fact for grep.
+    width: terminal.stdoutIsTTY && terminal.columns ? terminal.columns : Infinity,
     params,
   });
   process.stdout.write(`${text}\n`);

@@ -7,6 +7,8 @@ export interface RenderContext {
   glyphs: Glyphs;
   /** the clock for relative dates ("in 23 days"); tests pass a fixed one */
   now: Date;
+  /** printed columns to fold long lines at (the terminal's width); Infinity: never fold */
+  width: number;
   /** the parameters the command ran with (host, url, types…), as parsed */
   params: Readonly<Record<string, string | string[] | undefined>>;
 }

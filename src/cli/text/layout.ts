@@ -41,6 +41,39 @@ export function wrapItems(items: string[], width: number, sep = '  '): string[] 
   return lines;
 }
 
+/**
+ * A line folded at spaces to `width` printed columns; the lines after the first start with
+ * `indent` spaces (a hanging indent under a table's value column). Colour codes stay with
+ * their words, and terminals keep a colour across the break.
+ */
+export function fold(line: string, width: number, indent: number | string): string[] {
+  if (!Number.isFinite(width) || visibleLength(line) <= width) return [line];
+  // a number of spaces, or the text that starts each continuation (a tree's branches)
+  const start = typeof indent === 'number' ? ' '.repeat(indent) : indent;
+  const room = Math.max(width - visibleLength(start), 20);
+  const lead = /^ */.exec(line)![0];
+  const [first = '', ...words] = line.slice(lead.length).split(' ');
+  const lines: string[] = [];
+  let current = lead + first;
+  let limit = width;
+  for (const word of words) {
+    const candidate = `${current} ${word}`;
+    if (word !== '' && visibleLength(candidate) > limit) {
+      lines.push(current.trimEnd());
+      current = start + word;
+      limit = visibleLength(start) + room;
+    } else current = candidate;
+  }
+  lines.push(current);
+  return lines;
+}
+
+/** Label and value rows, long values folded under the value column. */
+export function labelled(rows: string[][], width: number): string[] {
+  const labelWidth = Math.max(0, ...rows.map(([label = '']) => visibleLength(label)));
+  return columns(rows).flatMap((line) => fold(line, width, labelWidth + 2));
+}
+
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }

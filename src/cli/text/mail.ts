@@ -4,6 +4,7 @@
 import type { MailLookupError, MailRecordResult, MailSetup } from '../../services/mail';
 import { renderer, type RenderContext } from './context';
 import { dkimLines } from './dkim';
+import { fold } from './layout';
 import { spfTree } from './spf';
 
 const RECORDS: Array<[keyof MailSetup, string]> = [
@@ -19,7 +20,9 @@ export const renderMail = renderer<MailSetup>((setup, context) => {
   const lines = [style.bold(`Mail set-up of ${setup.host}`), '', style.bold('SPF')];
   lines.push(
     ...indent(
-      isError(setup.spf) ? [failure(setup.spf, context)] : spfTree(setup.spf, setup.host, context),
+      isError(setup.spf)
+        ? [failure(setup.spf, context)]
+        : spfTree(setup.spf, setup.host, { ...context, width: context.width - 2 }),
     ),
   );
   lines.push('', style.bold('DKIM'));
@@ -54,7 +57,8 @@ function recordLines(label: string, result: MailRecordResult, context: RenderCon
     const paint = problem.severity === 'error' ? style.red : style.yellow;
     const sign = problem.severity === 'error' ? glyphs.error : glyphs.warn;
     const tag = problem.tag !== undefined ? `${problem.tag}: ` : '';
-    lines.push(`${' '.repeat(LABEL_WIDTH + 2)}${paint(`${sign} ${tag}${problem.message}`)}`);
+    const line = `${' '.repeat(LABEL_WIDTH + 2)}${paint(`${sign} ${tag}${problem.message}`)}`;
+    lines.push(...fold(line, context.width, LABEL_WIDTH + 4));
   }
   return lines;
 }

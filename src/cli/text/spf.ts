@@ -3,7 +3,7 @@
 // do not) and the problems found in it, drawn with box-drawing or ASCII branches.
 import type { SpfNode, SpfProblem, SpfRoot } from '../../contract/shapes';
 import { fqdn, renderer, type RenderContext } from './context';
-import { plural, wrapItems } from './layout';
+import { fold, plural, wrapItems } from './layout';
 
 /** RFC 7208 section 4.6.4: the limit on DNS-querying terms, and on void look-ups. */
 const LOOKUP_LIMIT = 10;
@@ -69,7 +69,7 @@ function details(
   ips: SpfRoot['ips'],
   problems: SpfProblem[],
   prefix: string,
-  { style, glyphs }: RenderContext,
+  { style, glyphs, width }: RenderContext,
 ): string[] {
   const lines: string[] = [];
   if (policy !== '') lines.push(prefix + style.dim(policy));
@@ -77,7 +77,8 @@ function details(
   for (const line of wrapItems(ranges, WIDTH)) lines.push(prefix + line);
   for (const problem of problems) {
     const term = problem.term !== undefined ? `${problem.term}: ` : '';
-    lines.push(prefix + style.yellow(`${glyphs.warn} ${term}${problem.message}`));
+    const line = prefix + style.yellow(`${glyphs.warn} ${term}${problem.message}`);
+    lines.push(...fold(line, width, `${prefix}  `));
   }
   return lines;
 }

@@ -8,7 +8,7 @@ import type {
   UnfurlResult,
 } from '../../contract/shapes';
 import { renderer, type RenderContext } from './context';
-import { columns } from './layout';
+import { columns, labelled } from './layout';
 
 export const renderRedirects = renderer<RedirectsResult>((result, context) => {
   const { style, glyphs } = context;
@@ -107,7 +107,7 @@ export const renderUnfurl = renderer<UnfurlResult>((result, context) => {
   row('oEmbed JSON', result.oembed?.json);
   row('oEmbed XML', result.oembed?.xml);
   if (rows.length === 0) return style.yellow('The page carries no title, description or card.');
-  return columns(rows).join('\n');
+  return labelled(rows, context.width).join('\n');
 });
 
 export const renderImage = renderer<ImageResult>((result, { style, glyphs }) => {

@@ -4,7 +4,7 @@
 import { statusMeaning, type StatusTone } from '../../contract/epp';
 import type { WhoisResult } from '../../contract/shapes';
 import { renderer, type RenderContext } from './context';
-import { columns, plural } from './layout';
+import { labelled, plural } from './layout';
 import type { Style } from './style';
 
 const DAY = 86_400_000;
@@ -49,7 +49,7 @@ export const renderWhois = renderer<WhoisResult>((result, context) => {
   ]
     .filter((p) => p !== '')
     .join(' ');
-  return [title, '', ...columns(rows)].join('\n');
+  return [title, '', ...labelled(rows, context.width)].join('\n');
 });
 
 function dated(iso: string | undefined, { style, now }: RenderContext, expiry: boolean): string {

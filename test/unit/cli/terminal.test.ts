@@ -105,11 +105,32 @@ describe('hostlens output on a terminal and in a pipe', () => {
     assert.ok(/^[\x00-\x7f]*$/.test(r.stdout), 'ASCII only');
   });
 
+  it('folds long lines to the width of the terminal, under their column', async () => {
+    const args = ['mail', 'mail.test', '--server', dns.address];
+    const wide = await runCli(args, { ...TTY, env: { NO_COLOR: '1' } });
+    const narrow = await runCli(args, { ...TTY, columns: 72, env: { NO_COLOR: '1' } });
+    const dmarcLines = (out: string) => out.split('\n').filter((l) => /^ {11}/.test(l));
+    assert.ok(
+      wide.stdout.split('\n').some((l) => l.length > 72),
+      'the fixture has long lines',
+    );
+    for (const line of narrow.stdout.split('\n'))
+      if (!line.includes('v=spf1') && !line.includes('._domainkey.'))
+        assert.ok([...line].length <= 72, `folded: ${line}`);
+    assert.ok(
+      dmarcLines(narrow.stdout).some((l) => /^ {13}\S/.test(l)),
+      'hanging indent',
+    );
+    const piped = await runCli([...args, '--format', 'text'], { columns: 72 });
+    assert.equal(piped.stdout, wide.stdout, 'piped text is never folded');
+  });
+
   it('falls back to pretty JSON for a command without a text renderer', () => {
     const context = {
       style: makeStyle(false),
       glyphs: makeGlyphs(false),
       now: PIPE.now(),
+      width: Infinity,
       params: {},
     };
     assert.equal(renderText('zone_check_someday', { ok: true }, context), '{\n  "ok": true\n}');

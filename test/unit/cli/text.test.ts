@@ -163,6 +163,7 @@ describe('hostlens text output (golden files)', () => {
         style: makeStyle(false),
         glyphs: makeGlyphs(false),
         now: PIPE.now(),
+        width: Infinity,
         params: { url: url.replace(web.origin, SITE) },
       })}\n`;
 
