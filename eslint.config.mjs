@@ -110,8 +110,10 @@ export default tseslint.config(
           ...noVscode,
           patterns: [
             {
-              regex: '^\\.\\./(?!protocol$)',
-              message: 'The webview imports only the protocol types (architecture.md).',
+              // contract/epp is plain data (status meanings) shared with the command line.
+              regex: '^\\.\\./(?!protocol$|contract/epp$)',
+              message:
+                'The webview imports only the protocol types and contract/epp (architecture.md).',
             },
           ],
         },

@@ -8,6 +8,13 @@ import { serve } from '../server/main';
 import { zoneCommands } from './zone';
 
 export interface ExtraIo {
+  /**
+   * Prints the command's answer as the user chose: text through the command's renderer in
+   * text/index.ts (pretty JSON when it has none) or JSON. `params` are what the renderer may
+   * show (the host, the IP asked…).
+   */
+  print(value: unknown, params?: Record<string, string | string[] | undefined>): void;
+  /** The same as print; the name commands written before text output use. */
   printJson(value: unknown): void;
 }
 
@@ -79,7 +86,7 @@ const spfCheckCommand: ExtraCommand = {
       helo: values.helo,
       server: values.server,
     });
-    io.printJson(result);
+    io.print(result, { host: domain, ip });
     return 0;
   },
 };
@@ -100,7 +107,7 @@ const mailCommand: ExtraCommand = {
       server: values.server,
       selectors: values.selectors,
     });
-    io.printJson(result);
+    io.print(result, { host });
     return 0;
   },
 };

@@ -1,12 +1,24 @@
 // hostlens <operation> …: the seed's operations on the command line, over the embedded
-// engine, plus `hostlens serve`. Output is the same JSON as the HTTP API (pretty on a
-// terminal, one line otherwise); errors are problem JSON on stderr.
+// engine, plus `hostlens serve` and the other extra commands. On a terminal the answer is
+// text for people; piped, it is the same JSON as the HTTP API on one line (output.ts).
+// Errors: one line on stderr, or problem JSON with JSON output.
 //   exit 0: an answer; 1: the look-up failed; 2: bad input or usage.
 import { parseArgs } from 'node:util';
-import { LookupError, toLookupError, toProblem } from '../contract/errors';
+import { LookupError } from '../contract/errors';
 import { EmbeddedServices } from '../services/embedded';
 import { findOperation, OPERATIONS, type Operation } from '../contract/operations';
+import { completionCommand } from './completion';
 import { extraCommands, type ExtraCommand } from './extras';
+import {
+  decideOutput,
+  OUTPUT_HELP,
+  printError,
+  printResult,
+  processTerminal,
+  takeOutputFlags,
+  type Output,
+  type Terminal,
+} from './output';
 
 const VERSION = '0.1.0';
 
@@ -22,8 +34,11 @@ const POSITIONAL_PARAMS: Record<string, string[]> = {
   image: ['url'],
 };
 
-export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+export async function main(
+  argv: string[],
+  terminal: Terminal = processTerminal(),
+): Promise<number> {
+  const [command, ...args] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(usage());
     return command === undefined ? 2 : 0;
@@ -32,27 +47,60 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const extra = extraCommands().find((c) => c.name === command);
-  if (extra) return runExtra(extra, rest);
+  let output: Output;
+  let rest: string[];
+  try {
+    const taken = takeOutputFlags(args);
+    rest = taken.rest;
+    output = decideOutput(taken.flags, terminal);
+  } catch (err) {
+    return printError(err, decideOutput(takeOutputFlagsLeniently(args), terminal));
+  }
+  const extra = commands().find((c) => c.name === command);
+  if (extra) return runExtra(extra, rest, output, terminal);
   const operation = findOperation(command.replace(/-/g, '_'));
   if (!operation)
-    return fail(
+    return printError(
       new LookupError('invalid_argument', `Unknown command "${command}". Run "hostlens help".`),
+      output,
     );
-  return runOperation(operation, rest);
+  return runOperation(operation, rest, output, terminal);
 }
 
-async function runOperation(operation: Operation, args: string[]): Promise<number> {
+/** The extra commands and `completion`, which lists them all. */
+function commands(): ExtraCommand[] {
+  const extras = extraCommands();
+  return [...extras, completionCommand(() => extras)];
+}
+
+/** The output flags that parse, for reporting a bad one in the format the user asked for. */
+function takeOutputFlagsLeniently(args: string[]) {
+  const json = args.includes('--json') || args.includes('--format=json');
+  return {
+    format: json ? ('json' as const) : undefined,
+    pretty: false,
+    compact: false,
+    noColor: args.includes('--no-color'),
+    ascii: false,
+  };
+}
+
+async function runOperation(
+  operation: Operation,
+  args: string[],
+  output: Output,
+  terminal: Terminal,
+): Promise<number> {
   let params: Record<string, string | string[]>;
-  let output: OutputOptions;
   try {
-    ({ params, output } = parseOperationArgs(operation, args));
+    params = parseOperationArgs(operation, args);
   } catch (err) {
-    return fail(err);
+    return printError(err, output);
   }
   const services = new EmbeddedServices({});
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
+  const interrupt = () => controller.abort();
+  process.once('SIGINT', interrupt);
   try {
     const call = services[operation.service][operation.method as never] as (
       p: unknown,
@@ -61,25 +109,20 @@ async function runOperation(operation: Operation, args: string[]): Promise<numbe
     const result = await call.call(services[operation.service], params, {
       signal: controller.signal,
     });
-    printJson(result, output);
+    printResult(operation.name, result, params, output, terminal);
     return 0;
   } catch (err) {
-    return fail(err);
+    return printError(err, output);
+  } finally {
+    process.off('SIGINT', interrupt);
   }
-}
-
-interface OutputOptions {
-  pretty: boolean;
 }
 
 function parseOperationArgs(
   operation: Operation,
   args: string[],
-): { params: Record<string, string | string[]>; output: OutputOptions } {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {
-    pretty: { type: 'boolean' },
-    compact: { type: 'boolean' },
-  };
+): Record<string, string | string[]> {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
   for (const p of operation.params) options[p.name] = { type: 'string', multiple: p.repeated };
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -118,32 +161,22 @@ function parseOperationArgs(
     const code = missing.name === 'url' ? 'invalid_url' : 'invalid_host';
     throw new LookupError(code, `--${missing.name} is required\n\n${operationUsage(operation)}`);
   }
-  const pretty =
-    parsed.values.pretty === true ||
-    (process.stdout.isTTY === true && parsed.values.compact !== true);
-  return { params, output: { pretty } };
+  return params;
 }
 
-async function runExtra(command: ExtraCommand, args: string[]): Promise<number> {
+async function runExtra(
+  command: ExtraCommand,
+  args: string[],
+  output: Output,
+  terminal: Terminal,
+): Promise<number> {
   try {
-    return await command.run(args, {
-      printJson: (v) => printJson(v, { pretty: process.stdout.isTTY === true }),
-    });
+    const print = (value: unknown, params: Record<string, string | string[] | undefined> = {}) =>
+      printResult(command.name, value, params, output, terminal);
+    return await command.run(args, { print, printJson: (value) => print(value) });
   } catch (err) {
-    return fail(err);
+    return printError(err, output);
   }
-}
-
-function printJson(value: unknown, output: OutputOptions): void {
-  process.stdout.write(
-    `${output.pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`,
-  );
-}
-
-function fail(err: unknown): number {
-  const error = toLookupError(err);
-  process.stderr.write(`${JSON.stringify(toProblem(error))}\n`);
-  return error.status === 400 ? 2 : 1;
 }
 
 function operationUsage(op: Operation): string {
@@ -164,11 +197,11 @@ function usage(): string {
     ...OPERATIONS.map((op) => `  ${op.name.padEnd(22)} ${op.summary}\n      ${operationUsage(op)}`),
     '',
     'Other commands:',
-    ...extraCommands().map((c) => `  ${c.name.padEnd(22)} ${c.summary}\n      ${c.usage}`),
+    ...commands().map((c) => `  ${c.name.padEnd(22)} ${c.summary}\n      ${c.usage}`),
     '',
     'Short forms: hostlens query example.com MX TXT · hostlens whois example.com · hostlens unfurl example.com',
-    'Output: pretty JSON on a terminal, one line otherwise (--pretty / --compact to choose).',
-    'Exit status: 0 answer, 1 look-up failed (problem JSON on stderr), 2 bad input.',
+    ...OUTPUT_HELP,
+    'Exit status: 0 answer, 1 look-up failed (the error on stderr), 2 bad input.',
     '',
   ];
   return lines.join('\n');
@@ -180,7 +213,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.exitCode = fail(err);
+      process.exitCode = printError(err, { format: 'json', errorColour: false });
     },
   );
 }

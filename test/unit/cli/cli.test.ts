@@ -1,29 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { main } from '../../../src/cli/main';
 import { loadZoneFile, startDnsServer, type DnsFixture } from '../../support/dns-server';
+import { runCli, type Run } from './run';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  // Captured by swapping the write methods back after the call.
-  // eslint-disable-next-line @typescript-eslint/unbound-method
-  const write = { out: process.stdout.write, err: process.stderr.write };
-  process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
-  process.stderr.write = (chunk: string) => (err.push(String(chunk)), true);
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-  }
+function run(...args: string[]): Promise<Run> {
+  return runCli(args);
 }
 
 function problemCode(r: Run): string {

@@ -68,6 +68,17 @@ const CASES: Array<{ file: string; source: string; refused: boolean }> = [
     source: "import { normalizeHost } from '../engine/names';\nexport const x = normalizeHost;\n",
     refused: true,
   },
+  // the webview imports the protocol types and the shared status meanings, nothing else
+  {
+    file: 'src/webview/probe.ts',
+    source: "import { statusMeaning } from '../contract/epp';\nexport const x = statusMeaning;\n",
+    refused: false,
+  },
+  {
+    file: 'src/webview/probe.ts',
+    source: "import { LookupError } from '../contract/errors';\nexport const x = LookupError;\n",
+    refused: true,
+  },
   // the server speaks services, not the engine
   {
     file: 'src/server/probe.ts',

@@ -1,0 +1,151 @@
+// How a command's answer is printed: text for people on a terminal, JSON for scripts when
+// piped (one line, byte for byte what it always was), either on request. Errors follow the
+// same choice: one readable line, or the problem JSON.
+import { toLookupError, toProblem, LookupError } from '../contract/errors';
+import { renderText } from './text/index';
+import { makeGlyphs, makeStyle } from './text/style';
+
+export type Format = 'text' | 'json';
+
+/** What the process runs under; tests pass their own. */
+export interface Terminal {
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** the terminal's width in columns, when stdout is one */
+  columns?: number;
+  env: Readonly<Record<string, string | undefined>>;
+  now(): Date;
+}
+
+export function processTerminal(): Terminal {
+  return {
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    env: process.env,
+    now: () => new Date(),
+  };
+}
+
+export interface OutputFlags {
+  format?: Format;
+  pretty: boolean;
+  compact: boolean;
+  noColor: boolean;
+  ascii: boolean;
+}
+
+export interface Output {
+  format: Format;
+  /** JSON indented (a terminal, or --pretty) */
+  pretty: boolean;
+  colour: boolean;
+  errorColour: boolean;
+  ascii: boolean;
+}
+
+export const OUTPUT_OPTIONS = [
+  '--format',
+  '--json',
+  '--no-color',
+  '--ascii',
+  '--pretty',
+  '--compact',
+] as const;
+export const FORMATS: readonly Format[] = ['text', 'json'];
+
+export const OUTPUT_HELP = [
+  'Output: text on a terminal, JSON when piped (one line; --pretty indents it).',
+  '  --format text|json   choose (--json is short for --format json)',
+  '  --no-color           no colour (also when NO_COLOR is set or output is not a terminal)',
+  '  --ascii              draw trees and marks with ASCII only',
+];
+
+/**
+ * Takes the output options out of a command's arguments (anywhere before a `--`), so each
+ * command parses only its own parameters.
+ */
+export function takeOutputFlags(args: string[]): { rest: string[]; flags: OutputFlags } {
+  const flags: OutputFlags = { pretty: false, compact: false, noColor: false, ascii: false };
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      rest.push(...args.slice(i));
+      break;
+    }
+    if (arg === '--json') flags.format = 'json';
+    else if (arg === '--pretty') flags.pretty = true;
+    else if (arg === '--compact') flags.compact = true;
+    else if (arg === '--no-color' || arg === '--no-colour') flags.noColor = true;
+    else if (arg === '--ascii') flags.ascii = true;
+    else if (arg === '--format' || arg.startsWith('--format=')) {
+      const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
+      if (value !== 'text' && value !== 'json')
+        throw new LookupError(
+          'invalid_argument',
+          `--format takes "text" or "json"${value === undefined ? '' : `, not "${value}"`}`,
+        );
+      flags.format = value;
+    } else rest.push(arg);
+  }
+  return { rest, flags };
+}
+
+export function decideOutput(flags: OutputFlags, terminal: Terminal): Output {
+  // --pretty and --compact shape JSON: asking for them asks for JSON.
+  const format =
+    flags.format ??
+    (flags.pretty || flags.compact ? 'json' : terminal.stdoutIsTTY ? 'text' : 'json');
+  // https://no-color.org: NO_COLOR set to anything but the empty string turns colour off.
+  const noColor =
+    flags.noColor || (terminal.env.NO_COLOR ?? '') !== '' || terminal.env.TERM === 'dumb';
+  return {
+    format,
+    pretty: flags.pretty || (terminal.stdoutIsTTY && !flags.compact),
+    colour: !noColor && terminal.stdoutIsTTY,
+    errorColour: !noColor && terminal.stderrIsTTY,
+    ascii: flags.ascii,
+  };
+}
+
+export function printResult(
+  command: string,
+  result: unknown,
+  params: Record<string, string | string[] | undefined>,
+  output: Output,
+  terminal: Terminal,
+): void {
+  if (output.format === 'json') {
+    process.stdout.write(
+      `${output.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)}\n`,
+    );
+    return;
+  }
+  const text = renderText(command, result, {
+    style: makeStyle(output.colour),
+    glyphs: makeGlyphs(output.ascii),
+    now: terminal.now(),
+    // Folded to a terminal's width; piped text keeps one line per fact for grep.
+    width: terminal.stdoutIsTTY && terminal.columns ? terminal.columns : Infinity,
+    params,
+  });
+  process.stdout.write(`${text}\n`);
+}
+
+/** Prints a failure and answers the exit status: 2 for bad input, 1 for a failed look-up. */
+export function printError(err: unknown, output: Pick<Output, 'format' | 'errorColour'>): number {
+  const error = toLookupError(err);
+  if (output.format === 'json') {
+    process.stderr.write(`${JSON.stringify(toProblem(error))}\n`);
+  } else {
+    const style = makeStyle(output.errorColour);
+    // The first line is the error; what follows (a usage line) is help, printed after it.
+    const [first = '', ...more] = error.detail.split('\n');
+    const help = more.join('\n').trim();
+    process.stderr.write(
+      `${style.bold('hostlens:')} ${style.red(`${error.code}:`)} ${first}\n${help === '' ? '' : `${help}\n`}`,
+    );
+  }
+  return error.status === 400 ? 2 : 1;
+}
