@@ -30,6 +30,9 @@ export function resolveLookup(server: string | undefined, options: MailDnsOption
   if (options.timeoutMs !== undefined) base.timeoutMs = options.timeoutMs;
   if (options.tries !== undefined) base.tries = options.tries;
   if (options.lookup !== undefined) base.lookup = options.lookup;
+  if (options.blockPrivate !== undefined) base.blockPrivate = options.blockPrivate;
+  if (options.allowCidrs !== undefined) base.allowCidrs = options.allowCidrs;
+  if (options.ca !== undefined) base.ca = options.ca;
   return async (name, type, signal) => {
     const opts = { ...base, ...(signal ? { signal } : {}) };
     try {
