@@ -36,8 +36,13 @@ export interface EmbeddedOptions {
   /** DNS: per-try timeout and tries (engine defaults when absent). */
   dnsTimeoutMs?: number;
   dnsTries?: number;
-  /** Web: refuse private and special addresses (on in `hostlens serve`, off in the editor). */
+  /**
+   * Refuse private and special addresses (on in `hostlens serve`, off in the editor): for web
+   * fetches, and for a DNS `server` parameter.
+   */
   blockPrivate?: boolean;
+  /** With blockPrivate: ranges the operator does want reachable (CIDR strings). */
+  allowCidrs?: string[];
 }
 
 export class EmbeddedServices implements DomainService, MetaService, Services {
@@ -51,11 +56,17 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
       signal: call?.signal,
       timeoutMs: this.options.dnsTimeoutMs,
       tries: this.options.dnsTries,
+      blockPrivate: this.options.blockPrivate === true,
+      allowCidrs: this.options.allowCidrs,
     };
   }
 
   private web(call: CallOptions | undefined) {
-    return { signal: call?.signal, blockPrivate: this.options.blockPrivate === true };
+    return {
+      signal: call?.signal,
+      blockPrivate: this.options.blockPrivate === true,
+      allowCidrs: this.options.allowCidrs,
+    };
   }
 
   query(params: QueryParams, call?: CallOptions): Promise<QueryResult> {

@@ -35,6 +35,8 @@ export interface DnsOptions {
   allowCidrs?: readonly string[];
   /** DoT and DoH: trust these CAs instead of the system's */
   ca?: ConnectionOptions['ca'];
+  /** the nameservers of `server`, already resolved (a look-up of many questions does it once) */
+  servers?: () => Promise<NameServer[]>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 2500;
@@ -78,7 +80,8 @@ export async function query(params: QueryParams, options: DnsOptions = {}): Prom
   const tries = positiveInt(options.tries, DEFAULT_TRIES, 'tries');
   // One bound for the whole call, the server name look-up included.
   const deadline = Date.now() + timeoutMs * tries;
-  const servers = await serversFor(params.server, options, timeoutMs * tries);
+  const servers = await (options.servers?.() ??
+    serversFor(params.server, options, timeoutMs * tries));
   throwIfAborted(signal);
   const labels = textToLabels(name);
   const plan: AskPlan = { servers, timeoutMs, tries, deadline, options };

@@ -27,7 +27,7 @@ export async function rawQuery(
   if (!isWireName(name)) throw new LookupError('invalid_host', 'Not a name that can be asked');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const tries = options.tries ?? DEFAULT_TRIES;
-  const servers = await serversFor(server, options, timeoutMs * tries);
+  const servers = await (options.servers?.() ?? serversFor(server, options, timeoutMs * tries));
   const labels = textToLabels(name);
   const [outcome] = await askTypes(labels, [type], {
     servers,
