@@ -39,10 +39,16 @@ async function askType(
   session: Session,
 ): Promise<TypeOutcome> {
   let last: TryFailure | 'servfail' | 'refused' = 'upstream_timeout';
+  let reason: string | undefined;
+  const failed = (): TypeOutcome => ({
+    kind: 'failed',
+    code: last,
+    ...(reason !== undefined ? { reason } : {}),
+  });
   for (let round = 0; round < plan.tries; round++) {
     for (let i = 0; i < plan.servers.length; i++) {
       const remaining = plan.deadline - Date.now();
-      if (remaining <= 0) return { kind: 'failed', code: last };
+      if (remaining <= 0) return failed();
       const server = plan.servers[i];
       const options: ExchangeOptions = {
         ...plan.options,
@@ -55,6 +61,7 @@ async function askType(
       } catch (err) {
         if (err instanceof ExchangeError) {
           last = err.failure;
+          reason = err.detail;
           continue;
         }
         throw err instanceof LookupError ? err : new LookupError('upstream_error', String(err));
@@ -64,12 +71,13 @@ async function askType(
       const another = plan.servers.length > 1 && i < plan.servers.length - 1;
       if (outcome.kind === 'failed' && another) {
         last = outcome.code;
+        reason = undefined;
         continue;
       }
       return outcome;
     }
   }
-  return { kind: 'failed', code: last };
+  return failed();
 }
 
 /**

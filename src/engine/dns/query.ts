@@ -119,17 +119,24 @@ function positiveInt(value: number | undefined, fallback: number, what: string):
 function assemble(types: RecordType[], outcomes: TypeOutcome[]): QueryResult {
   const records: DnsRecord[] = [];
   const errors: TypeFailure[] = [];
+  const reasons = new Set<string | undefined>();
   let nxdomain = false;
   outcomes.forEach((outcome, i) => {
     const type = types[i];
     if (outcome.kind === 'records') records.push(...outcome.records);
     else if (outcome.kind === 'nxdomain') nxdomain = true;
-    else if (outcome.kind === 'failed') errors.push({ type, code: outcome.code });
+    else if (outcome.kind === 'failed') {
+      errors.push({ type, code: outcome.code });
+      reasons.add(outcome.reason);
+    }
     // 'cancelled' without the deadline means someone else cancelled the resolver; treat it as
     // a failure so the answer never claims a type is empty when it was not asked to the end.
     else if (outcome.kind === 'cancelled') errors.push({ type, code: 'upstream_error' });
   });
-  if (errors.length === types.length) throw allFailed(errors);
+  if (errors.length === types.length) {
+    const [reason] = reasons;
+    throw allFailed(errors, reasons.size === 1 ? reason : undefined);
+  }
   const result: QueryResult = {
     records,
     status: nxdomain && records.length === 0 ? 'NXDOMAIN' : 'NOERROR',
@@ -151,9 +158,11 @@ export interface AllTypesFailed {
   failures: TypeFailure[];
 }
 
-function allFailed(errors: TypeFailure[]): LookupError {
+function allFailed(errors: TypeFailure[], reason: string | undefined): LookupError {
   const codes = [...new Set(errors.map((e) => e.code))];
-  const detail = `The nameserver ${codes.map((c) => FAILURE_TEXT[c]).join(' or ')} for every type asked`;
+  const detail =
+    `The nameserver ${codes.map((c) => FAILURE_TEXT[c]).join(' or ')} for every type asked` +
+    (reason !== undefined ? ` (${reason})` : '');
   const cause: AllTypesFailed = { failures: errors };
   const code =
     codes.length === 1 && codes[0] === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error';

@@ -22,7 +22,8 @@ export type TypeOutcome =
   | { kind: 'records'; records: DnsRecord[] }
   | { kind: 'nxdomain' }
   | { kind: 'nodata' }
-  | { kind: 'failed'; code: TypeFailure['code'] }
+  /** `reason`: what went wrong on the way, when the code alone does not say (a certificate) */
+  | { kind: 'failed'; code: TypeFailure['code']; reason?: string }
   | { kind: 'cancelled' };
 
 /** Longer chains than this are a loop or an attack, not a configuration. */
