@@ -16,10 +16,12 @@ export interface EmbeddedOptions {
   dnsTimeoutMs?: number;
   dnsTries?: number;
   /**
-   * Web and RDAP redirects: refuse private and special addresses (on in `hostlens serve`, off in
-   * the editor).
+   * Refuse private and special addresses (on in `hostlens serve`, off in the editor): for web
+   * fetches, RDAP redirects, and a DNS `server` parameter.
    */
   blockPrivate?: boolean;
+  /** With blockPrivate: ranges the operator does want reachable (CIDR strings). */
+  allowCidrs?: string[];
 }
 
 export class EmbeddedServices implements DomainService, MetaService, Services {
@@ -33,11 +35,17 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
       signal: call?.signal,
       timeoutMs: this.options.dnsTimeoutMs,
       tries: this.options.dnsTries,
+      blockPrivate: this.options.blockPrivate === true,
+      allowCidrs: this.options.allowCidrs,
     };
   }
 
   private web(call: CallOptions | undefined) {
-    return { signal: call?.signal, blockPrivate: this.options.blockPrivate === true };
+    return {
+      signal: call?.signal,
+      blockPrivate: this.options.blockPrivate === true,
+      allowCidrs: this.options.allowCidrs,
+    };
   }
 
   readonly query: DomainService['query'] = (p, c) => query(p, this.dns(c));

@@ -141,14 +141,16 @@ export default async function bench(): Promise<BenchRow[]> {
   const dns = await startDnsServer({ records: loadFixtureZones() });
   try {
     const path = `/domain/query?host=example.test&types=A&types=MX&types=TXT&server=${encodeURIComponent(dns.address)}`;
-    // The guard stays on as in `hostlens serve`; it applies to web fetches, not to DNS.
-    const r = await runServeBench(new EmbeddedServices({ blockPrivate: true }), {
+    // The guard stays on as in `hostlens serve`; it covers the DNS `server` too, so the
+    // loopback fixture's address is allowed explicitly, as an operator would.
+    const guarded = { blockPrivate: true, allowCidrs: ['127.0.0.1/32'] };
+    const r = await runServeBench(new EmbeddedServices(guarded), {
       path,
       // The fixture logs every question; trim it so its growth is not mistaken for ours.
       tick: () => dns.queries.splice(0),
     });
     // A short second run with the default limit: the limiter must answer 429, never fail.
-    const limited = await runServeBench(new EmbeddedServices({ blockPrivate: true }), {
+    const limited = await runServeBench(new EmbeddedServices(guarded), {
       path,
       durationMs: 3000,
       warmupMs: 0,

@@ -28,6 +28,8 @@ export interface DnsFixture {
   /** "127.0.0.1:port" (or "[::1]:port"), ready for the `server` parameter */
   address: string;
   queries: Array<{ name: string; type: string; transport: 'udp' | 'tcp' }>;
+  /** TCP connections accepted so far */
+  readonly tcpConnections: number;
   close(): Promise<void>;
 }
 
@@ -160,7 +162,9 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
     respond(query, 'udp', (reply) => udp.send(reply, rinfo.port, rinfo.address));
   });
 
+  let tcpConnections = 0;
   tcp.on('connection', (socket) => {
+    tcpConnections++;
     tcpClients.add(socket);
     socket.on('close', () => tcpClients.delete(socket));
     socket.on('error', () => socket.destroy());
@@ -190,6 +194,9 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
     port,
     address: display,
     queries,
+    get tcpConnections() {
+      return tcpConnections;
+    },
     close: async () => {
       for (const timer of pending) clearTimeout(timer);
       pending.clear();

@@ -3,7 +3,8 @@
 import { setMaxListeners } from 'node:events';
 import { LookupError } from '../../contract/errors';
 import type { DnsRecord, QueryResult, RecordType } from '../../contract/shapes';
-import { query, type DnsOptions } from './query';
+import { DEFAULT_TIMEOUT_MS, DEFAULT_TRIES, query, serversFor, type DnsOptions } from './query';
+import type { NameServer } from './transport';
 import { parseServer } from './server';
 import { isWireName, rawQuery } from './raw-query';
 
@@ -30,6 +31,13 @@ export function resolveLookup(server: string | undefined, options: MailDnsOption
   if (options.timeoutMs !== undefined) base.timeoutMs = options.timeoutMs;
   if (options.tries !== undefined) base.tries = options.tries;
   if (options.lookup !== undefined) base.lookup = options.lookup;
+  if (options.blockPrivate !== undefined) base.blockPrivate = options.blockPrivate;
+  if (options.allowCidrs !== undefined) base.allowCidrs = options.allowCidrs;
+  if (options.ca !== undefined) base.ca = options.ca;
+  // The nameserver is resolved (and guarded) once for every question of the operation.
+  const budget = (base.timeoutMs ?? DEFAULT_TIMEOUT_MS) * (base.tries ?? DEFAULT_TRIES);
+  let servers: Promise<NameServer[]> | undefined;
+  base.servers = () => (servers ??= serversFor(server, base, budget));
   return async (name, type, signal) => {
     const opts = { ...base, ...(signal ? { signal } : {}) };
     try {
@@ -55,7 +63,8 @@ export type Answer =
   /** timeout, SERVFAIL, REFUSED: the answer is unknown */
   | { kind: 'error'; code: string };
 
-/** Asks one question and classifies the outcome; throws only `cancelled`. */
+/** Asks one question and classifies the outcome; throws `cancelled`, `blocked_target` and
+ * `invalid_server` (a nameserver name without addresses), which no other question escapes. */
 export async function ask(
   lookup: DnsLookup,
   name: string,
@@ -67,7 +76,9 @@ export async function ask(
     result = await lookup(name, type, signal);
   } catch (err) {
     if (err instanceof LookupError) {
-      if (err.code === 'cancelled') throw err;
+      // Not an answer but the request itself: cancelled, or a nameserver that may not be used.
+      if (err.code === 'cancelled' || err.code === 'blocked_target') throw err;
+      if (err.code === 'invalid_server') throw err;
       // A name no resolver would accept cannot have records.
       if (err.code === 'invalid_host') return { kind: 'void' };
       return { kind: 'error', code: err.code };

@@ -1,8 +1,8 @@
 // GET /query of the domain service (docs/contract.md): the asked record types of one name, in
-// parallel, over a c-ares Resolver of our own (TCP fallback on truncation, retries) so the
-// process-wide resolver settings, shared with other extensions, are never touched.
-import { promises as dns } from 'node:dns';
+// parallel, through the engine's own transport (transport.ts: EDNS0 over UDP, TCP on
+// truncation with one connection per look-up, or DoT/DoH), with tries and one deadline.
 import { isIP } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
 import { LookupError, throwIfAborted } from '../../contract/errors';
 import { normalizeHost, reverseName } from '../names';
 import { printable } from '../../contract/errors';
@@ -14,8 +14,12 @@ import {
   type TypeFailure,
 } from '../../contract/shapes';
 import type { QueryParams } from '../../contract/services';
-import { lookupType, type TypeOutcome } from './records';
-import { resolveServer, type ServerLookup } from './server';
+import { createAddressGuard } from '../web/guard';
+import { askTypes, type AskPlan } from './ask';
+import { textToLabels } from './presentation';
+import type { TypeOutcome } from './records';
+import { nameServers, systemNameServers, type ServerLookup } from './server';
+import type { NameServer } from './transport';
 import { DNS_TIMEOUT_MS, DNS_TRIES } from '../../contract/limits';
 
 export interface DnsOptions {
@@ -26,6 +30,14 @@ export interface DnsOptions {
   tries?: number;
   /** resolves a nameserver host name given as `server` (default: the system resolver) */
   lookup?: ServerLookup;
+  /** server mode: a `server` at a private, loopback, link-local... address is blocked_target */
+  blockPrivate?: boolean;
+  /** with blockPrivate: ranges the operator does want reachable (CIDR strings) */
+  allowCidrs?: readonly string[];
+  /** DoT and DoH: trust these CAs instead of the system's */
+  ca?: ConnectionOptions['ca'];
+  /** the nameservers of `server`, already resolved (a look-up of many questions does it once) */
+  servers?: () => Promise<NameServer[]>;
 }
 
 export const DEFAULT_TIMEOUT_MS = DNS_TIMEOUT_MS;
@@ -69,25 +81,32 @@ export async function query(params: QueryParams, options: DnsOptions = {}): Prom
   const tries = positiveInt(options.tries, DEFAULT_TRIES, 'tries');
   // One bound for the whole call, the server name look-up included.
   const deadline = Date.now() + timeoutMs * tries;
+  const servers = await (options.servers?.() ??
+    serversFor(params.server, options, timeoutMs * tries));
+  throwIfAborted(signal);
+  const labels = textToLabels(name);
+  const plan: AskPlan = { servers, timeoutMs, tries, deadline, options };
+  const outcomes = await askTypes(labels, types, plan);
+  return assemble(types, outcomes);
+}
 
-  if (params.server !== undefined && typeof params.server !== 'string') {
+/** The nameservers to ask: the `server` parameter's, or the system's resolvers. */
+export async function serversFor(
+  server: unknown,
+  options: DnsOptions,
+  budgetMs: number,
+): Promise<NameServer[]> {
+  if (server !== undefined && typeof server !== 'string') {
     throw new LookupError('invalid_server', 'The nameserver must be given as text');
   }
-  const server = params.server?.trim();
-  const servers =
-    server === undefined || server === ''
-      ? undefined
-      : await resolveServer(server, {
-          signal,
-          timeoutMs: timeoutMs * tries,
-          lookup: options.lookup,
-        });
-  throwIfAborted(signal);
-
-  const resolver = new dns.Resolver({ timeout: timeoutMs, tries });
-  if (servers !== undefined) resolver.setServers(servers);
-  const outcomes = await askAll(resolver, name, types, signal, deadline - Date.now());
-  return assemble(types, outcomes);
+  const text = server?.trim();
+  if (text === undefined || text === '') return systemNameServers();
+  return nameServers(text, {
+    signal: options.signal,
+    timeoutMs: budgetMs,
+    lookup: options.lookup,
+    guard: options.blockPrivate === true ? createAddressGuard(options.allowCidrs) : undefined,
+  });
 }
 
 function positiveInt(value: number | undefined, fallback: number, what: string): number {
@@ -98,65 +117,27 @@ function positiveInt(value: number | undefined, fallback: number, what: string):
   return value;
 }
 
-/**
- * Asks every type at once. c-ares backs off between tries (the second waits twice as long), so
- * our own timer holds the call to timeoutMs × tries; cancelling the resolver ends what is left.
- */
-function askAll(
-  resolver: dns.Resolver,
-  name: string,
-  types: RecordType[],
-  signal: AbortSignal | undefined,
-  budgetMs: number,
-): Promise<TypeOutcome[]> {
-  return new Promise((resolve, reject) => {
-    let expired = false;
-    let settled = false;
-    const finish = () => {
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      if (settled) return;
-      finish();
-      resolver.cancel();
-      reject(new LookupError('cancelled', 'The request was cancelled', { cause: signal?.reason }));
-    };
-    const timer = setTimeout(
-      () => {
-        expired = true;
-        resolver.cancel();
-      },
-      Math.max(1, budgetMs),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    void Promise.all(types.map((type) => lookupType(resolver, name, type))).then((outcomes) => {
-      if (settled) return;
-      finish();
-      resolve(
-        outcomes.map((o): TypeOutcome =>
-          o.kind === 'cancelled' && expired ? { kind: 'failed', code: 'upstream_timeout' } : o,
-        ),
-      );
-    });
-  });
-}
-
 function assemble(types: RecordType[], outcomes: TypeOutcome[]): QueryResult {
   const records: DnsRecord[] = [];
   const errors: TypeFailure[] = [];
+  const reasons = new Set<string | undefined>();
   let nxdomain = false;
   outcomes.forEach((outcome, i) => {
     const type = types[i];
     if (outcome.kind === 'records') records.push(...outcome.records);
     else if (outcome.kind === 'nxdomain') nxdomain = true;
-    else if (outcome.kind === 'failed') errors.push({ type, code: outcome.code });
+    else if (outcome.kind === 'failed') {
+      errors.push({ type, code: outcome.code });
+      reasons.add(outcome.reason);
+    }
     // 'cancelled' without the deadline means someone else cancelled the resolver; treat it as
     // a failure so the answer never claims a type is empty when it was not asked to the end.
     else if (outcome.kind === 'cancelled') errors.push({ type, code: 'upstream_error' });
   });
-  if (errors.length === types.length) throw allFailed(errors);
+  if (errors.length === types.length) {
+    const [reason] = reasons;
+    throw allFailed(errors, reasons.size === 1 ? reason : undefined);
+  }
   const result: QueryResult = {
     records,
     status: nxdomain && records.length === 0 ? 'NXDOMAIN' : 'NOERROR',
@@ -178,9 +159,11 @@ export interface AllTypesFailed {
   failures: TypeFailure[];
 }
 
-function allFailed(errors: TypeFailure[]): LookupError {
+function allFailed(errors: TypeFailure[], reason: string | undefined): LookupError {
   const codes = [...new Set(errors.map((e) => e.code))];
-  const detail = `The nameserver ${codes.map((c) => FAILURE_TEXT[c]).join(' or ')} for every type asked`;
+  const detail =
+    `The nameserver ${codes.map((c) => FAILURE_TEXT[c]).join(' or ')} for every type asked` +
+    (reason !== undefined ? ` (${reason})` : '');
   const cause: AllTypesFailed = { failures: errors };
   const code =
     codes.length === 1 && codes[0] === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error';

@@ -1,15 +1,14 @@
 // SPF macros can build names whose labels hold any printable octet ("foo:bar/baz", spaces,
-// "%"): legal on the wire (RFC 2181 section 11) but refused by the host-name checks and by
-// c-ares. For those names only, this asks the question itself: one UDP message, no cache.
-import { createSocket } from 'node:dgram';
-import { promises as dns } from 'node:dns';
-import { isIP } from 'node:net';
-import * as packet from 'dns-packet';
+// "%"): legal on the wire (RFC 2181 section 11) but refused by the host-name checks. For those
+// names only, this asks the question itself, through the same transport and checks as every
+// other look-up. The name is read in presentation form, as the engine prints names (an MX
+// target `foo\:bar/baz.example.` asks the label `foo:bar/baz`); a backslash in text that is
+// not a name the engine printed must therefore be written `\\`.
 import { LookupError, throwIfAborted } from '../../contract/errors';
-import { fqdn } from '../names';
-import type { DnsRecord, QueryResult, RecordType } from '../../contract/shapes';
-import { DEFAULT_TIMEOUT_MS, DEFAULT_TRIES, type DnsOptions } from './query';
-import { resolveServer } from './server';
+import type { QueryResult, RecordType } from '../../contract/shapes';
+import { askTypes } from './ask';
+import { textToLabels } from './presentation';
+import { DEFAULT_TIMEOUT_MS, DEFAULT_TRIES, serversFor, type DnsOptions } from './query';
 
 /** Whether a name is a legal wire name of printable ASCII (labels 1-63, at most 253). */
 export function isWireName(name: string): boolean {
@@ -25,115 +24,31 @@ export async function rawQuery(
   options: DnsOptions = {},
 ): Promise<QueryResult> {
   throwIfAborted(options.signal);
+  if (!isWireName(name)) throw new LookupError('invalid_host', 'Not a name that can be asked');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const tries = options.tries ?? DEFAULT_TRIES;
-  const servers =
-    server === undefined || server.trim() === ''
-      ? new dns.Resolver().getServers()
-      : await resolveServer(server, { signal: options.signal, timeoutMs, lookup: options.lookup });
-  const target = servers[0];
-  if (target === undefined) throw new LookupError('upstream_error', 'No nameserver is configured');
-  const { address, port } = splitServer(target);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await exchange(name, type, address, port, timeoutMs, options.signal);
-    } catch (err) {
-      if (!(err instanceof LookupError) || err.code !== 'upstream_timeout' || attempt >= tries) {
-        throw err;
-      }
-    }
-  }
-}
-
-/** "1.2.3.4", "1.2.3.4:53", "::1", "[::1]:53" into address and port. */
-function splitServer(entry: string): { address: string; port: number } {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed) return { address: bracketed[1], port: Number(bracketed[2] ?? 53) };
-  if (isIP(entry) !== 0) return { address: entry, port: 53 };
-  const withPort = /^(.+):(\d+)$/.exec(entry);
-  return withPort
-    ? { address: withPort[1], port: Number(withPort[2]) }
-    : { address: entry, port: 53 };
-}
-
-function exchange(
-  name: string,
-  type: RecordType,
-  address: string,
-  port: number,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-): Promise<QueryResult> {
-  const id = Math.floor(Math.random() * 65536);
-  const message = packet.encode({
-    type: 'query',
-    id,
-    flags: packet.RECURSION_DESIRED,
-    questions: [{ type, name, class: 'IN' }],
+  const servers = await (options.servers?.() ?? serversFor(server, options, timeoutMs * tries));
+  const labels = textToLabels(name);
+  const [outcome] = await askTypes(labels, [type], {
+    servers,
+    timeoutMs,
+    tries,
+    deadline: Date.now() + timeoutMs * tries,
+    options: { signal: options.signal, ca: options.ca },
   });
-  const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
-  return new Promise<QueryResult>((resolve, reject) => {
-    const finish = (fn: () => void) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      socket.close();
-      fn();
-    };
-    const onAbort = () =>
-      finish(() => reject(new LookupError('cancelled', 'The request was cancelled')));
-    const timer = setTimeout(
-      () => finish(() => reject(new LookupError('upstream_timeout', `No answer for ${name}`))),
-      timeoutMs,
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    socket.on('error', () =>
-      finish(() => reject(new LookupError('upstream_error', `The query for ${name} failed`))),
-    );
-    socket.on('message', (msg: Buffer) => {
-      let reply: packet.Packet;
-      try {
-        reply = packet.decode(msg);
-      } catch {
-        return;
+  switch (outcome.kind) {
+    case 'records':
+      return { records: outcome.records, status: 'NOERROR' };
+    case 'nxdomain':
+      return { records: [], status: 'NXDOMAIN' };
+    case 'nodata':
+      return { records: [], status: 'NOERROR' };
+    case 'failed':
+      if (outcome.code === 'upstream_timeout') {
+        throw new LookupError('upstream_timeout', `No answer for ${name}`);
       }
-      if (reply.id !== id) return;
-      finish(() => {
-        try {
-          resolve(toResult(reply, type));
-        } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      });
-    });
-    socket.send(message, port, address);
-  });
-}
-
-function toResult(reply: packet.Packet, type: RecordType): QueryResult {
-  const rcode = (reply as { rcode?: string }).rcode ?? 'NOERROR';
-  if (rcode === 'NXDOMAIN') return { records: [], status: 'NXDOMAIN' };
-  if (rcode === 'SERVFAIL') return { records: [], errors: [{ type, code: 'servfail' }] };
-  if (rcode === 'REFUSED') return { records: [], errors: [{ type, code: 'refused' }] };
-  if (rcode !== 'NOERROR' || ((reply.flags ?? 0) & packet.TRUNCATED_RESPONSE) !== 0) {
-    return { records: [], errors: [{ type, code: 'upstream_error' }] };
+      return { records: [], errors: [{ type, code: outcome.code }] };
+    case 'cancelled':
+      throw new LookupError('cancelled', 'The request was cancelled');
   }
-  const records: DnsRecord[] = [];
-  for (const answer of reply.answers ?? []) {
-    if (answer.type !== type) continue;
-    const data = (answer as { data: unknown }).data;
-    const ttl = (answer as { ttl?: number }).ttl;
-    const base = ttl !== undefined ? { ttl } : {};
-    if (type === 'TXT') {
-      const parts = (data as Array<Buffer | string>).map((p) => p.toString());
-      records.push({ type, value: parts.join(''), parts, ...base });
-    } else if (type === 'MX') {
-      const mx = data as { preference: number; exchange: string };
-      records.push({ type, value: fqdn(mx.exchange), priority: mx.preference, ...base });
-    } else if (type === 'A' || type === 'AAAA') {
-      records.push({ type, value: String(data), ...base });
-    } else {
-      records.push({ type, value: fqdn(String(data)), ...base });
-    }
-  }
-  return { records, status: 'NOERROR' };
 }

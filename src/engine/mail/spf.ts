@@ -92,6 +92,8 @@ class Walk {
       return await ask(this.lookup, name, type, this.signal);
     } catch (err) {
       if (this.user?.aborted) throw err;
+      // A nameserver the server mode may not query (issue 12) is the request's fault: a 403.
+      if (err instanceof LookupError && err.code === 'blocked_target') throw err;
       this.timedOut = true;
       return { kind: 'error', code: 'time_limit' };
     }

@@ -137,16 +137,16 @@ describe('engine/dns query against Knot DNS', function () {
     assert.deepEqual(
       r.records.filter((x) => x.type === 'CAA'),
       [
-        { type: 'CAA', flags: 0, tag: 'issue', value: 'ca.example.net' },
-        { type: 'CAA', flags: 0, tag: 'issuewild', value: ';' },
-        { type: 'CAA', flags: 128, tag: 'iodef', value: 'mailto:security@example.test' },
+        { type: 'CAA', flags: 0, tag: 'issue', value: 'ca.example.net', ttl: 300 },
+        { type: 'CAA', flags: 0, tag: 'issuewild', value: ';', ttl: 300 },
+        { type: 'CAA', flags: 128, tag: 'iodef', value: 'mailto:security@example.test', ttl: 300 },
       ],
     );
     const nullMx = await query(
       { host: 'nomail.example.test', types: ['MX'], server: knotServer },
       OPTIONS,
     );
-    assert.deepEqual(nullMx.records, [{ type: 'MX', value: '.', priority: 0 }]);
+    assert.deepEqual(nullMx.records, [{ type: 'MX', value: '.', priority: 0, ttl: 3600 }]);
   });
 
   it('REFUSED from a real server (a name outside its zones) stays refused', async () => {

@@ -69,38 +69,38 @@ describe('engine/dns query', () => {
     it('CAA as flags, tag and value', async () => {
       const r = await ask({ host: 'example.test', types: ['CAA'] });
       assert.deepEqual(r.records, [
-        { type: 'CAA', flags: 0, tag: 'issue', value: 'ca.example.net' },
-        { type: 'CAA', flags: 0, tag: 'issuewild', value: ';' },
-        { type: 'CAA', flags: 128, tag: 'iodef', value: 'mailto:security@example.test' },
+        { type: 'CAA', flags: 0, tag: 'issue', value: 'ca.example.net', ttl: 300 },
+        { type: 'CAA', flags: 0, tag: 'issuewild', value: ';', ttl: 300 },
+        { type: 'CAA', flags: 128, tag: 'iodef', value: 'mailto:security@example.test', ttl: 300 },
       ]);
     });
 
     it('CNAME as a fully qualified target', async () => {
       const r = await ask({ host: 'www.example.test', types: ['CNAME'] });
-      assert.deepEqual(r.records, [{ type: 'CNAME', value: 'web.example.test.' }]);
+      assert.deepEqual(r.records, [{ type: 'CNAME', value: 'web.example.test.', ttl: 3600 }]);
     });
 
     it('MX with priority, and a null MX as "."', async () => {
       const r = await ask({ host: 'example.test', types: ['MX'] });
       assert.deepEqual(r.records, [
-        { type: 'MX', value: 'mail.example.test.', priority: 10 },
-        { type: 'MX', value: 'mail2.example.test.', priority: 20 },
+        { type: 'MX', value: 'mail.example.test.', priority: 10, ttl: 3600 },
+        { type: 'MX', value: 'mail2.example.test.', priority: 20, ttl: 3600 },
       ]);
       const nullMx = await ask({ host: 'nomail.example.test', types: ['MX'] });
-      assert.deepEqual(nullMx.records, [{ type: 'MX', value: '.', priority: 0 }]);
+      assert.deepEqual(nullMx.records, [{ type: 'MX', value: '.', priority: 0, ttl: 3600 }]);
     });
 
     it('NS', async () => {
       const r = await ask({ host: 'example.test', types: ['NS'] });
       assert.deepEqual(r.records, [
-        { type: 'NS', value: 'ns1.example.test.' },
-        { type: 'NS', value: 'ns2.example.test.' },
+        { type: 'NS', value: 'ns1.example.test.', ttl: 3600 },
+        { type: 'NS', value: 'ns2.example.test.', ttl: 3600 },
       ]);
     });
 
     it('PTR at a name', async () => {
       const r = await ask({ host: 'ptr.example.test', types: ['PTR'] });
-      assert.deepEqual(r.records, [{ type: 'PTR', value: 'host1.example.test.' }]);
+      assert.deepEqual(r.records, [{ type: 'PTR', value: 'host1.example.test.', ttl: 3600 }]);
     });
 
     it('TXT joined with no separator, the strings kept in parts', async () => {
@@ -110,12 +110,13 @@ describe('engine/dns query', () => {
           type: 'TXT',
           value: 'v=spf1 ip4:192.0.2.0/24 -all',
           parts: ['v=spf1 ip4:192.0.2.0/24 -all'],
+          ttl: 3600,
         },
-        { type: 'TXT', value: 'hello world', parts: ['hello ', 'world'] },
+        { type: 'TXT', value: 'hello world', parts: ['hello ', 'world'], ttl: 3600 },
       ]);
     });
 
-    it('a TXT too long for UDP comes over TCP, its strings intact', async () => {
+    it('a TXT too long for classic UDP comes in one EDNS0 datagram, its strings intact', async () => {
       const r = await ask({ host: 'long.example.test', types: ['TXT'] });
       assert.equal(r.records.length, 1);
       const [txt] = r.records;
@@ -124,18 +125,80 @@ describe('engine/dns query', () => {
       assert.equal(txt.value, txt.parts.join(''));
       assert.ok(txt.value.startsWith('v=DKIM1; k=rsa; p='));
       assert.ok(txt.value.length > 512);
+      // RFC 6891: the query offers a 1232-byte payload, so no truncation and no TCP.
       assert.deepEqual(
         fx.queries.map((q) => q.transport),
-        ['udp', 'tcp'],
+        ['udp'],
       );
+    });
+
+    it('answers over 1232 bytes come over TCP, one connection for the whole look-up', async () => {
+      const big = (n: number) => ['x'.repeat(250), 'y'.repeat(250), 'z'.repeat(n)];
+      const own = await startDnsServer({
+        records: [
+          { name: 'big.test', type: 'TXT', data: big(200) },
+          { name: 'big.test', type: 'TXT', data: big(201) },
+          { name: 'big.test', type: 'TXT', data: big(202) },
+          {
+            name: 'big.test',
+            type: 'CAA',
+            data: { flags: 0, tag: 'issue', value: 'a'.repeat(700) },
+          },
+          {
+            name: 'big.test',
+            type: 'CAA',
+            data: { flags: 0, tag: 'issue', value: 'b'.repeat(700) },
+          },
+          { name: 'big.test', type: 'A', data: '192.0.2.1' },
+        ],
+      });
+      try {
+        const r = await query(
+          { host: 'big.test', types: ['TXT', 'CAA', 'A'], server: own.address },
+          NORMAL,
+        );
+        assert.deepEqual(types(r.records), ['TXT', 'TXT', 'TXT', 'CAA', 'CAA', 'A']);
+        assert.equal(r.records[2].parts?.[2], 'z'.repeat(202));
+        assert.deepEqual(own.queries.map((q) => `${q.type}/${q.transport}`).sort(), [
+          'A/udp',
+          'CAA/tcp',
+          'CAA/udp',
+          'TXT/tcp',
+          'TXT/udp',
+        ]);
+        assert.equal(own.tcpConnections, 1, 'the two truncated types share one TCP connection');
+      } finally {
+        await own.close();
+      }
     });
 
     it('SRV with priority, weight, port and target', async () => {
       const r = await ask({ host: '_sip._tcp.example.test', types: ['SRV'] });
       assert.deepEqual(r.records, [
-        { type: 'SRV', priority: 10, weight: 60, port: 5060, value: 'sip1.example.test.' },
-        { type: 'SRV', priority: 10, weight: 40, port: 5060, value: 'sip2.example.test.' },
-        { type: 'SRV', priority: 20, weight: 0, port: 5061, value: 'backup.example.net.' },
+        {
+          type: 'SRV',
+          priority: 10,
+          weight: 60,
+          port: 5060,
+          value: 'sip1.example.test.',
+          ttl: 3600,
+        },
+        {
+          type: 'SRV',
+          priority: 10,
+          weight: 40,
+          port: 5060,
+          value: 'sip2.example.test.',
+          ttl: 3600,
+        },
+        {
+          type: 'SRV',
+          priority: 20,
+          weight: 0,
+          port: 5061,
+          value: 'backup.example.net.',
+          ttl: 3600,
+        },
       ]);
     });
 
@@ -151,6 +214,7 @@ describe('engine/dns query', () => {
           retry: 900,
           expire: 1209600,
           min_ttl: 300,
+          ttl: 3600,
         },
       ]);
     });
@@ -189,8 +253,8 @@ describe('engine/dns query', () => {
           FAST,
         );
         assert.deepEqual(r.records, [
-          { type: 'MX', value: 'c.order.test.', priority: 30 },
-          { type: 'MX', value: 'a.order.test.', priority: 10 },
+          { type: 'MX', value: 'c.order.test.', priority: 30, ttl: 300 },
+          { type: 'MX', value: 'a.order.test.', priority: 10, ttl: 300 },
           { type: 'A', value: '192.0.2.9', ttl: 5 },
           { type: 'A', value: '192.0.2.1', ttl: 5 },
         ]);
@@ -213,13 +277,13 @@ describe('engine/dns query', () => {
   });
 
   describe('names', () => {
-    it('follows a CNAME chain for the other types; ttl is the smallest on the chain', async () => {
+    it('follows a CNAME chain for the other types; each record keeps its own ttl', async () => {
       const r = await ask({ host: 'www.example.test', types: ['A', 'CNAME', 'MX', 'SOA'] });
       assert.deepEqual(r, {
         records: [
           { type: 'A', value: '192.0.2.30', ttl: 60 },
           { type: 'A', value: '192.0.2.31', ttl: 60 },
-          { type: 'CNAME', value: 'web.example.test.' },
+          { type: 'CNAME', value: 'web.example.test.', ttl: 3600 },
         ],
         status: 'NOERROR',
       });
@@ -246,15 +310,15 @@ describe('engine/dns query', () => {
       const r = await ask({ host: 'anything.wild.example.test', types: ['A', 'TXT'] });
       assert.deepEqual(r.records, [
         { type: 'A', value: '192.0.2.50', ttl: 3600 },
-        { type: 'TXT', value: 'from the wildcard', parts: ['from the wildcard'] },
+        { type: 'TXT', value: 'from the wildcard', parts: ['from the wildcard'], ttl: 3600 },
       ]);
     });
 
     it('asks PTR at the reverse name of an IPv4 address', async () => {
       const r = await ask({ host: '192.0.2.30', types: ['PTR'] });
       assert.deepEqual(r.records, [
-        { type: 'PTR', value: 'host1.example.test.' },
-        { type: 'PTR', value: 'web.example.test.' },
+        { type: 'PTR', value: 'host1.example.test.', ttl: 3600 },
+        { type: 'PTR', value: 'web.example.test.', ttl: 3600 },
       ]);
       assert.equal(fx.queries[0]?.name, '30.2.0.192.in-addr.arpa');
     });
@@ -262,13 +326,17 @@ describe('engine/dns query', () => {
     it('asks PTR at the reverse name of an IPv6 address, bracketed or not', async () => {
       for (const host of ['2001:db8::30', '[2001:DB8::30]']) {
         const r = await ask({ host, types: ['PTR'] });
-        assert.deepEqual(r.records, [{ type: 'PTR', value: 'host1.example.test.' }], host);
+        assert.deepEqual(
+          r.records,
+          [{ type: 'PTR', value: 'host1.example.test.', ttl: 3600 }],
+          host,
+        );
       }
     });
 
     it('asks every type of an IP address at its reverse name', async () => {
       const r = await ask({ host: '192.0.2.1' });
-      assert.deepEqual(r.records, [{ type: 'PTR', value: 'ns1.example.test.' }]);
+      assert.deepEqual(r.records, [{ type: 'PTR', value: 'ns1.example.test.', ttl: 3600 }]);
       assert.ok(fx.queries.every((q) => q.name === '1.2.0.192.in-addr.arpa'));
     });
   });
@@ -294,7 +362,7 @@ describe('engine/dns query', () => {
       assert.deepEqual(onlyA, { records: [], status: 'NXDOMAIN' });
       const both = await ask({ host: 'dangling.example.test', types: ['CNAME', 'A'] });
       assert.deepEqual(both, {
-        records: [{ type: 'CNAME', value: 'missing.example.test.' }],
+        records: [{ type: 'CNAME', value: 'missing.example.test.', ttl: 3600 }],
         status: 'NOERROR',
       });
     });
