@@ -5,6 +5,7 @@ import { checkSpf, mailSetup } from '../services/mail';
 import { LookupError } from '../contract/errors';
 import { EmbeddedServices } from '../services/embedded';
 import { serve } from '../server/main';
+import { openApiDocument } from '../contract/openapi';
 
 export interface ExtraIo {
   printJson(value: unknown): void;
@@ -33,13 +34,15 @@ const serveCommand: ExtraCommand = {
   name: 'serve',
   summary:
     'serve the domain and metadata APIs over HTTP (tokens from HOSTLENS_TOKENS or --tokens-file)',
-  usage: 'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--tokens-file FILE]',
+  usage:
+    'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--tokens-file FILE] [--log-format text|json]',
   async run(args) {
     const { values } = parse(this, args, {
       host: { type: 'string' },
       port: { type: 'string' },
       'allow-private': { type: 'boolean' },
       'tokens-file': { type: 'string' },
+      'log-format': { type: 'string' },
     });
     return serve(
       {
@@ -47,6 +50,7 @@ const serveCommand: ExtraCommand = {
         port: values.port,
         allowPrivate: values['allow-private'] === true,
         tokensFile: values['tokens-file'],
+        logFormat: values['log-format'],
       },
       process.env,
       ({ blockPrivate }) => new EmbeddedServices({ blockPrivate }),
@@ -104,6 +108,17 @@ const mailCommand: ExtraCommand = {
   },
 };
 
+const openApiCommand: ExtraCommand = {
+  name: 'openapi',
+  summary: 'print the OpenAPI 3.1 description of the HTTP API (as GET /openapi.json serves it)',
+  usage: 'hostlens openapi',
+  run(args, io) {
+    parse(this, args, {});
+    io.printJson(openApiDocument());
+    return Promise.resolve(0);
+  },
+};
+
 export function extraCommands(): ExtraCommand[] {
-  return [serveCommand, spfCheckCommand, mailCommand];
+  return [serveCommand, spfCheckCommand, mailCommand, openApiCommand];
 }

@@ -17,6 +17,7 @@ import type {
   WhoisResult,
 } from '../contract/shapes';
 import { OPERATIONS, type Operation } from '../contract/operations';
+import { DEFAULT_REQUEST_DEADLINE_MS } from '../contract/limits';
 import type {
   CallOptions,
   DomainKeysParams,
@@ -128,7 +129,7 @@ export class HttpServices implements DomainService, MetaService, Services {
       domain: check(options.domainApiBaseUrl, 'The domain API base URL'),
       meta: check(options.metaApiBaseUrl, 'The metadata API base URL'),
     };
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_DEADLINE_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ connections: 16 });
