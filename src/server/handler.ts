@@ -127,14 +127,14 @@ async function answer(
   let stage: 'budget' | 'gate' | 'work' = 'budget';
   let leave: (() => void) | undefined;
   let release: (() => void) | undefined;
+  let upstreamStarted = 0;
   try {
     leave = await ctx.limits.enter(key);
     stage = 'gate';
     release = await ctx.gate.acquire(controller.signal);
     stage = 'work';
-    const upstreamStarted = performance.now();
+    upstreamStarted = performance.now();
     const result = await invoke(ctx.services, op, params, { signal: controller.signal });
-    ctx.metrics.upstreamTimed(op, (performance.now() - upstreamStarted) / 1000);
     if (controller.signal.aborted) throw new LookupError('cancelled', 'cancelled');
     const json = sendJson(res, result);
     if (ctx.cache && cached !== undefined) ctx.cache.put(cached, op, result, json);
@@ -164,6 +164,9 @@ async function answer(
     }
     sendProblem(res, problem);
   } finally {
+    // Failures take upstream time too; what waited for a worker never reached upstream.
+    if (stage === 'work')
+      ctx.metrics.upstreamTimed(op, (performance.now() - upstreamStarted) / 1000);
     clearTimeout(timer);
     release?.();
     leave?.();
