@@ -35,7 +35,7 @@ const serveCommand: ExtraCommand = {
   summary:
     'serve the domain and metadata APIs over HTTP (tokens from HOSTLENS_TOKENS or --tokens-file)',
   usage:
-    'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--tokens-file FILE] [--log-format text|json]',
+    'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--tokens-file FILE] [--log-format text|json] [--grace SECONDS]',
   async run(args) {
     const { values } = parse(this, args, {
       host: { type: 'string' },
@@ -43,6 +43,7 @@ const serveCommand: ExtraCommand = {
       'allow-private': { type: 'boolean' },
       'tokens-file': { type: 'string' },
       'log-format': { type: 'string' },
+      grace: { type: 'string' },
     });
     return serve(
       {
@@ -51,6 +52,7 @@ const serveCommand: ExtraCommand = {
         allowPrivate: values['allow-private'] === true,
         tokensFile: values['tokens-file'],
         logFormat: values['log-format'],
+        graceSeconds: values.grace,
       },
       process.env,
       ({ blockPrivate }) => new EmbeddedServices({ blockPrivate }),

@@ -17,6 +17,8 @@ export interface ServeArgs {
   tokensFile?: string;
   /** `text` (default) or `json`. */
   logFormat?: string;
+  /** Seconds running requests get to finish after SIGTERM/SIGINT. Default 10. */
+  graceSeconds?: string;
 }
 
 export type CreateServices = (options: { blockPrivate: boolean }) => Services | Promise<Services>;
@@ -99,6 +101,14 @@ function sharedStateOptions(
   };
 }
 
+function parseGrace(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,4}(\.\d+)?$/.test(value.trim())) {
+    throw new ServeConfigError('--grace must be a number of seconds');
+  }
+  return Number(value.trim()) * 1000;
+}
+
 function parsePort(value: number | string | undefined): number {
   if (value === undefined) return 8787;
   const port = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
@@ -118,10 +128,12 @@ export async function serve(
   let tokens: string[];
   let port: number;
   let logFormat: LogFormat;
+  let graceMs: number | undefined;
   let shared: ReturnType<typeof sharedStateOptions>;
   try {
     port = parsePort(argv.port);
     logFormat = parseLogFormat(argv.logFormat);
+    graceMs = parseGrace(argv.graceSeconds);
     shared = sharedStateOptions(env);
     tokens = await loadTokens(argv, env);
   } catch (err) {
@@ -174,7 +186,7 @@ export async function serve(
       stopping = true;
       say(`${signal}, finishing in-flight requests`);
       server
-        .close(io.graceMs ?? 10_000)
+        .close(graceMs ?? io.graceMs ?? 10_000)
         .then(({ cut }) => {
           io.signals.off('SIGTERM', onTerm);
           io.signals.off('SIGINT', onInt);

@@ -77,6 +77,12 @@ describe('serve()', () => {
       /--log-format must be text or json/,
     ],
     [
+      'a bad grace period',
+      { graceSeconds: '10s' },
+      { HOSTLENS_TOKENS: TOKEN_A },
+      /--grace must be/,
+    ],
+    [
       'a Redis URL that is not one',
       {},
       { HOSTLENS_TOKENS: TOKEN_A, HOSTLENS_REDIS_URL: 'http://127.0.0.1:6379' },

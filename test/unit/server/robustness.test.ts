@@ -188,10 +188,16 @@ describe('server robustness', () => {
     }
 
     it('answers requests still running after the grace period 503 and exits non-zero', async () => {
-      const h = harness(200);
+      // --grace 0.2 overrides the harness's 10 s.
+      const h = harness(10_000);
       const slow = new FakeServices();
       slow.behaviour.query = (_p, o) => untilAborted(o.signal);
-      const exit = serve({ port: 0 }, { HOSTLENS_TOKENS: TOKEN }, () => slow, h.io);
+      const exit = serve(
+        { port: 0, graceSeconds: '0.2' },
+        { HOSTLENS_TOKENS: TOKEN },
+        () => slow,
+        h.io,
+      );
       const url = await h.listening;
       const inflight = [1, 2].map(() =>
         request(`${url}/domain/query?host=x.test`, {
