@@ -6,6 +6,7 @@ import { LookupError } from '../contract/errors';
 import { EmbeddedServices } from '../services/embedded';
 import { serve } from '../server/main';
 import { zoneCommands } from './zone';
+import { openApiDocument } from '../contract/openapi';
 
 export interface ExtraIo {
   /**
@@ -41,13 +42,16 @@ const serveCommand: ExtraCommand = {
   name: 'serve',
   summary:
     'serve the domain and metadata APIs over HTTP (tokens from HOSTLENS_TOKENS or --tokens-file)',
-  usage: 'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--tokens-file FILE]',
+  usage:
+    'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--tokens-file FILE] [--log-format text|json] [--grace SECONDS]',
   async run(args) {
     const { values } = parse(this, args, {
       host: { type: 'string' },
       port: { type: 'string' },
       'allow-private': { type: 'boolean' },
       'tokens-file': { type: 'string' },
+      'log-format': { type: 'string' },
+      grace: { type: 'string' },
     });
     return serve(
       {
@@ -55,6 +59,8 @@ const serveCommand: ExtraCommand = {
         port: values.port,
         allowPrivate: values['allow-private'] === true,
         tokensFile: values['tokens-file'],
+        logFormat: values['log-format'],
+        graceSeconds: values.grace,
       },
       process.env,
       ({ blockPrivate }) => new EmbeddedServices({ blockPrivate }),
@@ -112,6 +118,17 @@ const mailCommand: ExtraCommand = {
   },
 };
 
+const openApiCommand: ExtraCommand = {
+  name: 'openapi',
+  summary: 'print the OpenAPI 3.1 description of the HTTP API (as GET /openapi.json serves it)',
+  usage: 'hostlens openapi',
+  run(args, io) {
+    parse(this, args, {});
+    io.printJson(openApiDocument());
+    return Promise.resolve(0);
+  },
+};
+
 export function extraCommands(): ExtraCommand[] {
-  return [serveCommand, spfCheckCommand, mailCommand, ...zoneCommands];
+  return [serveCommand, spfCheckCommand, mailCommand, openApiCommand, ...zoneCommands];
 }

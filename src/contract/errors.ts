@@ -16,6 +16,11 @@ export const ERROR_STATUS = {
   response_too_large: 502,
   cancelled: 499,
   internal_error: 500,
+  // The server's own answers to requests it cannot take (additive):
+  bad_request: 400,
+  request_timeout: 408,
+  request_header_too_large: 431,
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -35,6 +40,10 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   response_too_large: 'Response too large',
   cancelled: 'Cancelled',
   internal_error: 'Internal error',
+  bad_request: 'Malformed HTTP request',
+  request_timeout: 'Request not received in time',
+  request_header_too_large: 'Request headers too large',
+  overloaded: 'Server overloaded or shutting down',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {
@@ -45,7 +54,7 @@ export class LookupError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly detail: string;
-  /** Seconds the caller should wait before retrying (rate_limited only). */
+  /** Seconds the caller should wait before retrying (rate_limited, overloaded). */
   readonly retryAfter: number | undefined;
 
   constructor(

@@ -12,3 +12,9 @@ export const DNS_TIMEOUT_MS = 2500;
 
 /** How many times one DNS question is asked before it counts as timed out. */
 export const DNS_TRIES = 2;
+
+/**
+ * How long one request to the service may take, end to end: the server's deadline for the
+ * work behind a request, and the HTTP client's wait for the answer.
+ */
+export const DEFAULT_REQUEST_DEADLINE_MS = 30_000;

@@ -138,12 +138,17 @@ export interface Icon {
   width: number;
   /** additive: decoded format, e.g. png, ico, svg */
   format?: string;
+  /** additive: why the icon is listed 0 × 0 although it exists (over the image byte cap) */
+  reason?: 'too_large';
 }
 
 export interface IconsResult {
   canonical_url: string;
+  /** the best icon that was fetched and decoded; "" when none was */
   icon_url: string;
   icons: Icon[];
+  /** additive: the page links more icons than an answer lists */
+  truncated?: true;
 }
 
 /** additive (`GET /meta/image`): one image fetched by the service, for a preview panel */
@@ -170,6 +175,8 @@ export interface RedirectsResult {
   error?: { code: 'redirect_loop' | 'too_many_redirects' };
   /** additive: a <meta http-equiv=refresh> on the final page, reported and not followed */
   meta_refresh?: { delay: number; url: string };
+  /** additive: a hop's location was longer than an answer holds and was cut */
+  truncated?: true;
 }
 
 export interface OpenGraphImage {
@@ -198,4 +205,6 @@ export interface UnfurlResult {
   twitter?: Record<string, string>;
   /** additive: oEmbed discovery links */
   oembed?: { json?: string; xml?: string };
+  /** additive: the page had more og:* (or twitter:*) tags, or longer values, than kept */
+  truncated?: true;
 }

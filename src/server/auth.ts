@@ -39,6 +39,14 @@ export class TokenSet {
     this.digests = tokens.map(digest);
   }
 
+  /**
+   * A stable id of the configured token at `index` for keying its limits, the same on every
+   * instance that has the token; the token cannot be recovered from it.
+   */
+  keyOf(index: number): string {
+    return this.digests[index].toString('hex').slice(0, 32);
+  }
+
   /** Index of the configured token the header carries, or -1. */
   match(header: string | undefined): number {
     const token = tokenFromHeader(header);

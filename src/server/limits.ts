@@ -1,8 +1,68 @@
-// The server's two load limits: a token bucket per API token (429 with Retry-After) and a gate
-// on concurrent upstream work. The gate queues a bounded number of requests and answers 429
-// `rate_limited` (Retry-After: 1) when the queue is full too, so callers get the one contract
-// code for "slow down" and the server never holds an unbounded backlog.
+// The server's load limits: per API token, a token bucket (429 with Retry-After) and a budget
+// of requests open at once; per instance, a gate on concurrent upstream work. The gate queues a
+// bounded number of requests and answers 429 `rate_limited` (Retry-After: 1) when the queue is
+// full too, so callers get the one contract code for "slow down" and the server never holds an
+// unbounded backlog. The per-token limits sit behind TokenLimits so that several instances can
+// keep them in Redis (shared-limits.ts); these are the in-process ones.
 import { LookupError } from '../contract/errors';
+
+/** Per-token limits, keyed by a stable id of the token (never the token itself). */
+export interface TokenLimits {
+  /** Takes one request from the key's rate budget; rejects with `rate_limited` when spent. */
+  take(key: string): Promise<void>;
+  /** Opens one request in the key's concurrency budget; the function closes it. */
+  enter(key: string): Promise<() => void>;
+}
+
+export function concurrencyRefusal(max: number): LookupError {
+  return new LookupError(
+    'rate_limited',
+    `Too many requests open at once for this token (at most ${max}); retry shortly`,
+    { retryAfter: 1 },
+  );
+}
+
+/** How many requests each key has open, refusing past `max`. */
+export class ConcurrencyBudget {
+  private readonly open = new Map<string, number>();
+
+  constructor(readonly max: number) {
+    if (!(max >= 1)) throw new Error('the per-token concurrency budget must be at least 1');
+  }
+
+  enter(key: string): () => void {
+    const count = this.open.get(key) ?? 0;
+    if (count >= this.max) throw concurrencyRefusal(this.max);
+    this.open.set(key, count + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.open.get(key) ?? 1) - 1;
+      if (left <= 0) this.open.delete(key);
+      else this.open.set(key, left);
+    };
+  }
+}
+
+/** Both per-token limits, in this process. */
+export class LocalLimits implements TokenLimits {
+  constructor(
+    readonly rate: RateLimiter,
+    readonly budget: ConcurrencyBudget,
+  ) {}
+
+  // async, so a refusal is a rejected promise like SharedLimits' and never a throw.
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async take(key: string): Promise<void> {
+    this.rate.take(key);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async enter(key: string): Promise<() => void> {
+    return this.budget.enter(key);
+  }
+}
 
 export interface RateLimitOptions {
   perMinute: number;
@@ -17,8 +77,8 @@ interface Bucket {
 
 export class RateLimiter {
   private readonly buckets = new Map<string | number, Bucket>();
-  private readonly perMs: number;
-  private readonly burst: number;
+  readonly perMs: number;
+  readonly burst: number;
 
   constructor(
     options: RateLimitOptions,
@@ -40,11 +100,16 @@ export class RateLimiter {
       bucket.tokens -= 1;
       return;
     }
-    const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000));
-    throw new LookupError('rate_limited', `Too many requests; retry in ${retryAfter} s`, {
-      retryAfter,
-    });
+    throw rateRefusal(bucket.tokens, this.perMs);
   }
+}
+
+/** The 429 for a bucket holding `tokens` (< 1) that refills at `perMs` a millisecond. */
+export function rateRefusal(tokens: number, perMs: number): LookupError {
+  const retryAfter = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+  return new LookupError('rate_limited', `Too many requests; retry in ${retryAfter} s`, {
+    retryAfter,
+  });
 }
 
 interface Waiter {

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Services } from '../contract/services';
 import { tokenProblem } from './auth';
+import { formatLog, streamLines, type LogFormat } from './log';
 import { startServer, type ServerOptions } from './server';
 
 export interface ServeArgs {
@@ -14,6 +15,10 @@ export interface ServeArgs {
   allowPrivate?: boolean;
   /** One token per line; blank lines and `#` comments are skipped. */
   tokensFile?: string;
+  /** `text` (default) or `json`. */
+  logFormat?: string;
+  /** Seconds running requests get to finish after SIGTERM/SIGINT. Default 10. */
+  graceSeconds?: string;
 }
 
 export type CreateServices = (options: { blockPrivate: boolean }) => Services | Promise<Services>;
@@ -31,9 +36,10 @@ export interface ServeIo {
   onListening?: (url: string) => void;
 }
 
-const defaultIo = (): ServeIo => ({
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+export const defaultIo = (): ServeIo => ({
+  // The reader of either stream may go away (`| head -1`); the server keeps serving.
+  out: streamLines(process.stdout),
+  err: streamLines(process.stderr),
   signals: process,
 });
 
@@ -69,6 +75,40 @@ export async function loadTokens(
   return [...new Set(tokens)];
 }
 
+function parseLogFormat(value: string | undefined): LogFormat {
+  if (value === undefined || value === 'text' || value === 'json') return value ?? 'text';
+  throw new ServeConfigError('--log-format must be text or json');
+}
+
+/** Shared limits and the cache, from HOSTLENS_REDIS_URL, HOSTLENS_CACHE, HOSTLENS_CACHE_WEB_TTL. */
+function sharedStateOptions(
+  env: Record<string, string | undefined>,
+): Pick<ServerOptions, 'redisUrl' | 'cache' | 'cacheWebTtlMs'> {
+  const redisUrl = env.HOSTLENS_REDIS_URL?.trim() || undefined;
+  if (redisUrl === undefined) return {};
+  if (!/^rediss?:\/\//i.test(redisUrl)) {
+    throw new ServeConfigError('HOSTLENS_REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  const cache = /^(1|true|on|yes)$/i.test(env.HOSTLENS_CACHE ?? '');
+  const ttl = env.HOSTLENS_CACHE_WEB_TTL;
+  if (ttl !== undefined && !/^\d{1,6}$/.test(ttl.trim())) {
+    throw new ServeConfigError('HOSTLENS_CACHE_WEB_TTL must be a number of seconds');
+  }
+  return {
+    redisUrl,
+    cache,
+    ...(ttl !== undefined ? { cacheWebTtlMs: Number(ttl.trim()) * 1000 } : {}),
+  };
+}
+
+function parseGrace(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,4}(\.\d+)?$/.test(value.trim())) {
+    throw new ServeConfigError('--grace must be a number of seconds');
+  }
+  return Number(value.trim()) * 1000;
+}
+
 function parsePort(value: number | string | undefined): number {
   if (value === undefined) return 8787;
   const port = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
@@ -87,8 +127,14 @@ export async function serve(
 ): Promise<number> {
   let tokens: string[];
   let port: number;
+  let logFormat: LogFormat;
+  let graceMs: number | undefined;
+  let shared: ReturnType<typeof sharedStateOptions>;
   try {
     port = parsePort(argv.port);
+    logFormat = parseLogFormat(argv.logFormat);
+    graceMs = parseGrace(argv.graceSeconds);
+    shared = sharedStateOptions(env);
     tokens = await loadTokens(argv, env);
   } catch (err) {
     if (!(err instanceof ServeConfigError)) throw err;
@@ -106,6 +152,8 @@ export async function serve(
   let running;
   try {
     running = await startServer({
+      logFormat,
+      ...shared,
       ...io.server,
       services,
       tokens,
@@ -119,9 +167,15 @@ export async function serve(
     return 1;
   }
   const server = running;
-  io.out(
-    `hostlens serve listening on ${server.url} (domain: ${server.url}/domain, meta: ${server.url}/meta)` +
-      (argv.allowPrivate ? '; private addresses allowed' : ''),
+  const say = (msg: string, level: 'info' | 'warn' = 'info') => {
+    const line = `hostlens serve${msg.startsWith(' ') ? '' : ': '}${msg}`;
+    const write = level === 'warn' ? io.err : io.out;
+    write(logFormat === 'json' ? formatLog({ kind: 'notice', level, msg: line }, 'json') : line);
+  };
+  say(
+    ` listening on ${server.url} (domain: ${server.url}/domain, meta: ${server.url}/meta)` +
+      (argv.allowPrivate ? '; private addresses allowed' : '') +
+      (shared.redisUrl ? `; limits shared through Redis${shared.cache ? ', cache on' : ''}` : ''),
   );
   io.onListening?.(server.url);
 
@@ -130,13 +184,18 @@ export async function serve(
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      io.out(`hostlens serve: ${signal}, finishing in-flight requests`);
+      say(`${signal}, finishing in-flight requests`);
       server
-        .close(io.graceMs ?? 10_000)
-        .then(() => {
+        .close(graceMs ?? io.graceMs ?? 10_000)
+        .then(({ cut }) => {
           io.signals.off('SIGTERM', onTerm);
           io.signals.off('SIGINT', onInt);
-          io.out('hostlens serve: stopped');
+          if (cut > 0) {
+            say(`stopped; ${cut} request(s) cut after the grace period`, 'warn');
+            resolve(1);
+            return;
+          }
+          say('stopped');
           resolve(0);
         })
         .catch(() => resolve(1));

@@ -9,7 +9,7 @@ const COMMON_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-function send(
+export function send(
   res: ServerResponse,
   status: number,
   contentType: string,
@@ -26,8 +26,16 @@ function send(
   res.end(body);
 }
 
-export function sendJson(res: ServerResponse, result: unknown): void {
-  send(res, 200, 'application/json; charset=utf-8', JSON.stringify(result));
+/** Sends the result and returns the JSON text it sent. */
+export function sendJson(res: ServerResponse, result: unknown): string {
+  const json = JSON.stringify(result);
+  sendJsonText(res, json);
+  return json;
+}
+
+/** Sends JSON text already made (a cached answer) as it is. */
+export function sendJsonText(res: ServerResponse, json: string): void {
+  send(res, 200, 'application/json; charset=utf-8', json);
 }
 
 /**

@@ -1,16 +1,30 @@
 // `hostlens serve`: the seed's two services over node:http, in front of any Services
-// implementation. Order of checks per request: /healthz (no token) → token (401) → per-token
-// rate limit (429) → route (404) → method (405) → parameters (400) → work gate (queue, or 429
-// when the queue is full) → the service call under a deadline (504 when it runs out).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// implementation. This file wires the pieces: limits (local, or shared through Redis), the
+// request handler (handler.ts), answers to malformed requests (malformed.ts), metrics, logs
+// and the shutdown that lets running requests finish (inflight.ts).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { LookupError, toLookupError } from '../contract/errors';
-import { printable } from '../contract/errors';
+import { LookupError } from '../contract/errors';
+import { DEFAULT_REQUEST_DEADLINE_MS } from '../contract/limits';
 import type { Services } from '../contract/services';
 import { TokenSet } from './auth';
-import { RateLimiter, WorkGate, type RateLimitOptions } from './limits';
-import { sendJson, sendProblem } from './respond';
-import { invoke, parseParams, ROUTES } from './routes';
+import { ResponseCache } from './cache';
+import { handle, type Exchange, type HandlerContext } from './handler';
+import { InFlight } from './inflight';
+import {
+  ConcurrencyBudget,
+  LocalLimits,
+  RateLimiter,
+  WorkGate,
+  type RateLimitOptions,
+  type TokenLimits,
+} from './limits';
+import { formatLog, type LogEvent, type LogFormat } from './log';
+import { answerClientError, clientErrorProblem } from './malformed';
+import { ServerMetrics } from './metrics';
+import { RedisLink } from './redis';
+import { sendProblem } from './respond';
+import { SharedLimits } from './shared-limits';
 
 export interface ServerOptions {
   services: Services;
@@ -23,98 +37,129 @@ export interface ServerOptions {
   rateLimit?: { perMinute: number; burst?: number };
   /** Service calls running at once; up to 4× as many more wait in a queue. Default 32. */
   maxConcurrent?: number;
+  /** Requests one token may have open at once (across instances with Redis). Default 64. */
+  maxOpenPerToken?: number;
   /** Whole request, and the deadline of the service call behind it. Default 30 s. */
   requestTimeoutMs?: number;
   /** Time a client gets to send its request headers. Default 10 s. */
   headersTimeoutMs?: number;
+  /** Shared limits (and the optional cache) for several instances: a redis:// URL. */
+  redisUrl?: string;
+  /** With redisUrl: cache answers in Redis. */
+  cache?: boolean;
+  /** Lifetime of cached web and WHOIS answers. Default 60 s. */
+  cacheWebTtlMs?: number;
   /** One line per request (and per unexpected failure). Never holds a token. */
   log?: (line: string) => void;
+  /** `text` (default) or `json`, one object a line. */
+  logFormat?: LogFormat;
 }
 
 export interface RunningServer {
   /** `http://host:port` */
   url: string;
   port: number;
-  /** Stops accepting, lets in-flight requests finish for up to `graceMs` (default 10 s). */
-  close(graceMs?: number): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish for up to `graceMs` (default 10 s), then
+   * answers the rest 503 and cancels them. Resolves with how many were cut that way.
+   */
+  close(graceMs?: number): Promise<{ cut: number }>;
 }
 
 const DEFAULT_RATE_LIMIT: RateLimitOptions = { perMinute: 600, burst: 100 };
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const tokens = new TokenSet(options.tokens);
-  const limiter = new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const write = options.log ?? (() => undefined);
+  const log = (event: LogEvent) => write(formatLog(event, options.logFormat ?? 'text'));
+  const metrics = new ServerMetrics();
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_DEADLINE_MS;
   const maxConcurrent = options.maxConcurrent ?? 32;
-  const gate = new WorkGate(maxConcurrent, maxConcurrent * 4);
-  const requestTimeout = options.requestTimeoutMs ?? 30_000;
-  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
-  const log = options.log ?? (() => undefined);
-  const inFlight = new Set<AbortController>();
+  const { limits, cache, redis } = buildLimits(options, requestTimeoutMs, metrics, log);
   let closing = false;
-  let onDrained: (() => void) | undefined;
+  const ctx: HandlerContext = {
+    services: options.services,
+    tokens: new TokenSet(options.tokens),
+    limits,
+    gate: new WorkGate(maxConcurrent, maxConcurrent * 4),
+    requestTimeoutMs,
+    metrics,
+    cache,
+    inFlight: new InFlight(),
+    notice: (level, msg) => log({ kind: 'notice', level, msg }),
+    closing: () => closing,
+  };
+  const server = createNodeServer(ctx, options, requestTimeoutMs, log);
+  try {
+    await listen(server, options.port ?? 8787, options.host ?? '127.0.0.1');
+  } catch (err) {
+    await redis?.close();
+    throw err;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    req.resume(); // GET bodies are not read; drain them so the connection stays usable
-    if (closing) res.setHeader('connection', 'close');
-    const url = requestUrl(req.url);
-    if (url?.pathname === '/healthz') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
-      sendJson(res, { status: 'ok' });
-      return;
+  async function close(graceMs = 10_000): Promise<{ cut: number }> {
+    closing = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await ctx.inFlight.drained(graceMs);
+    const cut = await ctx.inFlight.cut();
+    if (cut > 0) {
+      for (let i = 0; i < cut; i++) metrics.refused('shutdown');
+      ctx.notice('warn', `${cut} request(s) still running after the grace period were cut`);
     }
-    const who = tokens.match(req.headers.authorization);
-    if (who < 0) {
-      sendProblem(res, new LookupError('unauthorized', 'A valid API token is required'));
-      return;
-    }
-    const op = url && ROUTES.get(url.pathname);
-    try {
-      limiter.take(who);
-      if (!url) throw new LookupError('invalid_argument', 'The request target is not a path');
-      if (!op) throw new LookupError('not_found', 'No such endpoint');
-    } catch (err) {
-      sendProblem(res, toLookupError(err));
-      return;
-    }
-    if (req.method !== 'GET') return methodNotAllowed(res);
-
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, requestTimeout);
-    const onClose = () => {
-      if (!res.writableFinished) controller.abort();
-    };
-    res.on('close', onClose);
-    inFlight.add(controller);
-    let release: (() => void) | undefined;
-    try {
-      const params = parseParams(op, url.searchParams);
-      release = await gate.acquire(controller.signal);
-      const result = await invoke(options.services, op, params, { signal: controller.signal });
-      if (controller.signal.aborted) throw new LookupError('cancelled', 'cancelled');
-      sendJson(res, result);
-    } catch (err) {
-      let problem = toLookupError(err);
-      if (timedOut && (problem.code === 'cancelled' || controller.signal.aborted)) {
-        problem = new LookupError('upstream_timeout', 'The lookup took too long');
-      }
-      if (problem.code === 'internal_error') {
-        const cause = problem.cause instanceof Error ? problem.cause : problem;
-        log(`error ${op.service}${op.path}: ${printable(`${cause.name}: ${cause.message}`, 300)}`);
-      }
-      sendProblem(res, problem);
-    } finally {
-      clearTimeout(timer);
-      release?.();
-      inFlight.delete(controller);
-      res.off('close', onClose);
-      if (inFlight.size === 0) onDrained?.();
-    }
+    server.closeAllConnections();
+    await closed;
+    await redis?.close();
+    return { cut };
   }
 
+  return { url: `http://${host}:${address.port}`, port: address.port, close };
+}
+
+/** The per-token limits: in this process, or in Redis when a URL is given. */
+function buildLimits(
+  options: ServerOptions,
+  requestTimeoutMs: number,
+  metrics: ServerMetrics,
+  log: (event: LogEvent) => void,
+): { limits: TokenLimits; cache?: ResponseCache; redis?: RedisLink } {
+  const local = new LocalLimits(
+    new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT),
+    new ConcurrencyBudget(options.maxOpenPerToken ?? 64),
+  );
+  if (options.redisUrl === undefined || options.redisUrl === '') return { limits: local };
+  metrics.redis('configured');
+  const redis = new RedisLink({
+    url: options.redisUrl,
+    onState: (state, reason) => {
+      metrics.redis(state);
+      log(
+        state === 'shared'
+          ? { kind: 'notice', level: 'info', msg: 'redis: connected; limits are shared' }
+          : {
+              kind: 'notice',
+              level: 'warn',
+              msg: `redis: unreachable (${reason}); limits are per instance until it is back (degraded)`,
+            },
+      );
+    },
+  });
+  // A slot is held at most for the deadline and a margin, even if its release is lost.
+  const limits = new SharedLimits(redis, local, requestTimeoutMs + 5_000);
+  const cache = options.cache
+    ? new ResponseCache(redis, { webTtlMs: options.cacheWebTtlMs })
+    : undefined;
+  return { limits, cache, redis };
+}
+
+function createNodeServer(
+  ctx: HandlerContext,
+  options: ServerOptions,
+  requestTimeout: number,
+  log: (event: LogEvent) => void,
+): Server {
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   const server = createServer(
     {
       requestTimeout,
@@ -122,91 +167,55 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Node checks both timeouts on this interval (30 s by default), far too coarse for them.
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeout / 4))),
     },
-    (req, res) => {
-      const started = performance.now();
-      res.once('close', () => {
-        const ms = (performance.now() - started).toFixed(1);
-        const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-        log(
-          `${new Date().toISOString()} ${req.socket.remoteAddress ?? '-'} ${printable(req.method ?? '-', 10)} ${printable(req.url ?? '/', 512)} ${status} ${ms}ms`,
-        );
-      });
-      handle(req, res).catch((err: unknown) => {
-        // handle() catches everything it expects; this is the last line of defence.
-        log(`error unhandled: ${printable(String(err), 300)}`);
-        sendProblem(res, new LookupError('internal_error', 'An unexpected error occurred'));
-      });
-    },
+    (req, res) => serveOne(ctx, req, res, log),
   );
   server.keepAliveTimeout = 5_000;
-  // A socket error (reset, malformed request) never reaches handle(); answer 400 when we can.
+  // Requests the parser refuses, and slow headers, never reach the handler.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    log(
-      `${new Date().toISOString()} ${socket.remoteAddress ?? '-'} - - ${printable(err.code ?? 'client error', 40)}`,
-    );
-    if (socket.writable && !socket.destroyed && err.code !== 'ECONNRESET') {
-      const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-      socket.end(
-        timedOut
-          ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'
-          : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
-      );
-    } else {
-      socket.destroy();
+    const reason = err.code ?? 'client error';
+    log({ kind: 'client_error', remote: socket.remoteAddress ?? '-', reason });
+    if (err.code !== 'ECONNRESET') {
+      const problem = clientErrorProblem(err.code);
+      ctx.metrics.answered('malformed', problem.status);
     }
+    answerClientError(err, socket);
   });
+  return server;
+}
 
-  await new Promise<void>((resolve, reject) => {
+function serveOne(
+  ctx: HandlerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: (event: LogEvent) => void,
+): void {
+  const started = performance.now();
+  const exchange: Exchange = { route: 'other' };
+  res.once('close', () => {
+    const status = res.writableFinished ? String(res.statusCode) : 'aborted';
+    ctx.metrics.answered(exchange.route, status);
+    log({
+      kind: 'access',
+      remote: req.socket.remoteAddress ?? '-',
+      method: req.method ?? '-',
+      path: req.url ?? '/',
+      status,
+      ms: performance.now() - started,
+    });
+  });
+  handle(ctx, req, res, exchange).catch((err: unknown) => {
+    // handle() catches everything it expects; this is the last line of defence.
+    ctx.notice('error', `unhandled: ${String(err).slice(0, 300)}`);
+    sendProblem(res, new LookupError('internal_error', 'An unexpected error occurred'));
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-
-  async function close(graceMs = 10_000): Promise<void> {
-    closing = true;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    if (inFlight.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        onDrained = resolve;
-        timer = setTimeout(resolve, graceMs);
-      });
-      clearTimeout(timer);
-    }
-    for (const controller of inFlight) controller.abort();
-    server.closeAllConnections();
-    await closed;
-  }
-
-  return { url: `http://${host}:${address.port}`, port: address.port, close };
-
-  function methodNotAllowed(res: ServerResponse): void {
-    // The contract has no code of its own for this; the body carries invalid_argument.
-    const err = new LookupError('invalid_argument', 'Only GET is supported');
-    sendProblem(res, err, { status: 405, headers: { allow: 'GET' } });
-  }
-}
-
-/** The request target (origin or absolute form) as a URL; undefined for anything else. */
-function requestUrl(target: string | undefined): URL | undefined {
-  if (target === undefined) return undefined;
-  if (/^https?:\/\//i.test(target)) {
-    try {
-      return new URL(target);
-    } catch {
-      return undefined;
-    }
-  }
-  if (!target.startsWith('/')) return undefined;
-  try {
-    // Prefixing an origin keeps `//host/...` targets a path instead of a new authority.
-    return new URL(`http://server.invalid${target}`);
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@ import { fromProblem, LookupError, type Problem } from '../contract/errors';
 import { printable } from '../contract/errors';
 import { OPERATIONS, type Operation } from '../contract/operations';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
+import { DEFAULT_REQUEST_DEADLINE_MS } from '../contract/limits';
 
 export interface HttpServicesOptions {
   domainApiBaseUrl: string;
@@ -107,7 +108,7 @@ export class HttpServices implements DomainService, MetaService, Services {
       domain: check(options.domainApiBaseUrl, 'The domain API base URL'),
       meta: check(options.metaApiBaseUrl, 'The metadata API base URL'),
     };
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_DEADLINE_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ connections: 16 });

@@ -7,7 +7,7 @@
 // `hostlens serve` does.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Pool } from 'undici';
+import { Pool, request } from 'undici';
 import { startServer } from '../../src/server/server';
 import { EmbeddedServices } from '../../src/services/embedded';
 import type { Services } from '../../src/contract/services';
@@ -24,6 +24,8 @@ export interface ServeBenchOptions {
   tick?: () => void;
   /** per-token limit; default far above what the clients can send, so any 429 is a finding */
   rateLimit?: { perMinute: number; burst?: number };
+  /** keep the per-token limits in this Redis, as several instances would */
+  redisUrl?: string;
 }
 
 export interface ServeBenchResult {
@@ -63,7 +65,9 @@ export async function runServeBench(
     port: 0,
     rateLimit: options.rateLimit ?? { perMinute: 10_000_000, burst: 100_000 },
     maxConcurrent: 64,
+    redisUrl: options.redisUrl,
   });
+  if (options.redisUrl) await untilShared(server.url, token);
   const pool = new Pool(server.url, { connections: clients, pipelining: 1 });
   // Latencies go in a preallocated typed array so recording them does not grow the heap.
   const latencies = new Float64Array(4_000_000);
@@ -135,6 +139,16 @@ export async function runServeBench(
     await pool.close();
     await server.close(2000);
   }
+}
+
+/** Waits until the server reports that it uses Redis (it connects in the background). */
+async function untilShared(url: string, token: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const res = await request(`${url}/metrics`, { headers: { authorization: token } });
+    if (/^hostlens_redis_up 1$/m.test(await res.body.text())) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the server never connected to the bench Redis');
 }
 
 export default async function bench(): Promise<BenchRow[]> {

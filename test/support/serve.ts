@@ -51,7 +51,10 @@ export async function startTestServer(
     client,
     log,
     close() {
-      closing ??= client.close().then(() => server.close(1_000));
+      closing ??= client
+        .close()
+        .then(() => server.close(1_000))
+        .then(() => undefined);
       return closing;
     },
   };

@@ -16,6 +16,11 @@ const ICON_RELS = new Set([
   'mask-icon',
 ]);
 const PROBE_CONCURRENCY = 4;
+/**
+ * Most icons one answer lists. Past the probe cap an icon costs only its markup, but a page
+ * can link thousands; the answer then says `truncated: true`.
+ */
+export const MAX_LISTED_ICONS = 100;
 
 interface Candidate {
   rel: string;
@@ -59,13 +64,25 @@ export async function collectIcons(session: WebSession, page: FetchedPage): Prom
   const probed = unique.slice(0, session.limits.maxIcons);
   const found = await mapLimited(probed, PROBE_CONCURRENCY, (c) => probe(session, c));
   const list: Icon[] = found.filter((icon): icon is Icon => icon !== undefined);
-  // Past the probe cap an icon is listed from its markup alone.
+  // Past the probe cap an icon is listed from its markup alone, up to the list cap.
+  let truncated = false;
   for (const c of unique.slice(session.limits.maxIcons)) {
-    if (!c.guessed) list.push({ rel: c.rel, url: c.url, ...sizesAttribute(c.sizes) });
+    if (c.guessed) continue;
+    if (list.length >= MAX_LISTED_ICONS) {
+      truncated = true;
+      break;
+    }
+    list.push({ rel: c.rel, url: c.url, ...sizesAttribute(c.sizes) });
   }
   list.sort((a, b) => b.width - a.width || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   const canonical = head ? linkHref(head, pageUrl, 'canonical') : undefined;
-  return { canonical_url: canonical ?? '', icon_url: bestIcon(list), icons: list };
+  const result: IconsResult = {
+    canonical_url: canonical ?? '',
+    icon_url: bestIcon(list),
+    icons: list,
+  };
+  if (truncated) result.truncated = true;
+  return result;
 }
 
 function linkedIcons(head: HeadMeta, pageUrl: URL): Candidate[] {
@@ -130,8 +147,17 @@ async function manifestIcons(
 }
 
 async function probe(session: WebSession, candidate: Candidate): Promise<Icon | undefined> {
+  // An icon that exists but is over the byte cap stays in the list, unmeasured, with a reason.
+  const tooLarge: Icon = {
+    rel: candidate.rel,
+    url: candidate.url,
+    height: 0,
+    width: 0,
+    reason: 'too_large',
+  };
   let bytes: Buffer | undefined;
   if (candidate.url.startsWith('data:')) {
+    if (dataUriTooLarge(candidate.url, session.limits.maxImageBytes)) return tooLarge;
     bytes = decodeDataUri(candidate.url, session.limits.maxImageBytes);
   } else {
     try {
@@ -140,6 +166,7 @@ async function probe(session: WebSession, candidate: Candidate): Promise<Icon | 
       bytes = image.bytes;
     } catch (err) {
       if (session.signal.aborted) throw session.toError(err, new URL(candidate.url));
+      if (err instanceof LookupError && err.code === 'response_too_large') return tooLarge;
       return undefined;
     }
   }
@@ -171,13 +198,31 @@ export function sizesAttribute(sizes: string): { height: number; width: number }
   return best;
 }
 
-/** Largest square raster icon, then the largest of any kind, then the first. */
+/**
+ * Among the icons that were fetched and decoded (those with a format): the largest square
+ * raster, then the largest of any kind; "" when none was decoded. A `sizes` attribute alone
+ * never makes an icon the best: it may name a file that is missing or is no image at all.
+ */
 export function bestIcon(list: Icon[]): string {
   const area = (i: Icon) => i.width * i.height;
-  const raster = list.filter((i) => i.format !== 'svg' && i.width > 0 && i.width === i.height);
-  const pool = raster.length > 0 ? raster : list.filter((i) => area(i) > 0);
-  if (pool.length === 0) return list[0]?.url ?? '';
+  const decoded = list.filter((i) => i.format !== undefined && area(i) > 0);
+  const raster = decoded.filter((i) => i.format !== 'svg' && i.width === i.height);
+  const pool = raster.length > 0 ? raster : decoded;
+  if (pool.length === 0) return '';
   return pool.reduce((best, i) => (area(i) > area(best) ? i : best)).url;
+}
+
+/** Whether a data: URI's payload decodes to more than `maxBytes`. */
+function dataUriTooLarge(uri: string, maxBytes: number): boolean {
+  const match = /^data:[^,]*?(;base64)?,/is.exec(uri);
+  if (!match) return false;
+  const payload = uri.slice(match[0].length);
+  if (match[1]) return Math.floor((payload.replace(/[=\s]/g, '').length * 3) / 4) > maxBytes;
+  try {
+    return Buffer.byteLength(decodeURIComponent(payload), 'utf8') > maxBytes;
+  } catch {
+    return false; // not decodable: listed like any icon that is no image
+  }
 }
 
 function dedupe(candidates: Candidate[]): Candidate[] {

@@ -10,6 +10,27 @@ import { fetchPage } from './page';
 
 const IMAGE_FIELDS = new Set(['width', 'height', 'alt', 'type', 'secure_url']);
 
+/** What one answer holds at most; past any of these it says `truncated: true`. */
+export const PREVIEW_CAPS = {
+  /** og:image entries */
+  images: 32,
+  /** other og:* properties, and twitter:* tags */
+  properties: 64,
+  /** characters of one value */
+  valueChars: 2048,
+} as const;
+
+/** Collects whether any cap bit while an answer was built. */
+interface Cut {
+  truncated: boolean;
+}
+
+function capped(value: string, cut: Cut): string {
+  if (value.length <= PREVIEW_CAPS.valueChars) return value;
+  cut.truncated = true;
+  return value.slice(0, PREVIEW_CAPS.valueChars);
+}
+
 export async function unfurl(params: MetaParams, options?: WebOptions): Promise<UnfurlResult> {
   const language = checkLanguage(params.language);
   return withSession(options, async (session) => {
@@ -36,12 +57,13 @@ export function previewFromHead(
   pageUrl: URL,
   iconUrl: string,
 ): UnfurlResult {
-  const openGraph = head ? groupOpenGraph(head, pageUrl) : {};
+  const cut: Cut = { truncated: false };
+  const openGraph = head ? groupOpenGraph(head, pageUrl, cut) : {};
   const og = (key: string): string => {
     const value = openGraph[key];
     return typeof value === 'string' ? collapse(value) : '';
   };
-  const name = (key: string): string => collapse(head?.names.get(key) ?? '');
+  const name = (key: string): string => capped(collapse(head?.names.get(key) ?? ''), cut);
   const result: UnfurlResult = {
     application_name: name('application-name') || og('og:site_name'),
     canonical_url: head ? (linkHref(head, pageUrl, 'canonical') ?? '') : '',
@@ -49,39 +71,73 @@ export function previewFromHead(
     icon_url: iconUrl,
     page_keywords: name('keywords'),
     resolved_url: pageUrl.href,
-    page_title: head?.title || og('og:title') || collapse(head?.twitter.get('twitter:title') ?? ''),
+    page_title: capped(
+      head?.title || og('og:title') || collapse(head?.twitter.get('twitter:title') ?? ''),
+      cut,
+    ),
     open_graph: openGraph,
   };
-  if (head && head.twitter.size > 0) result.twitter = Object.fromEntries(head.twitter);
+  if (head && head.twitter.size > 0) result.twitter = twitterTags(head, cut);
   const oembed = head ? oembedLinks(head, pageUrl) : undefined;
   if (oembed) result.oembed = oembed;
+  if (cut.truncated) result.truncated = true;
   return result;
 }
 
-export function groupOpenGraph(head: HeadMeta, pageUrl: URL): OpenGraph {
+export function groupOpenGraph(
+  head: HeadMeta,
+  pageUrl: URL,
+  cut: Cut = { truncated: false },
+): OpenGraph {
   const out: OpenGraph = {};
   const images: OpenGraphImage[] = [];
+  let properties = 0;
+  // An image past the cap is dropped with the sub-properties that follow it.
+  let droppingImage = false;
   const absolute = (value: string) => resolveHref(value, pageUrl, head.baseHref)?.href ?? value;
-  for (const [property, value] of head.openGraph) {
+  for (const [property, raw] of head.openGraph) {
+    const value = capped(raw, cut);
     if (property === 'og:image' || property === 'og:image:url') {
       const url = absolute(value);
       // og:image followed by og:image:url naming the same file is one image, not two.
-      if (property === 'og:image:url' && images.at(-1)?.url === url) continue;
-      if (url !== '') images.push({ url });
+      if (property === 'og:image:url' && !droppingImage && images.at(-1)?.url === url) continue;
+      if (url === '') continue;
+      droppingImage = images.length >= PREVIEW_CAPS.images;
+      if (droppingImage) cut.truncated = true;
+      else images.push({ url });
       continue;
     }
     if (property.startsWith('og:image:')) {
       const field = property.slice('og:image:'.length);
       const current = images.at(-1);
-      if (current && IMAGE_FIELDS.has(field) && !(field in current)) {
+      if (current && !droppingImage && IMAGE_FIELDS.has(field) && !(field in current)) {
         (current as unknown as Record<string, string>)[field] =
           field === 'secure_url' ? absolute(value) : value;
       }
       continue;
     }
-    if (!(property in out)) out[property] = value;
+    if (property in out) continue;
+    if (properties >= PREVIEW_CAPS.properties) {
+      cut.truncated = true;
+      continue;
+    }
+    properties++;
+    out[property] = value;
   }
   if (images.length > 0) out['og:image'] = images;
+  return out;
+}
+
+function twitterTags(head: HeadMeta, cut: Cut): Record<string, string> {
+  const out: Record<string, string> = {};
+  let count = 0;
+  for (const [key, value] of head.twitter) {
+    if (count++ >= PREVIEW_CAPS.properties) {
+      cut.truncated = true;
+      break;
+    }
+    out[key] = capped(value, cut);
+  }
   return out;
 }
 

@@ -70,6 +70,24 @@ describe('serve()', () => {
     ],
     ['a weak token', {}, { HOSTLENS_TOKENS: `${TOKEN_A},weak-secret` }, /token #2: .*at least 16/],
     ['a bad port', { port: '80a' }, { HOSTLENS_TOKENS: TOKEN_A }, /--port must be a number/],
+    [
+      'an unknown log format',
+      { logFormat: 'xml' },
+      { HOSTLENS_TOKENS: TOKEN_A },
+      /--log-format must be text or json/,
+    ],
+    [
+      'a bad grace period',
+      { graceSeconds: '10s' },
+      { HOSTLENS_TOKENS: TOKEN_A },
+      /--grace must be/,
+    ],
+    [
+      'a Redis URL that is not one',
+      {},
+      { HOSTLENS_TOKENS: TOKEN_A, HOSTLENS_REDIS_URL: 'http://127.0.0.1:6379' },
+      /HOSTLENS_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+    ],
   ];
   for (const [label, argv, env, message] of refusals) {
     it(`refuses to start with ${label}`, async () => {
@@ -125,6 +143,23 @@ describe('serve()', () => {
     assert.equal(h.out.at(-1), 'hostlens serve: stopped');
     assert.equal(h.signals.listenerCount('SIGTERM'), 0);
     assert.ok(h.out.every((l) => !l.includes(TOKEN_A)));
+  });
+
+  it('writes its own notices as JSON with --log-format json', async () => {
+    const h = harness();
+    const exit = serve(
+      { port: 0, logFormat: 'json' },
+      { HOSTLENS_TOKENS: TOKEN_A },
+      () => new FakeServices(),
+      h.io,
+    );
+    const url = await h.listening;
+    h.signals.emit('SIGTERM');
+    assert.equal(await exit, 0);
+    const notices = h.out.map((l) => JSON.parse(l) as { kind: string; level: string; msg: string });
+    assert.ok(notices.every((n) => n.kind === 'notice' && n.level === 'info'));
+    assert.match(notices[0].msg, new RegExp(`^hostlens serve listening on ${url} `));
+    assert.equal(notices.at(-1)?.msg, 'hostlens serve: stopped');
   });
 
   it('turns the guard off with --allow-private and stops on SIGINT', async () => {

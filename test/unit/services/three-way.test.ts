@@ -25,6 +25,7 @@ import { queryString } from '../../../src/services/http';
 import { findOperation, OPERATIONS, type Operation } from '../../../src/contract/operations';
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../support/dns-server';
 import { startRdapServer, type RdapFixture } from '../../support/rdap-server';
+import { OpenApiChecker } from '../../support/openapi';
 import { startTestServer, type TestServer } from '../../support/serve';
 import { startWebServer, type WebFixture } from '../../support/web-server';
 import { startWhoisServer, type WhoisFixture } from '../../support/whois-server';
@@ -399,6 +400,7 @@ describe('three ways: engine, HTTP client through the server, command line', fun
   const whoisEnv: Record<string, string> = {};
   const cliRuns = new Map<string, Promise<Outcome>>();
   const CLI_CONCURRENCY = 3;
+  const openApi = new OpenApiChecker();
 
   before(async function () {
     this.timeout(60_000);
@@ -499,6 +501,17 @@ describe('three ways: engine, HTTP client through the server, command line', fun
       headers: { authorization: server.token },
     });
     const body = await res.body.text();
+    // Every answer, success or problem, is what GET /openapi.json says it is.
+    assert.deepEqual(
+      openApi.check(
+        `/${op.service}${op.path}`,
+        res.statusCode,
+        String(res.headers['content-type']),
+        JSON.parse(body),
+      ),
+      [],
+      `${op.name} ${res.statusCode} against the OpenAPI document`,
+    );
     if (res.statusCode === 200) return { ok: true, json: body };
     assert.equal(res.headers['content-type'], 'application/problem+json');
     const problem = JSON.parse(body) as { code: string; status: number };

@@ -91,13 +91,18 @@ describe('web icons', () => {
     );
   });
 
-  it('caps each probed image in bytes', async () => {
+  it('caps each probed image in bytes, listing one over the cap as 0 x 0 too_large', async () => {
     const url = `${site.url('/icons/link')}?href=/img/huge.png`;
     const result = await icons({ url }, { limits: { maxImageBytes: 64 * 1024 } });
     assert.deepEqual(
-      result.icons.map((i) => i.rel),
-      ['favicon'],
+      result.icons.map((i) => [i.rel, i.width, i.height, i.reason]),
+      [
+        ['favicon', 64, 64, undefined],
+        ['icon', 0, 0, 'too_large'],
+      ],
     );
+    assert.equal(result.icons[1].url, site.url('/img/huge.png'));
+    assert.equal(result.icon_url, site.url('/favicon.ico'));
   });
 
   it('follows an icon redirect and keeps the linked URL', async () => {
@@ -141,7 +146,9 @@ describe('web icons', () => {
       'sq',
     );
     assert.equal(bestIcon([icon('wide', 30, 10, 'png'), icon('svg', 50, 50, 'svg')]), 'svg');
-    assert.equal(bestIcon([icon('unknown', 0, 0)]), 'unknown');
+    // Only a fetched and decoded icon can be the best, whatever its sizes attribute says.
+    assert.equal(bestIcon([icon('unknown', 0, 0)]), '');
+    assert.equal(bestIcon([icon('unprobed', 512, 512), icon('small', 16, 16, 'ico')]), 'small');
     assert.equal(bestIcon([]), '');
   });
 

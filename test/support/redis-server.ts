@@ -1,0 +1,100 @@
+// A real redis-server (the Debian package) on a loopback port with a temporary directory and
+// no persistence, for the shared-limits tests. stop() kills it as a crash would; start() brings
+// it back on the same port, empty.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RedisFixture {
+  url: string;
+  port: number;
+  /** Kills the server (SIGKILL) and waits for it to be gone. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const REDIS_SERVER = process.env.HOSTLENS_REDIS_SERVER ?? 'redis-server';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether a redis-server binary can be run here. */
+export function redisServerAvailable(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(REDIS_SERVER, ['--version'], { stdio: 'ignore' });
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+}
+
+export async function startRedisServer(): Promise<RedisFixture> {
+  const dir = mkdtempSync(join(tmpdir(), 'hostlens-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+
+  async function start(): Promise<void> {
+    const proc = spawn(
+      REDIS_SERVER,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--protected-mode',
+        'yes',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = proc;
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const onData = (d: Buffer) => {
+        output += d.toString();
+        if (output.includes('Ready to accept connections')) resolve();
+      };
+      proc.stdout?.on('data', onData);
+      proc.stderr?.on('data', onData);
+      proc.once('error', reject);
+      proc.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${output}`)));
+    });
+  }
+
+  async function stop(): Promise<void> {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null) return;
+    const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGKILL');
+    await gone;
+  }
+
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
