@@ -80,7 +80,9 @@ function parseOperationArgs(
     pretty: { type: 'boolean' },
     compact: { type: 'boolean' },
   };
-  for (const p of operation.params) options[p.name] = { type: 'string', multiple: p.repeated };
+  for (const p of operation.params) {
+    options[p.name] = p.flag ? { type: 'boolean' } : { type: 'string', multiple: p.repeated };
+  }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
@@ -93,7 +95,8 @@ function parseOperationArgs(
   const params: Record<string, string | string[]> = {};
   for (const p of operation.params) {
     const value = parsed.values[p.name];
-    if (typeof value === 'string' || Array.isArray(value))
+    if (value === true) params[p.name] = 'true';
+    else if (typeof value === 'string' || Array.isArray(value))
       params[p.name] = value as string | string[];
   }
   const positionalNames = POSITIONAL_PARAMS[operation.name] ?? [];
@@ -149,7 +152,7 @@ function fail(err: unknown): number {
 function operationUsage(op: Operation): string {
   const flags = op.params
     .map((p) => {
-      const flag = `--${p.name} <${p.name}>${p.repeated ? '…' : ''}`;
+      const flag = p.flag ? `--${p.name}` : `--${p.name} <${p.name}>${p.repeated ? '…' : ''}`;
       return p.required ? flag : `[${flag}]`;
     })
     .join(' ');

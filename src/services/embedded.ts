@@ -2,6 +2,7 @@
 // look-ups themselves.
 import { domainKeys } from '../engine/mail/dkim';
 import { query } from '../engine/dns/query';
+import { queryWithDnssec, wantsDnssec } from '../engine/dns/dnssec/index';
 import { senderPolicyRanges } from '../engine/mail/spf';
 import { checkHost, type CheckHostParams, type CheckHostResult } from '../engine/mail/spf-check';
 import type {
@@ -58,8 +59,10 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     return { signal: call?.signal, blockPrivate: this.options.blockPrivate === true };
   }
 
-  query(params: QueryParams, call?: CallOptions): Promise<QueryResult> {
-    return query(params, this.dns(call));
+  async query(params: QueryParams, call?: CallOptions): Promise<QueryResult> {
+    const { dnssec, ...plain } = params;
+    if (wantsDnssec(dnssec)) return queryWithDnssec(plain, this.dns(call));
+    return query(plain, this.dns(call));
   }
 
   domainKeys(params: DomainKeysParams, call?: CallOptions): Promise<DomainKeysResult> {
