@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import * as packet from 'dns-packet';
 
-export type Algorithm = 'ECDSAP256SHA256' | 'RSASHA256' | 'ED25519';
+export type Algorithm =
+  | 'ECDSAP256SHA256'
+  | 'ECDSAP384SHA384'
+  | 'RSASHA256'
+  | 'RSASHA512'
+  | 'RSASHA1'
+  | 'ED25519'
+  | 'ED448';
 
 export interface ZoneSpec {
   name: string;
@@ -29,6 +36,10 @@ export const ZONES: ZoneSpec[] = [
   { name: 'sub.ecdsa.tld.', algorithm: 'ECDSAP256SHA256', nsec3: { salt: '-', iterations: 0 } },
   { name: 'rsa.tld.', algorithm: 'RSASHA256', nsec3: { salt: 'ab12', iterations: 2 } },
   { name: 'ed.tld.', algorithm: 'ED25519' },
+  { name: 'p384.tld.', algorithm: 'ECDSAP384SHA384', nsec3: { salt: '-', iterations: 0 } },
+  { name: 'rsa512.tld.', algorithm: 'RSASHA512' },
+  { name: 'ed448.tld.', algorithm: 'ED448' },
+  { name: 'sha1.tld.', algorithm: 'RSASHA1' },
   { name: 'expired.tld.', algorithm: 'ECDSAP256SHA256', expired: true },
   { name: 'mismatch.tld.', algorithm: 'ECDSAP256SHA256', dsMismatch: true },
   { name: 'unsigned.tld.' },
@@ -121,7 +132,7 @@ function zoneText(spec: ZoneSpec, zones: ZoneSpec[], dsOf: Map<string, string>):
 
 function keygen(dir: string, spec: ZoneSpec): string {
   const args = ['-q', '-K', dir, '-a', spec.algorithm!, '-f', 'KSK', '-n', 'ZONE'];
-  if (spec.algorithm === 'RSASHA256') args.push('-b', '2048');
+  if (spec.algorithm?.startsWith('RSA') === true) args.push('-b', '2048');
   // Keys of a zone signed in the past must have been active then.
   if (spec.expired === true) args.push('-P', '20190101000000', '-A', '20190101000000');
   return execFileSync(findTool('dnssec-keygen')!, [...args, spec.name], {

@@ -1,8 +1,8 @@
 // DNSSEC's cryptography over node:crypto: key tags (RFC 4034 appendix B), DS digests (RFC 4034
 // section 5.1.4, RFC 4509, RFC 6605), and signature checks for the algorithms a validator is
 // expected to support today (RFC 8624): 8 and 10 (RSA, RFC 5702), 13 and 14 (ECDSA, RFC 6605),
-// 15 and 16 (EdDSA, RFC 8080). 5 and 7 (RSA/SHA-1) are deprecated (RFC 9905) and treated as
-// unsupported, which makes a zone signed only with them insecure, never bogus.
+// 15 and 16 (EdDSA, RFC 8080). 5 and 7 (RSA/SHA-1) are still validated, as BIND and Unbound
+// do, but reported as deprecated (RFC 8624 section 3.1: not to be used for signing).
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { nameToWire } from './names';
 
@@ -32,7 +32,7 @@ export const ALGORITHM_NAMES: Record<number, string> = {
 };
 
 export const DEPRECATED_ALGORITHMS: ReadonlySet<number> = new Set([1, 3, 5, 6, 7, 12]);
-const SUPPORTED_ALGORITHMS: ReadonlySet<number> = new Set([8, 10, 13, 14, 15, 16]);
+const SUPPORTED_ALGORITHMS: ReadonlySet<number> = new Set([5, 7, 8, 10, 13, 14, 15, 16]);
 const SUPPORTED_DIGESTS: ReadonlySet<number> = new Set([1, 2, 4]);
 
 export function algorithmName(algorithm: number): string {
@@ -123,6 +123,8 @@ const b64url = (b: Buffer) => b.toString('base64url');
 function publicKey(key: DnskeyData): KeyObject | undefined {
   try {
     switch (key.algorithm) {
+      case 5:
+      case 7:
       case 8:
       case 10: {
         const parts = rsaParts(key.key);
@@ -164,6 +166,8 @@ function publicKey(key: DnskeyData): KeyObject | undefined {
 }
 
 const HASH_OF: Record<number, string | null> = {
+  5: 'sha1',
+  7: 'sha1',
   8: 'sha256',
   10: 'sha512',
   13: 'sha256',

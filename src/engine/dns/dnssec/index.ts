@@ -14,6 +14,7 @@ import {
 } from '../query';
 import { parseServer, resolveServer } from '../../dns/server';
 import { loadTrustAnchors } from './anchors';
+import { algorithmName, DEPRECATED_ALGORITHMS } from './crypto';
 import { pick, validateQuestion, type Verdict } from './answer';
 import { Resolver, type ChainLink } from './chain';
 import { createExchange, type Exchange, type Nameserver } from './exchange';
@@ -119,6 +120,18 @@ function failureOf(v: Verdict): TypeFailure['code'] | undefined {
   return undefined;
 }
 
+/** Deprecated algorithms among the keys that vouched and the signatures that validated. */
+function deprecatedIn(
+  chain: readonly ChainLink[],
+  signatures: readonly { algorithm: number }[],
+): number[] {
+  const used = [
+    ...chain.flatMap((l) => (l.rrsig !== undefined ? [l.rrsig.algorithm] : [])),
+    ...signatures.map((s) => s.algorithm),
+  ];
+  return [...new Set(used.filter((a) => DEPRECATED_ALGORITHMS.has(a)))];
+}
+
 function combine(types: readonly string[], verdicts: readonly Verdict[]): DnssecResult {
   let worst: (Verdict & { type: string }) | undefined;
   verdicts.forEach((v, i) => (worst = pick(worst, { ...v, type: types[i] })));
@@ -127,7 +140,11 @@ function combine(types: readonly string[], verdicts: readonly Verdict[]): Dnssec
     for (const link of v.chain) if (!chain.some((l) => l.zone === link.zone)) chain.push(link);
   const signatures = verdicts.flatMap((v) => v.signatures);
   const w = worst!;
-  const reason = types.length > 1 ? `${w.type}: ${w.reason}` : w.reason;
+  let reason = types.length > 1 ? `${w.type}: ${w.reason}` : w.reason;
+  const old = deprecatedIn(chain, signatures);
+  if (w.status === 'secure' && old.length > 0) {
+    reason += `; uses the deprecated ${old.map(algorithmName).join(', ')}`;
+  }
   const out: DnssecResult = { status: w.status, reason, chain };
   if (signatures.length > 0) out.signatures = signatures;
   return out;

@@ -23,6 +23,10 @@ const EXPECTED: Record<string, Verdict> = {
   'sub.ecdsa.tld.': 'secure',
   'rsa.tld.': 'secure',
   'ed.tld.': 'secure',
+  'p384.tld.': 'secure',
+  'rsa512.tld.': 'secure',
+  'ed448.tld.': 'secure',
+  'sha1.tld.': 'secure',
   'expired.tld.': 'bogus',
   'mismatch.tld.': 'bogus',
   'unsigned.tld.': 'insecure',
@@ -167,6 +171,13 @@ describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', 
     assert.match(mismatch.reason, /no DNSKEY of mismatch\.tld\. matches/);
     const unsigned = weSay.get('www.unsigned.tld. A')!.dnssec!;
     assert.match(unsigned.reason, /unsigned\.tld\. is delegated from tld\. without a DS record/);
+  });
+
+  it('validates RSA/SHA-1 as delv does, and says the algorithm is deprecated', () => {
+    const sha1 = weSay.get('www.sha1.tld. A')!.dnssec!;
+    assert.equal(sha1.status, 'secure');
+    assert.match(sha1.reason, /deprecated RSASHA1/);
+    assert.doesNotMatch(weSay.get('www.ecdsa.tld. A')!.dnssec!.reason, /deprecated/);
   });
 
   it('still shows a bogus answer, clearly marked', () => {
