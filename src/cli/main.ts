@@ -123,7 +123,9 @@ function parseOperationArgs(
   args: string[],
 ): Record<string, string | string[]> {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
-  for (const p of operation.params) options[p.name] = { type: 'string', multiple: p.repeated };
+  for (const p of operation.params) {
+    options[p.name] = p.flag ? { type: 'boolean' } : { type: 'string', multiple: p.repeated };
+  }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
@@ -136,7 +138,8 @@ function parseOperationArgs(
   const params: Record<string, string | string[]> = {};
   for (const p of operation.params) {
     const value = parsed.values[p.name];
-    if (typeof value === 'string' || Array.isArray(value))
+    if (value === true) params[p.name] = 'true';
+    else if (typeof value === 'string' || Array.isArray(value))
       params[p.name] = value as string | string[];
   }
   const positionalNames = POSITIONAL_PARAMS[operation.name] ?? [];
@@ -182,7 +185,7 @@ async function runExtra(
 function operationUsage(op: Operation): string {
   const flags = op.params
     .map((p) => {
-      const flag = `--${p.name} <${p.name}>${p.repeated ? '…' : ''}`;
+      const flag = p.flag ? `--${p.name}` : `--${p.name} <${p.name}>${p.repeated ? '…' : ''}`;
       return p.required ? flag : `[${flag}]`;
     })
     .join(' ');

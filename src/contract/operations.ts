@@ -7,6 +7,8 @@ export interface ParamSpec {
   required: boolean;
   /** Repeated in the query string (`types=A&types=MX`). */
   repeated: boolean;
+  /** A switch: `dnssec=true` in the query string, a bare `--dnssec` on the command line. */
+  flag?: boolean;
 }
 
 interface OperationBase {
@@ -31,6 +33,7 @@ export type Operation = DomainOperation | MetaOperation;
 
 const one = (name: string, required = false): ParamSpec => ({ name, required, repeated: false });
 const many = (name: string): ParamSpec => ({ name, required: false, repeated: true });
+const flag = (name: string): ParamSpec => ({ name, required: false, repeated: false, flag: true });
 const metaParams = [one('url', true), one('language')];
 
 export const OPERATIONS: readonly Operation[] = [
@@ -40,7 +43,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/query',
     method: 'query',
     summary: 'DNS records of the requested types',
-    params: [one('host', true), many('types'), one('server')],
+    params: [one('host', true), many('types'), one('server'), flag('dnssec')],
   },
   {
     service: 'domain',

@@ -6,6 +6,10 @@ import { ERROR_STATUS } from './errors';
 import type {
   DkimEntry,
   DnsRecord,
+  DnssecLink,
+  DnssecResult,
+  DnssecSignature,
+  DnssecSignatureWindow,
   DomainKeysResult,
   Icon,
   IconsResult,
@@ -110,6 +114,60 @@ const WhoisDomainSchema = object<WhoisDomain>(
   [],
 );
 
+const signatureWindow = {
+  key_tag: integer,
+  algorithm: integer,
+  inception: string,
+  expiration: string,
+};
+
+const DnssecSignatureWindowSchema = object<DnssecSignatureWindow>(signatureWindow, [
+  'key_tag',
+  'algorithm',
+  'inception',
+  'expiration',
+]);
+
+const DnssecSignatureSchema = object<DnssecSignature>(
+  { ...signatureWindow, name: string, type: string, signer: string },
+  ['key_tag', 'algorithm', 'inception', 'expiration', 'name', 'type', 'signer'],
+);
+
+type DsLine = DnssecLink['ds'][number];
+type KeyLine = DnssecLink['dnskey'][number];
+
+const DnssecLinkSchema = object<DnssecLink>(
+  {
+    zone: string,
+    ds: arrayOf(
+      object<DsLine>(
+        { key_tag: integer, algorithm: integer, digest_type: integer, digest: string },
+        ['key_tag', 'algorithm', 'digest_type', 'digest'],
+      ),
+    ),
+    dnskey: arrayOf(
+      object<KeyLine>({ key_tag: integer, algorithm: integer, flags: integer, bits: integer }, [
+        'key_tag',
+        'algorithm',
+        'flags',
+        'bits',
+      ]),
+    ),
+    rrsig: DnssecSignatureWindowSchema,
+  },
+  ['zone', 'ds', 'dnskey'],
+);
+
+const DnssecResultSchema = object<DnssecResult>(
+  {
+    status: { enum: ['secure', 'insecure', 'bogus', 'indeterminate'] },
+    reason: string,
+    chain: arrayOf(DnssecLinkSchema),
+    signatures: arrayOf(DnssecSignatureSchema),
+  },
+  ['status', 'reason', 'chain'],
+);
+
 const OpenGraphImageSchema = object<OpenGraphImage>(
   { url: string, width: string, height: string, alt: string, type: string, secure_url: string },
   ['url'],
@@ -123,6 +181,7 @@ export const SCHEMAS = {
       records: arrayOf(ref('DnsRecord')),
       status: { enum: ['NOERROR', 'NXDOMAIN'] },
       errors: arrayOf(ref('TypeFailure')),
+      dnssec: DnssecResultSchema,
     },
     ['records'],
   ),

@@ -19,6 +19,8 @@ export interface QueryParams {
   host: string;
   types?: string[];
   server?: string;
+  /** additive: validate the answer (DNSSEC) and add `dnssec` to the result */
+  dnssec?: boolean;
 }
 
 export interface DomainKeysParams {

@@ -44,6 +44,42 @@ export interface QueryResult {
   records: DnsRecord[];
   status?: 'NOERROR' | 'NXDOMAIN';
   errors?: TypeFailure[];
+  /** additive, with `dnssec=true`: whether the answer validates from the trust anchor down */
+  dnssec?: DnssecResult;
+}
+
+/** additive: the DNSSEC verdict of a query (`dnssec=true`), the worst of the asked types' */
+export interface DnssecResult {
+  status: 'secure' | 'insecure' | 'bogus' | 'indeterminate';
+  /** why, in words, naming the record, zone or key at fault */
+  reason: string;
+  /** the zones from the trust anchor down, each with the DS that vouches for it */
+  chain: DnssecLink[];
+  /** additive: the signature that validated each answer RRset */
+  signatures?: DnssecSignature[];
+}
+
+export interface DnssecLink {
+  zone: string;
+  /** the DS records at the parent (the anchor's for the top zone); empty at an unsigned cut */
+  ds: Array<{ key_tag: number; algorithm: number; digest_type: number; digest: string }>;
+  dnskey: Array<{ key_tag: number; algorithm: number; flags: number; bits: number }>;
+  /** the RRSIG over the zone's DNSKEY set (the one that validated, else the one that failed) */
+  rrsig?: DnssecSignatureWindow;
+}
+
+export interface DnssecSignatureWindow {
+  key_tag: number;
+  algorithm: number;
+  /** ISO 8601 UTC */
+  inception: string;
+  expiration: string;
+}
+
+export interface DnssecSignature extends DnssecSignatureWindow {
+  name: string;
+  type: string;
+  signer: string;
 }
 
 export interface DkimEntry {

@@ -2,6 +2,7 @@
 // look-ups themselves.
 import { domainKeys } from '../engine/mail/dkim';
 import { query } from '../engine/dns/query';
+import { queryWithDnssec, wantsDnssec } from '../engine/dns/dnssec/index';
 import { senderPolicyRanges } from '../engine/mail/spf';
 import { checkHost, type CheckHostParams, type CheckHostResult } from '../engine/mail/spf-check';
 import { icons } from '../engine/web/icons';
@@ -48,7 +49,10 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     };
   }
 
-  readonly query: DomainService['query'] = (p, c) => query(p, this.dns(c));
+  readonly query: DomainService['query'] = async (params, c) => {
+    const { dnssec, ...plain } = params;
+    return wantsDnssec(dnssec) ? queryWithDnssec(plain, this.dns(c)) : query(plain, this.dns(c));
+  };
   readonly domainKeys: DomainService['domainKeys'] = (p, c) => domainKeys(p, this.dns(c));
   readonly senderPolicyRanges: DomainService['senderPolicyRanges'] = (p, c) =>
     senderPolicyRanges(p, this.dns(c));

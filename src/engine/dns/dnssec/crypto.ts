@@ -1,0 +1,195 @@
+// DNSSEC's cryptography over node:crypto: key tags (RFC 4034 appendix B), DS digests (RFC 4034
+// section 5.1.4, RFC 4509, RFC 6605), and signature checks for the algorithms a validator is
+// expected to support today (RFC 8624): 8 and 10 (RSA, RFC 5702), 13 and 14 (ECDSA, RFC 6605),
+// 15 and 16 (EdDSA, RFC 8080). 5 and 7 (RSA/SHA-1) are still validated, as BIND and Unbound
+// do, but reported as deprecated (RFC 8624 section 3.1: not to be used for signing).
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { nameToWire } from './names';
+
+export interface DnskeyData {
+  flags: number;
+  algorithm: number;
+  key: Buffer;
+}
+
+export const ZONE_KEY_FLAG = 0x0100;
+export const SEP_FLAG = 0x0001;
+export const REVOKE_FLAG = 0x0080;
+
+export const ALGORITHM_NAMES: Record<number, string> = {
+  1: 'RSAMD5',
+  3: 'DSA',
+  5: 'RSASHA1',
+  6: 'DSA-NSEC3-SHA1',
+  7: 'RSASHA1-NSEC3-SHA1',
+  8: 'RSASHA256',
+  10: 'RSASHA512',
+  12: 'ECC-GOST',
+  13: 'ECDSAP256SHA256',
+  14: 'ECDSAP384SHA384',
+  15: 'ED25519',
+  16: 'ED448',
+};
+
+export const DEPRECATED_ALGORITHMS: ReadonlySet<number> = new Set([1, 3, 5, 6, 7, 12]);
+const SUPPORTED_ALGORITHMS: ReadonlySet<number> = new Set([5, 7, 8, 10, 13, 14, 15, 16]);
+const SUPPORTED_DIGESTS: ReadonlySet<number> = new Set([1, 2, 4]);
+
+export function algorithmName(algorithm: number): string {
+  return ALGORITHM_NAMES[algorithm] ?? `algorithm ${algorithm}`;
+}
+
+export function isSupportedAlgorithm(algorithm: number): boolean {
+  return SUPPORTED_ALGORITHMS.has(algorithm);
+}
+
+export function isSupportedDigest(digestType: number): boolean {
+  return SUPPORTED_DIGESTS.has(digestType);
+}
+
+/** The DNSKEY RDATA as it is on the wire (flags, protocol 3, algorithm, key). */
+export function dnskeyRdata(key: DnskeyData): Buffer {
+  const out = Buffer.alloc(4 + key.key.length);
+  out.writeUInt16BE(key.flags & 0xffff, 0);
+  out[2] = 3;
+  out[3] = key.algorithm & 0xff;
+  key.key.copy(out, 4);
+  return out;
+}
+
+/** RFC 4034 appendix B (algorithm 1's different rule is moot: it is not supported). */
+export function keyTag(key: DnskeyData): number {
+  const rdata = dnskeyRdata(key);
+  let acc = 0;
+  for (let i = 0; i < rdata.length; i++) acc += i & 1 ? rdata[i] : rdata[i] << 8;
+  acc += (acc >> 16) & 0xffff;
+  return acc & 0xffff;
+}
+
+/** The digest a DS record of this type holds for the key owned by `owner`; undefined if unknown. */
+export function dsDigest(owner: string, key: DnskeyData, digestType: number): Buffer | undefined {
+  const hash = { 1: 'sha1', 2: 'sha256', 4: 'sha384' }[digestType];
+  if (hash === undefined) return undefined;
+  return createHash(hash).update(nameToWire(owner)).update(dnskeyRdata(key)).digest();
+}
+
+/** The key's size in bits: the RSA modulus, the curve's order, 0 when it does not parse. */
+export function keyBits(key: DnskeyData): number {
+  switch (key.algorithm) {
+    case 5:
+    case 7:
+    case 8:
+    case 10: {
+      const parts = rsaParts(key.key);
+      if (parts === undefined) return 0;
+      let n = parts.modulus;
+      let skip = 0;
+      while (skip < n.length && n[skip] === 0) skip++;
+      n = n.subarray(skip);
+      return n.length === 0 ? 0 : (n.length - 1) * 8 + (32 - Math.clz32(n[0]));
+    }
+    case 13:
+      return 256;
+    case 14:
+      return 384;
+    case 15:
+      return 256;
+    case 16:
+      return 456;
+    default:
+      return 0;
+  }
+}
+
+/** RFC 3110 section 2: exponent length (1 octet, or 0 and 2 octets), exponent, modulus. */
+function rsaParts(data: Buffer): { exponent: Buffer; modulus: Buffer } | undefined {
+  if (data.length < 3) return undefined;
+  let offset = 1;
+  let expLength = data[0];
+  if (expLength === 0) {
+    expLength = data.readUInt16BE(1);
+    offset = 3;
+  }
+  if (expLength === 0 || offset + expLength >= data.length) return undefined;
+  return {
+    exponent: data.subarray(offset, offset + expLength),
+    modulus: data.subarray(offset + expLength),
+  };
+}
+
+const b64url = (b: Buffer) => b.toString('base64url');
+
+/** The key as node:crypto takes it, or undefined when the bytes are not a key of its algorithm. */
+function publicKey(key: DnskeyData): KeyObject | undefined {
+  try {
+    switch (key.algorithm) {
+      case 5:
+      case 7:
+      case 8:
+      case 10: {
+        const parts = rsaParts(key.key);
+        if (parts === undefined) return undefined;
+        return createPublicKey({
+          key: { kty: 'RSA', n: b64url(parts.modulus), e: b64url(parts.exponent) },
+          format: 'jwk',
+        });
+      }
+      case 13:
+      case 14: {
+        const size = key.algorithm === 13 ? 32 : 48;
+        if (key.key.length !== size * 2) return undefined;
+        return createPublicKey({
+          key: {
+            kty: 'EC',
+            crv: key.algorithm === 13 ? 'P-256' : 'P-384',
+            x: b64url(key.key.subarray(0, size)),
+            y: b64url(key.key.subarray(size)),
+          },
+          format: 'jwk',
+        });
+      }
+      case 15:
+      case 16: {
+        const size = key.algorithm === 15 ? 32 : 57;
+        if (key.key.length !== size) return undefined;
+        return createPublicKey({
+          key: { kty: 'OKP', crv: key.algorithm === 15 ? 'Ed25519' : 'Ed448', x: b64url(key.key) },
+          format: 'jwk',
+        });
+      }
+      default:
+        return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+const HASH_OF: Record<number, string | null> = {
+  5: 'sha1',
+  7: 'sha1',
+  8: 'sha256',
+  10: 'sha512',
+  13: 'sha256',
+  14: 'sha384',
+  15: null,
+  16: null,
+};
+
+/** Whether `signature` is a valid signature of `data` by `key`; never throws. */
+export function verifySignature(key: DnskeyData, data: Buffer, signature: Buffer): boolean {
+  if (!isSupportedAlgorithm(key.algorithm)) return false;
+  const keyObject = publicKey(key);
+  if (keyObject === undefined) return false;
+  const hash = HASH_OF[key.algorithm] ?? null;
+  try {
+    if (key.algorithm === 13 || key.algorithm === 14) {
+      const size = key.algorithm === 13 ? 64 : 96;
+      if (signature.length !== size) return false;
+      return verify(hash, data, { key: keyObject, dsaEncoding: 'ieee-p1363' }, signature);
+    }
+    return verify(hash, data, keyObject, signature);
+  } catch {
+    return false;
+  }
+}

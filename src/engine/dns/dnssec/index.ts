@@ -1,0 +1,151 @@
+// GET /query with dnssec=true: every asked type validated from the trust anchor down, the
+// records taken from the same answers (asked with CD, so a validating upstream resolver still
+// hands over bogus data), one verdict for the lot: the worst of the types'.
+import { promises as dns } from 'node:dns';
+import { LookupError, throwIfAborted } from '../../../contract/errors';
+import type { DnsRecord, DnssecResult, QueryResult, TypeFailure } from '../../../contract/shapes';
+import type { QueryParams } from '../../../contract/services';
+import {
+  parseTypes,
+  queryName,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_TRIES,
+  type DnsOptions,
+} from '../query';
+import { parseServer, resolveServer } from '../../dns/server';
+import { loadTrustAnchors } from './anchors';
+import { algorithmName, DEPRECATED_ALGORITHMS } from './crypto';
+import { pick, validateQuestion, type Verdict } from './answer';
+import { Resolver, type ChainLink } from './chain';
+import { createExchange, type Exchange, type Nameserver } from './exchange';
+import { contractRecords } from './records';
+
+export interface DnssecOptions extends DnsOptions {
+  /** the network, replaceable (the shared transport, a test's counting wrapper) */
+  exchange?: Exchange;
+  /** the clock for signature windows, in epoch milliseconds */
+  now?: () => number;
+  /** where HOSTLENS_TRUST_ANCHORS is read from */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `dnssec` as the query string, the CLI or a typed caller gives it. */
+export function wantsDnssec(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return false;
+  if (value === true) return true;
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : 'not a switch';
+  if (text === 'true' || text === '1' || text === 'yes') return true;
+  if (text === 'false' || text === '0' || text === 'no' || text === '') return false;
+  throw new LookupError('invalid_argument', 'dnssec must be true or false');
+}
+
+export async function queryWithDnssec(
+  params: QueryParams,
+  options: DnssecOptions = {},
+): Promise<QueryResult> {
+  const { signal } = options;
+  throwIfAborted(signal);
+  const name = queryName(params.host);
+  const types = parseTypes(params.types);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const tries = options.tries ?? DEFAULT_TRIES;
+  const server = await nameserver(params.server, options, timeoutMs * tries);
+  const anchors = loadTrustAnchors(options.env);
+  const now = options.now ?? Date.now;
+  const exchange = options.exchange ?? createExchange({ timeoutMs, tries });
+  const resolver = new Resolver(exchange, server, anchors.ok ? anchors.anchors : [], now, signal);
+
+  const verdicts = await Promise.all(types.map((t) => validateQuestion(resolver, name, t)));
+  throwIfAborted(signal);
+
+  const records: DnsRecord[] = [];
+  const errors: TypeFailure[] = [];
+  let nxdomain = false;
+  verdicts.forEach((v, i) => {
+    const type = types[i];
+    const failure = failureOf(v);
+    if (failure !== undefined) errors.push({ type, code: failure });
+    if (v.rcode === 'NXDOMAIN') nxdomain = true;
+    for (const set of v.answers) if (set.type === type) records.push(...contractRecords(type, set));
+  });
+  if (errors.length === types.length) {
+    const codes = [...new Set(errors.map((e) => e.code))];
+    throw new LookupError(
+      codes.length === 1 && codes[0] === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error',
+      `The nameserver failed for every type asked (${codes.join(', ')})`,
+      { cause: { failures: errors } },
+    );
+  }
+  const result: QueryResult = {
+    records,
+    status: nxdomain && records.length === 0 ? 'NXDOMAIN' : 'NOERROR',
+  };
+  if (errors.length > 0) result.errors = errors;
+  result.dnssec = anchors.ok
+    ? combine(types, verdicts)
+    : { status: 'indeterminate', reason: anchors.reason, chain: [] };
+  return result;
+}
+
+async function nameserver(
+  server: string | undefined,
+  options: DnsOptions,
+  budgetMs: number,
+): Promise<Nameserver> {
+  if (server !== undefined && typeof server !== 'string') {
+    throw new LookupError('invalid_server', 'The nameserver must be given as text');
+  }
+  const entries =
+    server === undefined || server.trim() === ''
+      ? new dns.Resolver().getServers()
+      : await resolveServer(server.trim(), {
+          signal: options.signal,
+          timeoutMs: budgetMs,
+          lookup: options.lookup,
+        });
+  const first = entries[0];
+  if (first === undefined) throw new LookupError('upstream_error', 'No nameserver is configured');
+  const parsed = parseServer(first);
+  return { address: parsed.address, port: parsed.port };
+}
+
+function failureOf(v: Verdict): TypeFailure['code'] | undefined {
+  if (v.failed !== undefined) {
+    return v.failed.error.code === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error';
+  }
+  if (v.rcode === 'SERVFAIL') return 'servfail';
+  if (v.rcode === 'REFUSED') return 'refused';
+  if (v.rcode !== undefined && v.rcode !== 'NOERROR' && v.rcode !== 'NXDOMAIN')
+    return 'upstream_error';
+  return undefined;
+}
+
+/** Deprecated algorithms among the keys that vouched and the signatures that validated. */
+function deprecatedIn(
+  chain: readonly ChainLink[],
+  signatures: readonly { algorithm: number }[],
+): number[] {
+  const used = [
+    ...chain.flatMap((l) => (l.rrsig !== undefined ? [l.rrsig.algorithm] : [])),
+    ...signatures.map((s) => s.algorithm),
+  ];
+  return [...new Set(used.filter((a) => DEPRECATED_ALGORITHMS.has(a)))];
+}
+
+function combine(types: readonly string[], verdicts: readonly Verdict[]): DnssecResult {
+  let worst: (Verdict & { type: string }) | undefined;
+  verdicts.forEach((v, i) => (worst = pick(worst, { ...v, type: types[i] })));
+  const chain: ChainLink[] = [];
+  for (const v of verdicts)
+    for (const link of v.chain) if (!chain.some((l) => l.zone === link.zone)) chain.push(link);
+  const signatures = verdicts.flatMap((v) => v.signatures);
+  const w = worst!;
+  let reason = types.length > 1 ? `${w.type}: ${w.reason}` : w.reason;
+  const old = deprecatedIn(chain, signatures);
+  if (w.status === 'secure' && old.length > 0) {
+    reason += `; uses the deprecated ${old.map(algorithmName).join(', ')}`;
+  }
+  const out: DnssecResult = { status: w.status, reason, chain };
+  if (signatures.length > 0) out.signatures = signatures;
+  return out;
+}

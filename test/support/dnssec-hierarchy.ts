@@ -1,0 +1,322 @@
+// A private signed DNS hierarchy on loopback: a root, two TLDs and zones under them, keys made
+// and zones signed with BIND's dnssec-keygen / dnssec-signzone at the start of a run, served by
+// one knotd. Used by the DNSSEC tests (against delv) and the DNSSEC bench.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import * as packet from 'dns-packet';
+
+export type Algorithm =
+  | 'ECDSAP256SHA256'
+  | 'ECDSAP384SHA384'
+  | 'RSASHA256'
+  | 'RSASHA512'
+  | 'RSASHA1'
+  | 'ED25519'
+  | 'ED448';
+
+export interface ZoneSpec {
+  name: string;
+  /** absent: an unsigned zone */
+  algorithm?: Algorithm;
+  nsec3?: { salt: string; iterations: number; optOut?: boolean };
+  /** the signatures' window ended long ago */
+  expired?: boolean;
+  /** the parent publishes the DS of a key this zone never uses */
+  dsMismatch?: boolean;
+}
+
+/** The hierarchy of the tests: every case of issue 14 in one tree. */
+export const ZONES: ZoneSpec[] = [
+  { name: '.', algorithm: 'ECDSAP256SHA256' },
+  { name: 'tld.', algorithm: 'RSASHA256', nsec3: { salt: 'c0ffee', iterations: 0 } },
+  { name: 'ecdsa.tld.', algorithm: 'ECDSAP256SHA256' },
+  { name: 'sub.ecdsa.tld.', algorithm: 'ECDSAP256SHA256', nsec3: { salt: '-', iterations: 0 } },
+  { name: 'rsa.tld.', algorithm: 'RSASHA256', nsec3: { salt: 'ab12', iterations: 2 } },
+  { name: 'ed.tld.', algorithm: 'ED25519' },
+  { name: 'p384.tld.', algorithm: 'ECDSAP384SHA384', nsec3: { salt: '-', iterations: 0 } },
+  { name: 'rsa512.tld.', algorithm: 'RSASHA512' },
+  { name: 'ed448.tld.', algorithm: 'ED448' },
+  { name: 'sha1.tld.', algorithm: 'RSASHA1' },
+  { name: 'expired.tld.', algorithm: 'ECDSAP256SHA256', expired: true },
+  { name: 'mismatch.tld.', algorithm: 'ECDSAP256SHA256', dsMismatch: true },
+  { name: 'unsigned.tld.' },
+  { name: 'opt.', algorithm: 'ED25519', nsec3: { salt: '-', iterations: 0, optOut: true } },
+  { name: 'insecure.opt.' },
+  { name: 'signed.opt.', algorithm: 'ECDSAP256SHA256', nsec3: { salt: '-', iterations: 0 } },
+];
+
+export interface Hierarchy {
+  /** "127.0.0.1:port" */
+  server: string;
+  host: string;
+  port: number;
+  /** a HOSTLENS_TRUST_ANCHORS file: the root's DS */
+  anchorsFile: string;
+  /** the same anchor for delv -a */
+  delvAnchorsFile: string;
+  zones: ZoneSpec[];
+  close(): Promise<void>;
+}
+
+export function findTool(name: string): string | undefined {
+  const dirs = [
+    ...(process.env.PATH ?? '').split(delimiter),
+    '/usr/sbin',
+    '/usr/local/sbin',
+    '/usr/bin',
+  ];
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The tools the hierarchy needs, or the first one missing. */
+export function missingTool(): string | undefined {
+  return ['knotd', 'dnssec-keygen', 'dnssec-signzone', 'dnssec-dsfromkey'].find(
+    (t) => findTool(t) === undefined,
+  );
+}
+
+const rel = (name: string, zone: string) =>
+  name === zone ? '@' : zone === '.' ? name : name.slice(0, -(zone.length + 1));
+
+function children(zone: string, zones: ZoneSpec[]): ZoneSpec[] {
+  return zones.filter((z) => {
+    if (z.name === zone || z.name === '.') return false;
+    const parent = z.name.slice(z.name.indexOf('.') + 1) || '.';
+    return parent === zone;
+  });
+}
+
+function zoneText(spec: ZoneSpec, zones: ZoneSpec[], dsOf: Map<string, string>): string {
+  const z = spec.name;
+  const ns = z === '.' ? 'ns.root-servers.invalid.' : `ns.${z}`;
+  const lines = [
+    '$TTL 300',
+    `@ IN SOA ${ns} hostmaster.${z === '.' ? 'root-servers.invalid.' : z} 1 3600 600 86400 300`,
+    `@ IN NS ${ns}`,
+  ];
+  if (z !== '.') {
+    lines.push(
+      'ns IN A 127.0.0.1',
+      'www IN A 192.0.2.1',
+      'www IN AAAA 2001:db8::1',
+      '@ IN MX 10 mail',
+      'mail IN A 192.0.2.2',
+      '@ IN TXT "v=spf1 -all"',
+      'alias IN CNAME www',
+      '*.wild IN TXT "from a wildcard"',
+      'a.b IN A 192.0.2.3',
+      // More than a 1232-octet UDP answer holds: the validator must go on over TCP.
+      ...Array.from({ length: 8 }, (_, i) => `big IN TXT "${String(i).repeat(200)}"`),
+    );
+  }
+  for (const child of children(z, zones)) {
+    const label = rel(child.name, z);
+    lines.push(`${label} IN NS ns.${child.name}`, `ns.${label} IN A 127.0.0.1`);
+    const ds = dsOf.get(child.name);
+    if (ds !== undefined) lines.push(ds);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function keygen(dir: string, spec: ZoneSpec): string {
+  const args = ['-q', '-K', dir, '-a', spec.algorithm!, '-f', 'KSK', '-n', 'ZONE'];
+  if (spec.algorithm?.startsWith('RSA') === true) args.push('-b', '2048');
+  // Keys of a zone signed in the past must have been active then.
+  if (spec.expired === true) args.push('-P', '20190101000000', '-A', '20190101000000');
+  return execFileSync(findTool('dnssec-keygen')!, [...args, spec.name], {
+    encoding: 'utf8',
+  }).trim();
+}
+
+function dsLine(dir: string, keyBase: string): string {
+  return execFileSync(findTool('dnssec-dsfromkey')!, ['-2', join(dir, `${keyBase}.key`)], {
+    encoding: 'utf8',
+  }).trim();
+}
+
+function sign(dir: string, spec: ZoneSpec, file: string, keyBase: string): string {
+  const out = `${file}.signed`;
+  const args = ['-q', '-K', dir, '-d', dir, '-o', spec.name, '-f', out, '-z', '-x'];
+  // -P: signzone's own check would refuse the expired signatures we want.
+  if (spec.expired === true) args.push('-P', '-s', '20200101000000', '-e', '20200201000000');
+  else args.push('-s', 'now-3600', '-e', 'now+2592000');
+  if (spec.nsec3 !== undefined) {
+    args.push('-3', spec.nsec3.salt, '-H', String(spec.nsec3.iterations));
+    if (spec.nsec3.optOut === true) args.push('-A');
+  }
+  execFileSync(findTool('dnssec-signzone')!, [...args, file, join(dir, keyBase)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return out;
+}
+
+/** Keys, DS records and signed zone files, deepest zones first (a parent needs its children's DS). */
+export function buildZones(
+  dir: string,
+  zones: ZoneSpec[] = ZONES,
+): { files: Map<string, string>; rootDs: string } {
+  const depth = (n: string) => (n === '.' ? 0 : n.split('.').length - 1);
+  const order = [...zones].sort((a, b) => depth(b.name) - depth(a.name));
+  const dsOf = new Map<string, string>();
+  const files = new Map<string, string>();
+  let rootDs = '';
+  for (const spec of order) {
+    const file = join(dir, `${spec.name === '.' ? 'root' : spec.name.slice(0, -1)}.zone`);
+    let text = zoneText(spec, zones, dsOf);
+    if (spec.algorithm === undefined) {
+      writeFileSync(file, text);
+      files.set(spec.name, file);
+      continue;
+    }
+    const key = keygen(dir, spec);
+    text += readFileSync(join(dir, `${key}.key`), 'utf8');
+    writeFileSync(file, text);
+    files.set(spec.name, sign(dir, spec, file, key));
+    const published = spec.dsMismatch === true ? keygen(dir, spec) : key;
+    dsOf.set(spec.name, dsLine(dir, published));
+    if (spec.name === '.') rootDs = dsLine(dir, key);
+  }
+  return { files, rootDs };
+}
+
+async function freePort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(resolve));
+  return port;
+}
+
+function knotConfig(dir: string, port: number, files: Map<string, string>): string {
+  return [
+    'server:',
+    `    rundir: "${dir}"`,
+    `    listen: 127.0.0.1@${port}`,
+    'database:',
+    `    storage: "${dir}"`,
+    'log:',
+    '  - target: stderr',
+    '    any: warning',
+    'zone:',
+    ...[...files].flatMap(([name, file]) => [
+      `  - domain: "${name}"`,
+      `    file: "${file}"`,
+      '    zonefile-sync: -1',
+      '    zonefile-load: whole',
+      '    journal-content: none',
+    ]),
+    '',
+  ].join('\n');
+}
+
+/** Builds the hierarchy in a temporary folder and serves it with knotd on a loopback port. */
+export async function startHierarchy(zones: ZoneSpec[] = ZONES): Promise<Hierarchy> {
+  const dir = mkdtempSync(join(tmpdir(), 'hostlens-dnssec-'));
+  const { files, rootDs } = buildZones(dir, zones);
+  const port = await freePort();
+  writeFileSync(join(dir, 'knot.conf'), knotConfig(dir, port, files));
+  const anchorsFile = join(dir, 'anchors.txt');
+  writeFileSync(anchorsFile, `; the private root of the DNSSEC tests\n${rootDs}\n`);
+  const delvAnchorsFile = join(dir, 'delv-anchors.conf');
+  const [, , , tag, alg, dtype, digest] = rootDs.split(/\s+/);
+  writeFileSync(
+    delvAnchorsFile,
+    `trust-anchors {\n  . static-ds ${tag} ${alg} ${dtype} "${digest}";\n};\n`,
+  );
+  const knot: ChildProcess = spawn(findTool('knotd')!, ['-c', join(dir, 'knot.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  knot.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const close = async () => {
+    if (knot.exitCode === null) {
+      const exited = new Promise((resolve) => knot.once('exit', resolve));
+      knot.kill('SIGTERM');
+      const timer = setTimeout(() => knot.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilServing(
+      port,
+      zones,
+      () => knot.exitCode,
+      () => log,
+    );
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return {
+    server: `127.0.0.1:${port}`,
+    host: '127.0.0.1',
+    port,
+    anchorsFile,
+    delvAnchorsFile,
+    zones,
+    close,
+  };
+}
+
+/** Every zone answers its SOA (Knot loads zones in the background). */
+async function waitUntilServing(
+  port: number,
+  zones: ZoneSpec[],
+  exitCode: () => number | null,
+  log: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 15000;
+  const pending = new Set(zones.map((z) => z.name));
+  while (Date.now() < deadline && pending.size > 0) {
+    if (exitCode() !== null) throw new Error(`knotd exited (${exitCode()}): ${log()}`);
+    for (const zone of [...pending]) {
+      if (await answersSoa(port, zone)) pending.delete(zone);
+    }
+    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (pending.size > 0)
+    throw new Error(`knotd did not serve ${[...pending].join(', ')} in time: ${log()}`);
+}
+
+function answersSoa(port: number, zone: string): Promise<boolean> {
+  const socket = createSocket('udp4');
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      socket.close();
+      resolve(false);
+    }, 300);
+    socket.on('message', (msg: Buffer) => {
+      clearTimeout(timer);
+      socket.close();
+      try {
+        const reply = packet.decode(msg);
+        resolve(
+          (reply as { rcode?: string }).rcode === 'NOERROR' &&
+            (reply.answers ?? []).some((a) => a.type === 'SOA'),
+        );
+      } catch {
+        resolve(false);
+      }
+    });
+    socket.send(
+      packet.encode({ type: 'query', id: 1, questions: [{ name: zone, type: 'SOA' }] }),
+      port,
+      '127.0.0.1',
+    );
+  });
+}

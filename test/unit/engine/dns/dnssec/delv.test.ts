@@ -1,0 +1,224 @@
+// The validator against BIND's delv on a private signed hierarchy served by Knot on loopback
+// (test/support/dnssec-hierarchy.ts): same trust anchor, same server, same question, and the
+// verdict must be the same. Spelled-out expectations per zone keep the comparison honest (two
+// validators failing the same way would otherwise agree).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { queryWithDnssec } from '../../../../../src/engine/dns/dnssec/index';
+import type { QueryResult } from '../../../../../src/contract/shapes';
+import {
+  findTool,
+  missingTool,
+  startHierarchy,
+  ZONES,
+  type Hierarchy,
+} from '../../../../support/dnssec-hierarchy';
+
+type Verdict = 'secure' | 'insecure' | 'bogus' | 'indeterminate';
+
+/** What each zone's answers must come out as (delv must agree). */
+const EXPECTED: Record<string, Verdict> = {
+  'tld.': 'secure',
+  'ecdsa.tld.': 'secure',
+  'sub.ecdsa.tld.': 'secure',
+  'rsa.tld.': 'secure',
+  'ed.tld.': 'secure',
+  'p384.tld.': 'secure',
+  'rsa512.tld.': 'secure',
+  'ed448.tld.': 'secure',
+  'sha1.tld.': 'secure',
+  'expired.tld.': 'bogus',
+  'mismatch.tld.': 'bogus',
+  'unsigned.tld.': 'insecure',
+  'opt.': 'secure',
+  'insecure.opt.': 'insecure',
+  'signed.opt.': 'secure',
+};
+
+/**
+ * Questions whose verdict differs from their zone's: a wildcard answer in an NSEC3 opt-out
+ * zone, whose "this name does not exist" proof is an opt-out span (an unsigned delegation may
+ * hide there), so it is insecure (RFC 5155 section 6; delv agrees).
+ */
+const EXCEPTIONS: Record<string, Verdict> = { 'x.wild.opt. TXT': 'insecure' };
+
+interface Question {
+  name: string;
+  type: string;
+  /** what the answer is, for the test title */
+  what: string;
+  zone: string;
+}
+
+function questionsFor(zone: string): Question[] {
+  const q = (name: string, type: string, what: string): Question => ({ name, type, what, zone });
+  return [
+    q(zone, 'SOA', 'apex'),
+    q(zone, 'MX', 'apex MX'),
+    q(`www.${zone}`, 'A', 'A record'),
+    q(`www.${zone}`, 'TXT', 'no data'),
+    q(`nope.${zone}`, 'A', 'nonexistent name'),
+    q(`deeper.nope.${zone}`, 'AAAA', 'nonexistent name two labels down'),
+    q(`alias.${zone}`, 'A', 'CNAME to an A record'),
+    q(`x.wild.${zone}`, 'TXT', 'wildcard answer'),
+    q(`x.wild.${zone}`, 'A', 'wildcard without the type'),
+    q(`b.${zone}`, 'A', 'empty non-terminal'),
+    q(`big.${zone}`, 'TXT', 'answer over TCP'),
+  ];
+}
+
+const QUESTIONS: Question[] = [
+  { name: 'nope.', type: 'A', what: 'nonexistent TLD', zone: '.' },
+  { name: 'www.nope.', type: 'AAAA', what: 'below a nonexistent TLD', zone: '.' },
+  ...ZONES.filter((z) => z.name !== '.').flatMap((z) => questionsFor(z.name)),
+];
+
+/** delv's one-line verdict: "; fully validated", "; unsigned answer", or a resolution failure. */
+function delvVerdict(output: string): Verdict {
+  if (/^; (negative response, )?fully validated/m.test(output)) return 'secure';
+  if (/^; (negative response, )?unsigned answer/m.test(output)) return 'insecure';
+  if (/resolution failed: (timed out|failure|SERVFAIL)/.test(output)) return 'indeterminate';
+  return 'bogus';
+}
+
+function askDelv(
+  delv: string,
+  h: Hierarchy,
+  q: Question,
+): Promise<{ verdict: Verdict; output: string }> {
+  const args = [
+    '-a',
+    h.delvAnchorsFile,
+    `@${h.host}`,
+    '-p',
+    String(h.port),
+    '+root',
+    q.name,
+    q.type,
+  ];
+  return new Promise((resolve) => {
+    execFile(delv, args, { timeout: 20000 }, (_err, stdout, stderr) => {
+      const output = `${stdout}${stderr}`;
+      resolve({ verdict: delvVerdict(output), output });
+    });
+  });
+}
+
+async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: size }, worker));
+  return out;
+}
+
+describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', function () {
+  this.timeout(120000);
+  const missing = missingTool() ?? (findTool('delv') === undefined ? 'delv' : undefined);
+  let h: Hierarchy;
+  const delvSays = new Map<string, { verdict: Verdict; output: string }>();
+  const weSay = new Map<string, QueryResult>();
+  const key = (q: Question) => `${q.name} ${q.type}`;
+
+  before(async function () {
+    if (missing !== undefined) {
+      console.log(
+        `    (skipped: ${missing} is not installed; install Debian knot, bind9-utils and bind9-dnsutils)`,
+      );
+      this.skip();
+    }
+    h = await startHierarchy();
+    const env = { HOSTLENS_TRUST_ANCHORS: h.anchorsFile };
+    const delv = findTool('delv')!;
+    const [fromDelv, fromUs] = await Promise.all([
+      pool(QUESTIONS, 3, (q) => askDelv(delv, h, q)),
+      pool(QUESTIONS, 3, (q) =>
+        queryWithDnssec(
+          { host: q.name, types: [q.type], server: h.server },
+          { env, timeoutMs: 2000, tries: 2 },
+        ),
+      ),
+    ]);
+    QUESTIONS.forEach((q, i) => {
+      delvSays.set(key(q), fromDelv[i]);
+      weSay.set(key(q), fromUs[i]);
+    });
+  });
+
+  after(async () => {
+    await h?.close();
+  });
+
+  for (const q of QUESTIONS) {
+    it(`${q.name} ${q.type} (${q.what} in ${q.zone}): the verdict equals delv's`, () => {
+      const ours = weSay.get(key(q))!.dnssec!;
+      const theirs = delvSays.get(key(q))!;
+      assert.equal(ours.status, theirs.verdict, `ours: ${ours.reason}\ndelv:\n${theirs.output}`);
+      const expected = EXCEPTIONS[key(q)] ?? EXPECTED[q.zone] ?? 'secure';
+      assert.equal(ours.status, expected, ours.reason);
+    });
+  }
+
+  it('names the failure: an expired signature and a DS without its key', () => {
+    const expired = weSay.get('www.expired.tld. A')!.dnssec!;
+    assert.match(expired.reason, /expired at 2020-02-01T00:00:00Z/);
+    const mismatch = weSay.get('www.mismatch.tld. A')!.dnssec!;
+    assert.match(mismatch.reason, /no DNSKEY of mismatch\.tld\. matches/);
+    const unsigned = weSay.get('www.unsigned.tld. A')!.dnssec!;
+    assert.match(unsigned.reason, /unsigned\.tld\. is delegated from tld\. without a DS record/);
+  });
+
+  it('validates RSA/SHA-1 as delv does, and says the algorithm is deprecated', () => {
+    const sha1 = weSay.get('www.sha1.tld. A')!.dnssec!;
+    assert.equal(sha1.status, 'secure');
+    assert.match(sha1.reason, /deprecated RSASHA1/);
+    assert.doesNotMatch(weSay.get('www.ecdsa.tld. A')!.dnssec!.reason, /deprecated/);
+  });
+
+  it('still shows a bogus answer, clearly marked', () => {
+    const r = weSay.get('www.expired.tld. A')!;
+    assert.equal(r.dnssec!.status, 'bogus');
+    assert.deepEqual(
+      r.records.map((x) => x.value),
+      ['192.0.2.1'],
+    );
+  });
+
+  it('reports the chain from the root down, keys and signature windows included', () => {
+    const r = weSay.get('www.sub.ecdsa.tld. A')!.dnssec!;
+    assert.deepEqual(
+      r.chain.map((l) => l.zone),
+      ['.', 'tld.', 'ecdsa.tld.', 'sub.ecdsa.tld.'],
+    );
+    const tld = r.chain[1];
+    assert.equal(tld.dnskey[0].algorithm, 8);
+    assert.equal(tld.dnskey[0].bits, 2048);
+    assert.equal(tld.dnskey[0].flags, 257);
+    assert.equal(tld.ds[0].key_tag, tld.dnskey[0].key_tag);
+    assert.equal(tld.rrsig?.key_tag, tld.dnskey[0].key_tag);
+    assert.ok(Date.parse(tld.rrsig.inception) < Date.now());
+    assert.ok(Date.parse(tld.rrsig.expiration) > Date.now());
+    assert.deepEqual(
+      r.signatures?.map((s) => [s.name, s.type, s.signer]),
+      [['www.sub.ecdsa.tld.', 'A', 'sub.ecdsa.tld.']],
+    );
+  });
+
+  it('answers several types with one verdict, the worst of them', async () => {
+    const env = { HOSTLENS_TRUST_ANCHORS: h.anchorsFile };
+    const r = await queryWithDnssec(
+      { host: 'www.ecdsa.tld', types: ['A', 'AAAA', 'TXT'], server: h.server },
+      { env },
+    );
+    assert.equal(r.dnssec!.status, 'secure');
+    assert.deepEqual(
+      r.records.map((x) => x.type),
+      ['A', 'AAAA'],
+    );
+  });
+});
