@@ -11,6 +11,7 @@ export interface SpfCase {
   id: number;
   domain: string;
   ip: string;
+  /** MAIL FROM; empty for a check of the HELO identity */
   sender: string;
   helo: string;
   records: FixtureRecord[];
@@ -350,15 +351,12 @@ function buildCase(g: Gen, id: number): SpfCase {
 
   // Section 5: an IPv4-mapped IPv6 client is checked as the IPv4 client it is.
   const ip = family === 6 ? `::ffff:${v4.toString()}` : client.toString();
-  const local = pick(g, LOCAL_PARTS);
-  return {
-    id,
-    domain,
-    ip,
-    sender: `${local}@${domain}`,
-    helo: chance(g, 50) ? `mail.${domain}` : 'helo.example',
-    records: w.records,
-  };
+  // The identity: a MAIL FROM address, one without a local part (section 4.3: "postmaster"),
+  // or none, when the HELO name is the domain checked (section 2.3).
+  const roll = int(g, 0, 19);
+  const sender = roll < 2 ? '' : roll < 3 ? `@${domain}` : `${pick(g, LOCAL_PARTS)}@${domain}`;
+  const helo = sender === '' ? domain : chance(g, 50) ? `mail.${domain}` : 'helo.example';
+  return { id, domain, ip, sender, helo, records: w.records };
 }
 
 function reverseName(ip: ipaddr.IPv4 | ipaddr.IPv6): string {

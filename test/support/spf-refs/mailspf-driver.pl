@@ -37,9 +37,11 @@ while (my $line = <STDIN>) {
     my $case = $json->decode($line);
     my %out = (id => $case->{id});
     eval {
+        # An empty MAIL FROM is a check of the HELO identity.
+        my $helo    = $case->{sender} eq '';
         my $request = Mail::SPF::Request->new(
-            scope         => 'mfrom',
-            identity      => $case->{sender},
+            scope         => $helo ? 'helo' : 'mfrom',
+            identity      => $helo ? $case->{helo} : $case->{sender},
             ip_address    => $case->{ip},
             helo_identity => $case->{helo},
         );

@@ -21,7 +21,7 @@ import {
 import { KNOWN_DISAGREEMENTS, type Observed, type Query } from './spf-known-disagreements';
 
 const SEED = 7208;
-const CASES = 500;
+const CASES = 800;
 const CONCURRENCY = 8;
 
 interface Ours extends CheckHostResult {

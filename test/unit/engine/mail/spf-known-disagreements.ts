@@ -62,6 +62,18 @@ function explanationTemplate(o: Observed): string | undefined {
   return rec === undefined ? undefined : (rec.data as unknown[]).map(String).join('');
 }
 
+/** The SPF records at the names the engine fetched. */
+function fetchedPolicies(o: Observed): string[] {
+  return o.case.records
+    .filter(
+      (r) =>
+        r.type === 'TXT' &&
+        o.ours.queries.some((q) => q.name === r.name && q.type === 'TXT' && q.found > 0),
+    )
+    .map((r) => (r.data as unknown[]).map(String).join(''))
+    .filter((t) => /^v=spf1( |$)/i.test(t));
+}
+
 function bothFailWithDifferentText(o: Observed): boolean {
   return (
     o.ours.result === 'fail' &&
@@ -84,14 +96,16 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
       o.ours.queries.some((q) => q.failed),
   },
   {
-    id: 'exp-counted-as-term',
-    section: '4.6.4, 6.2',
+    id: 'p-macro-expanded-early',
+    section: '4.6.2, 4.6.4, 6.2',
     why:
-      'pyspf expands exp= before evaluating and counts the void PTR look-up of its %{p} ' +
-      'toward the limit; exp= is looked up later, only for a fail, and is not subject to the ' +
-      'limits',
+      'pyspf expands %{p} in every term of a record, and in exp=, as soon as it reads the ' +
+      'record, and counts the void look-ups behind it; terms are evaluated in order until one ' +
+      'matches, and exp= only after a fail, outside the limits',
     applies: (o) =>
-      o.reference === 'pyspf' && theyHitVoidLimit(o) && /%\{p/i.test(explanationTemplate(o) ?? ''),
+      o.reference === 'pyspf' &&
+      theyHitVoidLimit(o) &&
+      [explanationTemplate(o) ?? '', ...fetchedPolicies(o)].some((t) => /%\{p/i.test(t)),
   },
   {
     id: 'cname-counted-per-name',
