@@ -184,6 +184,34 @@ describe('shared limits through Redis', function () {
     assert.ok(shared >= 48 && shared <= 50, `${shared} refused after Redis came back`);
   });
 
+  it('falls back within the command timeout when Redis hangs, and shares again when it answers', async () => {
+    const both = await instances(2, new FakeServices());
+    assert.equal(refused(await burst(both, 100)).length, 0);
+    redis.pause();
+    let outcomes: Outcome[];
+    try {
+      outcomes = await burst(both, 40);
+    } finally {
+      redis.resume();
+    }
+    // Nothing failed; the shared budget was spent, so every answer that passed came from the
+    // local limits.
+    assert.ok(
+      outcomes.every((o) => o.status === 200),
+      JSON.stringify(outcomes),
+    );
+    for (const s of both) {
+      assert.ok(
+        s.log.some((l) => /redis: unreachable \(command timeout\)/.test(l)),
+        s.log.join('\n'),
+      );
+      await until(s, 'hostlens_redis_up 1');
+    }
+    // Shared again: the budget in Redis is still spent.
+    const after = await burst(both, 10);
+    assert.equal(refused(after).length, 10);
+  });
+
   it('starts and serves with local limits when Redis is unreachable from the start', async () => {
     const port = redis.port;
     await redis.stop();
