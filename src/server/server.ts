@@ -74,11 +74,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const metrics = new ServerMetrics();
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_DEADLINE_MS;
   const maxConcurrent = options.maxConcurrent ?? 32;
+  // Before the Redis link opens: a bad token list must not leave a connection behind.
+  const tokens = new TokenSet(options.tokens);
   const { limits, cache, redis } = buildLimits(options, requestTimeoutMs, metrics, log);
   let closing = false;
   const ctx: HandlerContext = {
     services: options.services,
-    tokens: new TokenSet(options.tokens),
+    tokens,
     limits,
     gate: new WorkGate(maxConcurrent, maxConcurrent * 4),
     requestTimeoutMs,

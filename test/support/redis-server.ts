@@ -14,6 +14,10 @@ export interface RedisFixture {
   stop(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, as in a hung server. */
+  pause(): void;
+  /** Thaws it (SIGCONT). */
+  resume(): void;
   close(): Promise<void>;
 }
 
@@ -92,7 +96,10 @@ export async function startRedisServer(): Promise<RedisFixture> {
     port,
     stop,
     start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     async close() {
+      child?.kill('SIGCONT');
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -3,6 +3,7 @@
 // bringing it back makes them shared again. Also the per-token concurrency budget across
 // instances and the response cache.
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import { FakeServices, FIXED } from '../../support/fake-services';
@@ -12,6 +13,7 @@ import {
   type RedisFixture,
 } from '../../support/redis-server';
 import { startTestServer, type TestServer } from '../../support/serve';
+import { serve } from '../../../src/server/main';
 import type { ServerOptions } from '../../../src/server/server';
 
 const TOKEN = 'shared-token-0123456789abcdef';
@@ -184,6 +186,34 @@ describe('shared limits through Redis', function () {
     assert.ok(shared >= 48 && shared <= 50, `${shared} refused after Redis came back`);
   });
 
+  it('falls back within the command timeout when Redis hangs, and shares again when it answers', async () => {
+    const both = await instances(2, new FakeServices());
+    assert.equal(refused(await burst(both, 100)).length, 0);
+    redis.pause();
+    let outcomes: Outcome[];
+    try {
+      outcomes = await burst(both, 40);
+    } finally {
+      redis.resume();
+    }
+    // Nothing failed; the shared budget was spent, so every answer that passed came from the
+    // local limits.
+    assert.ok(
+      outcomes.every((o) => o.status === 200),
+      JSON.stringify(outcomes),
+    );
+    for (const s of both) {
+      assert.ok(
+        s.log.some((l) => /redis: unreachable \(command timeout\)/.test(l)),
+        s.log.join('\n'),
+      );
+      await until(s, 'hostlens_redis_up 1');
+    }
+    // Shared again: the budget in Redis is still spent.
+    const after = await burst(both, 10);
+    assert.equal(refused(after).length, 10);
+  });
+
   it('starts and serves with local limits when Redis is unreachable from the start', async () => {
     const port = redis.port;
     await redis.stop();
@@ -228,6 +258,31 @@ describe('shared limits through Redis', function () {
     delete fake.behaviour.query;
     const again = await Promise.all([0, 1, 2, 3].map((i) => ask(both[i % 2])));
     assert.ok(again.every((o) => o.status === 200));
+  });
+
+  it('is switched on for `hostlens serve` by HOSTLENS_REDIS_URL and HOSTLENS_CACHE', async () => {
+    const out: string[] = [];
+    const signals = new EventEmitter();
+    let onListening!: (url: string) => void;
+    const listening = new Promise<string>((r) => (onListening = r));
+    const fake = new FakeServices();
+    const exit = serve(
+      { port: 0 },
+      { HOSTLENS_TOKENS: TOKEN, HOSTLENS_REDIS_URL: redis.url, HOSTLENS_CACHE: '1' },
+      () => fake,
+      { out: (l) => out.push(l), err: (l) => out.push(l), signals, onListening },
+    );
+    const url = await listening;
+    assert.match(out[0], /; limits shared through Redis, cache on$/);
+    const served = { url } as TestServer;
+    await until(served, 'hostlens_redis_up 1');
+    assert.equal((await ask(served)).status, 200);
+    await wait(50);
+    assert.equal((await ask(served)).status, 200);
+    assert.equal(fake.calls.length, 1, 'the second answer came from the cache');
+    signals.emit('SIGTERM');
+    assert.equal(await exit, 0);
+    assert.ok(out.every((l) => !l.includes(TOKEN)));
   });
 
   describe('response cache', () => {
