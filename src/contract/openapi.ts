@@ -3,7 +3,7 @@
 // Served at GET /openapi.json and printed by `hostlens openapi`.
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { OPERATIONS, type Operation } from './operations';
-import { RESULT_SCHEMA, SCHEMAS, type JsonSchema } from './schemas';
+import { SCHEMAS, type JsonSchema } from './schemas';
 
 const PARAM_DESCRIPTIONS: Record<string, string> = {
   host: 'Hostname (IDN accepted; a trailing dot is optional)',
@@ -93,7 +93,7 @@ function operationPath(op: Operation): JsonSchema {
           description: op.summary,
           content: {
             'application/json': {
-              schema: { $ref: `#/components/schemas/${RESULT_SCHEMA[op.name]}` },
+              schema: { $ref: `#/components/schemas/${op.result}` },
             },
           },
         },

@@ -1,5 +1,6 @@
 // One table of the seed's endpoints. The server routes, the HTTP client and the command
 // line are all driven by it, so a parameter added here reaches every front end at once.
+import type { SchemaName } from './schemas';
 import type { DomainService, MetaService } from './services';
 
 export interface ParamSpec {
@@ -17,6 +18,8 @@ interface OperationBase {
   path: string;
   summary: string;
   params: ParamSpec[];
+  /** the JSON Schema (schemas.ts) of a successful answer */
+  result: SchemaName;
 }
 
 export interface DomainOperation extends OperationBase {
@@ -40,6 +43,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     service: 'domain',
     name: 'query',
+    result: 'QueryResult',
     path: '/query',
     method: 'query',
     summary: 'DNS records of the requested types',
@@ -48,6 +52,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     service: 'domain',
     name: 'domain_keys',
+    result: 'DomainKeysResult',
     path: '/domain_keys',
     method: 'domainKeys',
     summary: 'DKIM public keys for selectors',
@@ -56,6 +61,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     service: 'domain',
     name: 'sender_policy_ranges',
+    result: 'SpfRoot',
     path: '/sender_policy_ranges',
     method: 'senderPolicyRanges',
     summary: 'the SPF policy tree and its IP ranges',
@@ -64,6 +70,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     service: 'domain',
     name: 'whois',
+    result: 'WhoisResult',
     path: '/whois',
     method: 'whois',
     summary: 'structured WHOIS (RDAP first, then port 43)',
@@ -72,6 +79,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     service: 'meta',
     name: 'icons',
+    result: 'IconsResult',
     path: '/icons',
     method: 'icons',
     summary: 'the icons a page links, with their real sizes',
@@ -80,6 +88,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     service: 'meta',
     name: 'redirects',
+    result: 'RedirectsResult',
     path: '/redirects',
     method: 'redirects',
     summary: 'every redirect hop with its status code',
@@ -88,6 +97,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     service: 'meta',
     name: 'unfurl',
+    result: 'UnfurlResult',
     path: '/unfurl',
     method: 'unfurl',
     summary: 'title, description, icon and Open Graph of a page',
@@ -96,6 +106,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     service: 'meta',
     name: 'image',
+    result: 'ImageResult',
     path: '/image',
     method: 'image',
     summary: 'one image (at most 512 KB) as a data: URI with its decoded size',

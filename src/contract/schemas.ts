@@ -322,15 +322,3 @@ export const SCHEMAS = {
 } satisfies Record<string, JsonSchema>;
 
 export type SchemaName = keyof typeof SCHEMAS;
-
-/** The schema of each operation's answer, by operation name. */
-export const RESULT_SCHEMA: Record<string, SchemaName> = {
-  query: 'QueryResult',
-  domain_keys: 'DomainKeysResult',
-  sender_policy_ranges: 'SpfRoot',
-  whois: 'WhoisResult',
-  icons: 'IconsResult',
-  redirects: 'RedirectsResult',
-  unfurl: 'UnfurlResult',
-  image: 'ImageResult',
-};

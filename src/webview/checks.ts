@@ -44,33 +44,22 @@ export function previewChecks(view: PreviewView): Check[] {
   };
   const { title, description } = cardText(view);
 
-  if (!has('og:title')) {
-    checks.push(
-      title
-        ? { level: 'warn', text: 'No og:title: sites fall back to the page <title>.' }
-        : { level: 'fail', text: 'No title at all: neither og:title nor <title>.' },
-    );
-  } else checks.push({ level: 'pass', text: 'og:title is set.' });
-  if (title.length > TITLE_MAX) {
-    checks.push({
-      level: 'warn',
-      text: `Title is ${title.length} characters; over ${TITLE_MAX} it is usually cut off.`,
-    });
-  }
-
-  if (!has('og:description')) {
-    checks.push(
-      description
-        ? { level: 'warn', text: 'No og:description: sites fall back to the meta description.' }
-        : { level: 'fail', text: 'No description at all: neither og:description nor meta.' },
-    );
-  } else checks.push({ level: 'pass', text: 'og:description is set.' });
-  if (description.length > DESCRIPTION_MAX) {
-    checks.push({
-      level: 'warn',
-      text: `Description is ${description.length} characters; over ${DESCRIPTION_MAX} it is usually cut off.`,
-    });
-  }
+  checks.push(
+    ...textChecks(has('og:title'), title, {
+      tag: 'og:title',
+      name: 'Title',
+      max: TITLE_MAX,
+      fallback: 'No og:title: sites fall back to the page <title>.',
+      none: 'No title at all: neither og:title nor <title>.',
+    }),
+    ...textChecks(has('og:description'), description, {
+      tag: 'og:description',
+      name: 'Description',
+      max: DESCRIPTION_MAX,
+      fallback: 'No og:description: sites fall back to the meta description.',
+      none: 'No description at all: neither og:description nor meta.',
+    }),
+  );
 
   checks.push(...imageChecks(has('og:image'), view.image));
 
@@ -84,6 +73,31 @@ export function previewChecks(view: PreviewView): Check[] {
     checks.push({ level: 'warn', text: 'No og:url or canonical link: shares may split.' });
   }
   if (!data.icon_url) checks.push({ level: 'warn', text: 'No favicon found.' });
+  return checks;
+}
+
+interface TextRule {
+  tag: string;
+  name: string;
+  max: number;
+  /** said when the tag is missing but the page has a fallback */
+  fallback: string;
+  /** said when there is neither */
+  none: string;
+}
+
+/** A text card field: its Open Graph tag set (or the fallback), and not too long to show. */
+function textChecks(declared: boolean, text: string, rule: TextRule): Check[] {
+  const checks: Check[] = [];
+  if (declared) checks.push({ level: 'pass', text: `${rule.tag} is set.` });
+  else
+    checks.push(text ? { level: 'warn', text: rule.fallback } : { level: 'fail', text: rule.none });
+  if (text.length > rule.max) {
+    checks.push({
+      level: 'warn',
+      text: `${rule.name} is ${text.length} characters; over ${rule.max} it is usually cut off.`,
+    });
+  }
   return checks;
 }
 

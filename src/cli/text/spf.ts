@@ -1,13 +1,11 @@
 // The SPF include tree: each policy with its ranges, how many DNS look-ups it costs
 // (RFC 7208 section 4.6.4: include, a, mx, ptr, exists and redirect count; ip4, ip6 and all
 // do not) and the problems found in it, drawn with box-drawing or ASCII branches.
+import { SPF_MAX_LOOKUPS, SPF_MAX_VOID_LOOKUPS } from '../../contract/limits';
 import type { SpfNode, SpfProblem, SpfRoot } from '../../contract/shapes';
 import { fqdn, renderer, type RenderContext } from './context';
 import { fold, plural, wrapItems } from './layout';
 
-/** RFC 7208 section 4.6.4: the limit on DNS-querying terms, and on void look-ups. */
-const LOOKUP_LIMIT = 10;
-const VOID_LIMIT = 2;
 const WIDTH = 76;
 
 export const renderSpf = renderer<SpfRoot>((root, context) =>
@@ -19,12 +17,12 @@ export function spfTree(root: SpfRoot, domain: string, context: RenderContext): 
   const problems = root.problems ?? [];
   const lookups = root.lookup_count ?? subtreeLookups(root);
   const voids = root.void_lookup_count ?? 0;
-  const count = `${lookups}/${LOOKUP_LIMIT} look-ups`;
-  const voidCount = `${voids}/${VOID_LIMIT} void`;
+  const count = `${lookups}/${SPF_MAX_LOOKUPS} look-ups`;
+  const voidCount = `${voids}/${SPF_MAX_VOID_LOOKUPS} void`;
   const head = [
     style.bold(domain),
-    lookups > LOOKUP_LIMIT ? style.red(`${count} (over the limit)`) : style.dim(count),
-    voids > VOID_LIMIT ? style.red(`${voidCount} (over the limit)`) : style.dim(voidCount),
+    lookups > SPF_MAX_LOOKUPS ? style.red(`${count} (over the limit)`) : style.dim(count),
+    voids > SPF_MAX_VOID_LOOKUPS ? style.red(`${voidCount} (over the limit)`) : style.dim(voidCount),
   ].join(style.dim(glyphs.dot));
   const detailPrefix = style.dim(root.includes.length > 0 ? glyphs.pipe : glyphs.space);
   const lines = [

@@ -26,22 +26,17 @@ export function registerTestSpf(context: vscode.ExtensionContext, deps: Deps): v
       if (!host) return undefined;
       const ip =
         args?.ip ??
-        (await vscode.window.showInputBox({
-          title: 'HostLens: Test an IP Against SPF (2/3)',
-          prompt: 'The sending server’s IP address',
-          placeHolder: '192.0.2.25 or 2001:db8::25',
-          ignoreFocusOut: true,
-          validateInput: (v) => (isIP(v.trim()) ? undefined : 'Enter an IPv4 or IPv6 address'),
-        }));
+        (await askStep(2, 'The sending server’s IP address', '192.0.2.25 or 2001:db8::25', (v) =>
+          isIP(v.trim()) ? undefined : 'Enter an IPv4 or IPv6 address',
+        ));
       if (!ip) return undefined;
       const sender =
         args?.sender ??
-        (await vscode.window.showInputBox({
-          title: 'HostLens: Test an IP Against SPF (3/3)',
-          prompt: 'MAIL FROM address (optional; postmaster@domain when empty)',
-          placeHolder: `someone@${host}`,
-          ignoreFocusOut: true,
-        }));
+        (await askStep(
+          3,
+          'MAIL FROM address (optional; postmaster@domain when empty)',
+          `someone@${host}`,
+        ));
       if (sender === undefined) return undefined;
       const server = deps.settings().dnsServer;
       const domain = deps.services().domain;
@@ -66,6 +61,22 @@ export function registerTestSpf(context: vscode.ExtensionContext, deps: Deps): v
       }
     }),
   );
+}
+
+/** One of the command's three questions. */
+function askStep(
+  step: number,
+  prompt: string,
+  placeHolder: string,
+  validateInput?: (value: string) => string | undefined,
+): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: `HostLens: Test an IP Against SPF (${step}/3)`,
+    prompt,
+    placeHolder,
+    ignoreFocusOut: true,
+    ...(validateInput ? { validateInput } : {}),
+  });
 }
 
 export function describe(host: string, ip: string, r: CheckHostResult): string {

@@ -1,6 +1,8 @@
 // Runs a mail look-up (the whole set-up, or only SPF or DKIM), merges it into the host's mail
 // entry and shows it in the results view.
+import * as vscode from 'vscode';
 import type { Deps } from '../deps';
+import { askTarget } from '../target';
 import { mailSetup } from '../../services/mail';
 import type { MailEntry } from '../views/history';
 import { errorSummary, isInputError, showEntry } from './showEntry';
@@ -20,6 +22,24 @@ const TITLES: Record<MailPart, string> = {
   spf: 'SPF tree',
   dkim: 'DKIM keys',
 };
+
+/** A command that looks up one part of a host's mail set-up (the argument's host, or asks). */
+export function registerMailCommand(
+  context: vscode.ExtensionContext,
+  deps: Deps,
+  command: { id: string; title: string; prompt: string; part: MailPart },
+): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(command.id, async (target?: unknown) => {
+      const host = await askTarget('host', target, {
+        title: command.title,
+        prompt: command.prompt,
+      });
+      if (!host) return undefined;
+      return runMailLookup(deps, { host, server: deps.settings().dnsServer, part: command.part });
+    }),
+  );
+}
 
 export async function runMailLookup(deps: Deps, request: MailLookupRequest): Promise<MailEntry> {
   const { host, server, part, selectors } = request;

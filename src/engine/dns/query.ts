@@ -24,7 +24,7 @@ import { DNS_TIMEOUT_MS, DNS_TRIES } from '../../contract/limits';
 
 export interface DnsOptions {
   signal?: AbortSignal;
-  /** per try, in milliseconds (default 2500) */
+  /** per try, in milliseconds (default DNS_TIMEOUT_MS of contract/limits.ts) */
   timeoutMs?: number;
   /** tries per nameserver (default 2) */
   tries?: number;

@@ -26,6 +26,7 @@ import {
   type QueryMessageOptions,
   type WireMessage,
 } from './wire';
+import { DNS_TIMEOUT_MS } from '../../contract/limits';
 
 /** A nameserver to ask, its address already resolved (and checked by the guard). */
 export type NameServer =
@@ -42,7 +43,7 @@ export interface Question {
 
 export interface ExchangeOptions extends QueryMessageOptions {
   signal?: AbortSignal;
-  /** for this try, UDP and a TCP fallback included (default 2500 ms) */
+  /** for this try, UDP and a TCP fallback included (default DNS_TIMEOUT_MS) */
   timeoutMs?: number;
   /** connections to reuse between the questions of one look-up; one of its own otherwise */
   session?: Session;
@@ -82,7 +83,6 @@ export class Session {
   }
 }
 
-const DEFAULT_TRY_MS = 2500;
 
 /** Asks one question once. Throws ExchangeError (timeout, refused, malformed) or cancelled. */
 export async function exchange(
@@ -140,7 +140,7 @@ function withDeadline<T>(
       );
     const timer = setTimeout(
       () => end(new ExchangeError('upstream_timeout', 'The nameserver did not answer in time')),
-      options.timeoutMs ?? DEFAULT_TRY_MS,
+      options.timeoutMs ?? DNS_TIMEOUT_MS,
     );
     options.signal?.addEventListener('abort', onAbort, { once: true });
     work(controller.signal)

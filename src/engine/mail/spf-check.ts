@@ -2,10 +2,9 @@
 // result, the term that decided it, and the explanation of a "fail" (exp=).
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { LookupError, throwIfAborted } from '../../contract/errors';
+import { LookupError, printable, throwIfAborted } from '../../contract/errors';
 import { reverseName } from '../names';
-import { printable } from '../../contract/errors';
-import type { RecordType } from '../../contract/shapes';
+import type { DnsRecord, RecordType } from '../../contract/shapes';
 import {
   ask,
   fanOutSignal,
@@ -177,15 +176,9 @@ function isCheckableDomain(domain: string): boolean {
 
 /** The one SPF record at a name, undefined when there is none (section 4.5). */
 async function fetchPolicy(state: State, domain: string, term?: Term): Promise<string | undefined> {
-  const answer = await ask(state.lookup, domain, 'TXT', state.signal);
-  if (answer.kind === 'error') {
-    throw new SpfAbort('temperror', `The TXT look-up of ${domain} failed (${answer.code})`);
-  }
-  if (answer.kind === 'void') {
-    foundNothing(state, term);
-    return undefined;
-  }
-  const spf = answer.records.map((r) => r.value ?? '').filter(isSpfRecord);
+  const records = await askCounted(state, domain, 'TXT', term);
+  if (records === undefined) return undefined;
+  const spf = records.map((r) => r.value ?? '').filter(isSpfRecord);
   if (spf.length > 1) throw new SpfAbort('permerror', `${domain} has ${spf.length} SPF records`);
   return spf[0];
 }
@@ -238,6 +231,27 @@ function countLookup(state: State): void {
 }
 
 /** Marks a term void, counting it the first time (section 4.6.4). */
+/**
+ * One question of a term: its records; undefined when it found nothing (counted as the term's
+ * void look-up); a DNS error ends the evaluation with temperror.
+ */
+async function askCounted(
+  state: State,
+  name: string,
+  type: RecordType,
+  term: Term | undefined,
+): Promise<DnsRecord[] | undefined> {
+  const answer = await ask(state.lookup, name, type, state.signal);
+  if (answer.kind === 'error') {
+    throw new SpfAbort('temperror', `The ${type} look-up of ${name} failed (${answer.code})`);
+  }
+  if (answer.kind === 'void') {
+    foundNothing(state, term);
+    return undefined;
+  }
+  return answer.records;
+}
+
 function foundNothing(state: State, term: Term | undefined): void {
   if (term === undefined || term.void) return;
   term.void = true;
@@ -292,33 +306,20 @@ async function matches(
 /** The addresses of a name in the client's family; void and error handling per section 5. */
 async function addresses(state: State, name: string, term: Term): Promise<string[]> {
   const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
-  const answer = await ask(state.lookup, name, type, state.signal);
-  if (answer.kind === 'error') {
-    throw new SpfAbort('temperror', `The ${type} look-up of ${name} failed (${answer.code})`);
-  }
-  if (answer.kind === 'void') {
-    foundNothing(state, term);
-    return [];
-  }
-  return answer.records.map((r) => r.value ?? '');
+  const records = await askCounted(state, name, type, term);
+  return (records ?? []).map((r) => r.value ?? '');
 }
 
 async function matchMx(state: State, name: string, mech: Mechanism, term: Term): Promise<boolean> {
-  const answer = await ask(state.lookup, name, 'MX', state.signal);
-  if (answer.kind === 'error') {
-    throw new SpfAbort('temperror', `The MX look-up of ${name} failed (${answer.code})`);
-  }
-  if (answer.kind === 'void') {
-    foundNothing(state, term);
-    return false;
-  }
-  if (answer.records.length > MAX_NAMES) {
+  const records = await askCounted(state, name, 'MX', term);
+  if (records === undefined) return false;
+  if (records.length > MAX_NAMES) {
     throw new SpfAbort('permerror', `${name} has more than ${MAX_NAMES} MX records`);
   }
   // Every target is asked at once; a target whose address look-up is void makes the term
   // void (section 4.6.4) even when another target matches, so the result does not depend on
   // which answer arrives first.
-  const hosts = answer.records.map((r) => stripDot(r.value ?? '')).filter((h) => h !== '');
+  const hosts = records.map((r) => stripDot(r.value ?? '')).filter((h) => h !== '');
   const lists = await Promise.all(hosts.map((h) => addresses(state, h, term)));
   return lists.some((list) => list.some((a) => inPrefix(state.ip, a, mech)));
 }
