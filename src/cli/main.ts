@@ -47,15 +47,10 @@ export async function main(
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  let output: Output;
-  let rest: string[];
-  try {
-    const taken = takeOutputFlags(args);
-    rest = taken.rest;
-    output = decideOutput(taken.flags, terminal);
-  } catch (err) {
-    return printError(err, decideOutput(takeOutputFlagsLeniently(args), terminal));
-  }
+  const { rest, flags, error } = takeOutputFlags(args);
+  const output = decideOutput(flags, terminal);
+  // A bad --format is reported in the format the other flags (or the terminal) chose.
+  if (error) return printError(error, output);
   const extra = commands().find((c) => c.name === command);
   if (extra) return runExtra(extra, rest, output, terminal);
   const operation = findOperation(command.replace(/-/g, '_'));
@@ -71,18 +66,6 @@ export async function main(
 function commands(): ExtraCommand[] {
   const extras = extraCommands();
   return [...extras, completionCommand(() => extras)];
-}
-
-/** The output flags that parse, for reporting a bad one in the format the user asked for. */
-function takeOutputFlagsLeniently(args: string[]) {
-  const json = args.includes('--json') || args.includes('--format=json');
-  return {
-    format: json ? ('json' as const) : undefined,
-    pretty: false,
-    compact: false,
-    noColor: args.includes('--no-color'),
-    ascii: false,
-  };
 }
 
 async function runOperation(
