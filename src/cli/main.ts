@@ -5,7 +5,6 @@
 //   exit 0: an answer; 1: the look-up failed; 2: bad input or usage.
 import { parseArgs } from 'node:util';
 import { LookupError } from '../contract/errors';
-import { EmbeddedServices } from '../services/embedded';
 import { findOperation, OPERATIONS, type Operation } from '../contract/operations';
 import { completionCommand } from './completion';
 import { extraCommands, type ExtraCommand } from './extras';
@@ -80,6 +79,9 @@ async function runOperation(
   } catch (err) {
     return printError(err, output);
   }
+  // Loaded on demand: `--version`, `help` and `completion` (run by every new shell that
+  // sources it) then start without evaluating the engine and its dependencies.
+  const { EmbeddedServices } = await import('../services/embedded');
   const services = new EmbeddedServices({});
   const controller = new AbortController();
   const interrupt = () => controller.abort();
