@@ -2,7 +2,7 @@
 // limit with a redirect, WHOIS with nothing published or long expired, a redirect chain cut
 // short, an empty page, and colour codes that open and close around what they paint.
 import * as assert from 'node:assert/strict';
-import type { RenderContext } from '../../../src/cli/text/context';
+import { fqdn, type RenderContext } from '../../../src/cli/text/context';
 import { renderText } from '../../../src/cli/text/index';
 import { quote } from '../../../src/cli/text/query';
 import { subtreeLookups } from '../../../src/cli/text/spf';
@@ -120,6 +120,18 @@ describe('text renderers, edge cases', () => {
       renderText('unfurl', empty, context()),
       'The page carries no title, description or card.',
     );
+  });
+
+  it('names records by the fully qualified name asked, or an address by its reverse name', () => {
+    assert.equal(fqdn('Example.COM'), 'example.com.');
+    assert.equal(fqdn('example.com.'), 'example.com.');
+    assert.equal(fqdn('bücher.example'), 'xn--bcher-kva.example.');
+    assert.equal(fqdn('192.0.2.10'), '10.2.0.192.in-addr.arpa.');
+    assert.equal(
+      fqdn('2001:db8::10'),
+      '0.1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa.',
+    );
+    assert.equal(fqdn(undefined), '.');
   });
 
   it('quotes TXT data the way a zone file needs it', () => {
