@@ -140,7 +140,9 @@ async function showWelcome(page: Page): Promise<void> {
     .first()
     .click();
   await page.waitForSelector('.welcome-view-content', { timeout: 20000 });
-  await page.waitForTimeout(800);
+  // away from the activity bar, whose tooltip would cover the welcome text
+  await page.mouse.move(900, 600, { steps: 5 });
+  await page.waitForTimeout(1500);
 }
 
 /** The tour, opened from the link in the empty Results view as a newcomer would. */
