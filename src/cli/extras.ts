@@ -1,10 +1,9 @@
 // Commands of the command line beyond the seed's operations: the server, SPF evaluation and
 // the whole mail set-up.
+// The services and the server are imported when a command runs, so listing the commands
+// (help, completion) does not load the engine.
 import { parseArgs } from 'node:util';
-import { checkSpf, mailSetup } from '../services/mail';
 import { LookupError } from '../contract/errors';
-import { EmbeddedServices } from '../services/embedded';
-import { serve } from '../server/main';
 import { zoneCommands } from './zone';
 import { openApiDocument } from '../contract/openapi';
 
@@ -53,6 +52,10 @@ const serveCommand: ExtraCommand = {
       'log-format': { type: 'string' },
       grace: { type: 'string' },
     });
+    const [{ serve }, { EmbeddedServices }] = await Promise.all([
+      import('../server/main'),
+      import('../services/embedded'),
+    ]);
     return serve(
       {
         host: values.host,
@@ -85,6 +88,10 @@ const spfCheckCommand: ExtraCommand = {
     const ip = values.ip ?? positionals[1];
     if (!domain) throw new LookupError('invalid_host', `--host is required\nusage: ${this.usage}`);
     if (!ip) throw new LookupError('invalid_argument', `--ip is required\nusage: ${this.usage}`);
+    const [{ checkSpf }, { EmbeddedServices }] = await Promise.all([
+      import('../services/mail'),
+      import('../services/embedded'),
+    ]);
     const result = await checkSpf(new EmbeddedServices(), {
       domain,
       ip,
@@ -109,6 +116,10 @@ const mailCommand: ExtraCommand = {
     });
     const host = values.host ?? positionals[0];
     if (!host) throw new LookupError('invalid_host', `--host is required\nusage: ${this.usage}`);
+    const [{ mailSetup }, { EmbeddedServices }] = await Promise.all([
+      import('../services/mail'),
+      import('../services/embedded'),
+    ]);
     const result = await mailSetup(new EmbeddedServices(), host, {
       server: values.server,
       selectors: values.selectors,

@@ -5,7 +5,6 @@
 //   exit 0: an answer; 1: the look-up failed; 2: bad input or usage.
 import { parseArgs } from 'node:util';
 import { LookupError } from '../contract/errors';
-import { EmbeddedServices } from '../services/embedded';
 import { findOperation, OPERATIONS, type Operation } from '../contract/operations';
 import { completionCommand } from './completion';
 import { extraCommands, type ExtraCommand } from './extras';
@@ -47,15 +46,10 @@ export async function main(
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  let output: Output;
-  let rest: string[];
-  try {
-    const taken = takeOutputFlags(args);
-    rest = taken.rest;
-    output = decideOutput(taken.flags, terminal);
-  } catch (err) {
-    return printError(err, decideOutput(takeOutputFlagsLeniently(args), terminal));
-  }
+  const { rest, flags, error } = takeOutputFlags(args);
+  const output = decideOutput(flags, terminal);
+  // A bad --format is reported in the format the other flags (or the terminal) chose.
+  if (error) return printError(error, output);
   const extra = commands().find((c) => c.name === command);
   if (extra) return runExtra(extra, rest, output, terminal);
   const operation = findOperation(command.replace(/-/g, '_'));
@@ -73,18 +67,6 @@ function commands(): ExtraCommand[] {
   return [...extras, completionCommand(() => extras)];
 }
 
-/** The output flags that parse, for reporting a bad one in the format the user asked for. */
-function takeOutputFlagsLeniently(args: string[]) {
-  const json = args.includes('--json') || args.includes('--format=json');
-  return {
-    format: json ? ('json' as const) : undefined,
-    pretty: false,
-    compact: false,
-    noColor: args.includes('--no-color'),
-    ascii: false,
-  };
-}
-
 async function runOperation(
   operation: Operation,
   args: string[],
@@ -97,6 +79,9 @@ async function runOperation(
   } catch (err) {
     return printError(err, output);
   }
+  // Loaded on demand: `--version`, `help` and `completion` (run by every new shell that
+  // sources it) then start without evaluating the engine and its dependencies.
+  const { EmbeddedServices } = await import('../services/embedded');
   const services = new EmbeddedServices({});
   const controller = new AbortController();
   const interrupt = () => controller.abort();

@@ -63,9 +63,15 @@ export const OUTPUT_HELP = [
 
 /**
  * Takes the output options out of a command's arguments (anywhere before a `--`), so each
- * command parses only its own parameters.
+ * command parses only its own parameters. A bad value comes back as `error`, beside the
+ * flags that did parse, so it can be reported the way the user asked.
  */
-export function takeOutputFlags(args: string[]): { rest: string[]; flags: OutputFlags } {
+export function takeOutputFlags(args: string[]): {
+  rest: string[];
+  flags: OutputFlags;
+  error?: LookupError;
+} {
+  let error: LookupError | undefined;
   const flags: OutputFlags = { pretty: false, compact: false, noColor: false, ascii: false };
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -81,15 +87,15 @@ export function takeOutputFlags(args: string[]): { rest: string[]; flags: Output
     else if (arg === '--ascii') flags.ascii = true;
     else if (arg === '--format' || arg.startsWith('--format=')) {
       const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
-      if (value !== 'text' && value !== 'json')
-        throw new LookupError(
+      if (value === 'text' || value === 'json') flags.format = value;
+      else
+        error ??= new LookupError(
           'invalid_argument',
           `--format takes "text" or "json"${value === undefined ? '' : `, not "${value}"`}`,
         );
-      flags.format = value;
     } else rest.push(arg);
   }
-  return { rest, flags };
+  return error ? { rest, flags, error } : { rest, flags };
 }
 
 export function decideOutput(flags: OutputFlags, terminal: Terminal): Output {

@@ -119,6 +119,12 @@ describe('package.json', () => {
       const picture = step.media.image ?? step.media.svg;
       assert.ok(picture, `${step.id} has a picture`);
       assert.ok(existsSync(path.join(root, picture)), `${picture} exists`);
+      if (picture.endsWith('.svg')) {
+        // The Welcome page inlines an SVG and drops its <style> and classes: a picture must
+        // colour itself with attributes (theme colours as var(--vscode-…)).
+        const svg = readFileSync(path.join(root, picture), 'utf8');
+        assert.ok(!/<style|class=/.test(svg), `${picture} styles with attributes only`);
+      }
       assert.ok(step.media.altText, `${step.id} describes its picture`);
       assert.ok(
         manifest.files?.some((f) => picture.startsWith(f)),

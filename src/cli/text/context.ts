@@ -1,5 +1,7 @@
 // What every text renderer is handed besides the result.
+import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
+import ipaddr from 'ipaddr.js';
 import type { Glyphs, Style } from './style';
 
 export interface RenderContext {
@@ -21,12 +23,28 @@ export function renderer<T>(render: (result: T, context: RenderContext) => strin
   return (result, context) => render(result as T, context);
 }
 
-/** The asked host as a fully qualified name in ASCII (IDN labels as xn--). */
+/**
+ * The asked host as a fully qualified name in ASCII (IDN labels as xn--); an IP address as the
+ * reverse name its PTR records live at (RFC 1035 section 3.5, RFC 3596 section 2.5), since
+ * that is what a query for an address asks.
+ */
 export function fqdn(host: string | string[] | undefined): string {
   const name = (Array.isArray(host) ? host[0] : host) ?? '';
   const trimmed = name.trim().replace(/\.$/, '').toLowerCase();
   if (trimmed === '') return '.';
+  if (isIP(trimmed) !== 0) return reverseName(trimmed);
   return `${asciiName(trimmed)}.`;
+}
+
+function reverseName(address: string): string {
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return `${ip.toByteArray().reverse().join('.')}.in-addr.arpa.`;
+  const nibbles = ip
+    .toByteArray()
+    .flatMap((byte) => [byte >> 4, byte & 0xf])
+    .map((n) => n.toString(16))
+    .reverse();
+  return `${nibbles.join('.')}.ip6.arpa.`;
 }
 
 function asciiName(name: string): string {

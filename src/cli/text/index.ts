@@ -25,15 +25,6 @@ const RENDERERS = new Map<string, TextRenderer>([
   ['spf-check', renderSpfCheck],
 ]);
 
-/** Adds or replaces the text renderer of a command (for commands defined elsewhere). */
-export function registerTextRenderer(command: string, render: TextRenderer): void {
-  RENDERERS.set(command, render);
-}
-
-export function hasTextRenderer(command: string): boolean {
-  return RENDERERS.has(command);
-}
-
 /** The result as text for people, or as pretty JSON when the command has no renderer. */
 export function renderText(command: string, result: unknown, context: RenderContext): string {
   const render = RENDERERS.get(command);

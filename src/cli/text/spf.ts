@@ -22,7 +22,9 @@ export function spfTree(root: SpfRoot, domain: string, context: RenderContext): 
   const head = [
     style.bold(domain),
     lookups > SPF_MAX_LOOKUPS ? style.red(`${count} (over the limit)`) : style.dim(count),
-    voids > SPF_MAX_VOID_LOOKUPS ? style.red(`${voidCount} (over the limit)`) : style.dim(voidCount),
+    voids > SPF_MAX_VOID_LOOKUPS
+      ? style.red(`${voidCount} (over the limit)`)
+      : style.dim(voidCount),
   ].join(style.dim(glyphs.dot));
   const detailPrefix = style.dim(root.includes.length > 0 ? glyphs.pipe : glyphs.space);
   const lines = [

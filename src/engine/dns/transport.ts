@@ -83,7 +83,6 @@ export class Session {
   }
 }
 
-
 /** Asks one question once. Throws ExchangeError (timeout, refused, malformed) or cancelled. */
 export async function exchange(
   question: Question,

@@ -94,6 +94,18 @@ describe('hostlens output on a terminal and in a pipe', () => {
     assert.match(onTerminal.stderr, /^hostlens: invalid_host: --host is required\nusage: /);
     const piped = await runCli(['whois']);
     assert.equal((JSON.parse(piped.stderr) as { code: string }).code, 'invalid_host');
+    // a bad --format is itself reported in the format chosen otherwise
+    const badFormat = await runCli(['whois', 'example.test', '--format', 'yaml'], {
+      ...TTY,
+      env: { NO_COLOR: '1' },
+    });
+    assert.equal(badFormat.code, 2);
+    assert.equal(
+      badFormat.stderr,
+      'hostlens: invalid_argument: --format takes "text" or "json", not "yaml"\n',
+    );
+    const badFormatJson = await runCli(['whois', 'example.test', '--json', '--format'], TTY);
+    assert.equal((JSON.parse(badFormatJson.stderr) as { code: string }).code, 'invalid_argument');
   });
 
   it('draws with ASCII only when asked', async () => {

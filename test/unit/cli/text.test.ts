@@ -123,10 +123,11 @@ describe('hostlens text output (golden files)', () => {
     golden('query-nodata', await text(['query', 'wild.example.test', 'MX']));
   });
 
-  it('query: TXT quoted with escapes, SRV, IDN names in ASCII', async () => {
+  it('query: TXT quoted with escapes, SRV, IDN names in ASCII, an address by its reverse name', async () => {
     golden('query-quoting', await text(['query', 'quirks.test', 'TXT', 'A']));
     golden('query-srv', await text(['query', '_sip._tcp.example.test', 'SRV']));
     golden('query-idn', await text(['query', 'bücher.example.test']));
+    golden('query-ptr', await text(['query', '192.0.2.10']));
   });
 
   it('query: the types that failed under the status', async () => {
