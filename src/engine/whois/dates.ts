@@ -323,6 +323,8 @@ const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/;
 const LEADING_ID = /^(?:\S*@\S+|[a-z0-9]+(?:-[a-z0-9]+)+)\s+(?=\d)/i;
 const TRAILING_NOTE = /\s+#\S*$/;
 
+const MAX_DATE_LENGTH = 120;
+
 /** How a reply writes slashed dates: day first (the default), or month first when it shows so. */
 export type SlashOrder = 'dmy' | 'mdy';
 
@@ -338,7 +340,9 @@ export function normalizeDate(
   let s = raw.includes('(') ? raw.replace(/\(\s*y{4}-m{2}-d{2}\s*\)/i, '') : raw;
   s = s.trim();
   if (hasOddSpace(s)) s = s.replace(/\s+/g, ' ');
-  if (s === '') return undefined;
+  // No spelling of a date is longer; a longer value is not read (and a hostile one cannot make
+  // the readers below backtrack over a megabyte).
+  if (s === '' || s.length > MAX_DATE_LENGTH) return undefined;
   const first = s.charCodeAt(0);
   if (first === 34 || first === 39) s = s.replace(/^["']|["']$/g, '');
   const read = readDate(s, order);

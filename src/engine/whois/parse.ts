@@ -731,11 +731,12 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
     merged = emptyRecord();
     const asked = options.domain?.toLowerCase();
     const named = records.filter((r) => r.fields.domain !== undefined);
-    const mine =
-      asked === undefined ? [] : named.filter((r) => recordName(r.fields.domain) === asked);
+    const mine = new Set(
+      asked === undefined ? [] : named.filter((r) => recordName(r.fields.domain) === asked),
+    );
     const chosen =
-      mine.length > 0 && mine.length < named.length
-        ? records.filter((r) => r.fields.domain === undefined || mine.includes(r))
+      mine.size > 0 && mine.size < named.length
+        ? records.filter((r) => r.fields.domain === undefined || mine.has(r))
         : records;
     for (const r of chosen) {
       for (const k of FIELDS) {
