@@ -1,5 +1,7 @@
 // The WHOIS view: registrar, dates with relative time, status with meanings, name servers
-// that run the DNS look-up, DNSSEC, source and the raw reply behind a toggle.
+// that run the DNS look-up, DNSSEC, source and the raw reply behind a toggle. Only what the reply
+// holds is shown: a field it lacks has no row (the registry may not publish it, or publish it in
+// a form that could not be read; the view does not claim which).
 import type { WhoisView } from '../protocol';
 import { add, button, chip, commandLink, el, externalLink, isHttpUrl, row, section } from './dom';
 import { statusMeaning } from './epp';
@@ -21,24 +23,29 @@ export function drawWhois(root: HTMLElement, view: WhoisView): void {
   add(actions, commandLink('DNS records', 'hostlens.lookUpDnsRecords', d.punycode ?? name));
   add(actions, button('Copy JSON', 'copy-json', 'button secondary'));
 
-  const registrar = section(root, 'Registrar');
-  const rlist = add(registrar, el('dl', 'facts'));
   const r = data.registrar;
-  if (r.name || r.referral_url) {
-    const label = r.name ?? r.referral_url ?? '';
-    row(rlist, 'Name', isHttpUrl(r.referral_url) ? externalLink(label, r.referral_url) : label);
-  } else row(rlist, 'Name', el('span', 'muted', 'Not published'));
-  if (r.id) row(rlist, 'IANA ID', r.id);
-  if (r.referral_url && r.name) row(rlist, 'Website', r.referral_url);
+  if (r.name || r.referral_url || r.id) {
+    const registrar = section(root, 'Registrar');
+    const rlist = add(registrar, el('dl', 'facts'));
+    if (r.name || r.referral_url) {
+      const label = r.name ?? r.referral_url ?? '';
+      row(rlist, 'Name', isHttpUrl(r.referral_url) ? externalLink(label, r.referral_url) : label);
+    }
+    // An IANA id is a number; some registries give their own handle for the registrar instead.
+    if (r.id) row(rlist, /^\d+$/.test(r.id) ? 'IANA ID' : 'Registry ID', r.id);
+    if (r.referral_url && r.name) row(rlist, 'Website', r.referral_url);
+  }
 
-  const dates = section(root, 'Dates');
-  const dlist = add(dates, el('dl', 'facts'));
-  dateRow(dlist, 'Created', d.created_date, view.at, false);
-  dateRow(dlist, 'Updated', d.updated_date, view.at, false);
-  dateRow(dlist, 'Expires', d.expiration_date, view.at, true);
+  if (d.created_date || d.updated_date || d.expiration_date) {
+    const dates = section(root, 'Dates');
+    const dlist = add(dates, el('dl', 'facts'));
+    dateRow(dlist, 'Created', d.created_date, view.at, false);
+    dateRow(dlist, 'Updated', d.updated_date, view.at, false);
+    dateRow(dlist, 'Expires', d.expiration_date, view.at, true);
+  }
 
-  const status = section(root, 'Status');
   if (d.status && d.status.length > 0) {
+    const status = section(root, 'Status');
     const list = add(status, el('ul', 'status-list'));
     for (const value of d.status) {
       const meaning = statusMeaning(value);
@@ -46,25 +53,20 @@ export function drawWhois(root: HTMLElement, view: WhoisView): void {
       add(item, chip(meaning.label, `tone-${meaning.tone}`));
       add(item, el('span', 'meaning', meaning.meaning));
     }
-  } else add(status, el('p', 'muted', 'The registry publishes no status values.'));
+  }
 
-  const ns = section(root, 'Name servers');
   if (d.name_servers && d.name_servers.length > 0) {
+    const ns = section(root, 'Name servers');
     const list = add(ns, el('ul', 'ns-list'));
     for (const server of d.name_servers) {
       add(add(list, el('li')), commandLink(server, 'hostlens.lookUpDnsRecords', server));
     }
-  } else add(ns, el('p', 'muted', 'No name servers published.'));
+  }
 
-  const sec = section(root, 'DNSSEC');
-  add(
-    sec,
-    d.dnssec === true
-      ? chip('Signed', 'tone-ok')
-      : d.dnssec === false
-        ? chip('Unsigned', 'tone-info')
-        : el('span', 'muted', 'Not published'),
-  );
+  if (d.dnssec !== undefined) {
+    const sec = section(root, 'DNSSEC');
+    add(sec, d.dnssec ? chip('Signed', 'tone-ok') : chip('Unsigned', 'tone-info'));
+  }
 
   const raw = section(root, data.source === 'rdap' ? 'Raw RDAP reply' : 'Raw WHOIS reply');
   if (data.raw) {
@@ -83,10 +85,7 @@ function dateRow(
   now: number,
   expiry: boolean,
 ): void {
-  if (!iso) {
-    row(list, term, el('span', 'muted', 'Not published'));
-    return;
-  }
+  if (!iso) return;
   const value = el('span');
   add(value, el('span', 'date', formatUtc(iso)));
   const rel = relativeDate(iso, now);
