@@ -172,9 +172,7 @@ export function queryServer(
       }
       chunks.push(chunk);
     });
-    socket.once('end', () =>
-      finish(undefined, decodeReply(Buffer.concat(chunks), options.tld)),
-    );
+    socket.once('end', () => finish(undefined, decodeReply(Buffer.concat(chunks), options.tld)));
     socket.once('error', (err) =>
       finish(new LookupError('upstream_error', `Could not query ${server}`, { cause: err })),
     );
