@@ -312,6 +312,26 @@ class Reader {
     this.line(text, start, b, e);
   }
 
+  private doubleAt = -1;
+  private leaders: boolean | undefined = undefined;
+
+  private nextDouble(from: number): number {
+    if (this.doubleAt < from) {
+      const at = this.text.indexOf('  ', from);
+      this.doubleAt = at < 0 ? this.text.length : at;
+    }
+    return this.doubleAt;
+  }
+
+  /** The reply has a dot leader ("..", ". .") or a "#" somewhere (asked once, when needed). */
+  private hasLeaders(): boolean {
+    if (this.leaders === undefined) {
+      const t = this.text;
+      this.leaders = t.includes('..') || t.includes('. .') || t.includes('#');
+    }
+    return this.leaders;
+  }
+
   private slashAt = -1;
   private parenAt = -1;
 
@@ -532,7 +552,11 @@ class Reader {
     // Most colon-less lines are prose: the line must start like a field key (the bitmap) before
     // any gap is looked for.
     if (e - b > 200 || !mayBeFieldKey(str, b, e)) return false;
-    const gap = gapAt(str, b, Math.min(e, b + 64));
+    const to = Math.min(e, b + 64);
+    // Without a dot leader or "#" anywhere in the reply, only a double space can be the gap:
+    // its next place is found once for the whole reply (as colonAt is), not by a scan per line.
+    if (!this.rewritten && !this.hasLeaders() && this.nextDouble(b) >= to) return false;
+    const gap = gapAt(str, b, to);
     // The key before the gap must be able to name a field (the bitmap, as for "key: value").
     if (gap < 0 || !mayBeFieldKey(str, b, gap)) return false;
     const text = str.slice(b, e);
