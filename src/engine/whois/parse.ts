@@ -717,8 +717,9 @@ function slowHost(part: string): string | undefined {
 }
 
 /**
- * Whether the reply writes slashed dates month first: only when one of its dates cannot be read
- * day first ("12/18/2001"), or it names its format ("mm/dd/yyyy"). Day first otherwise.
+ * How the reply writes slashed dates: as one of its dates shows ("18/12/2001" can only be day
+ * first, "12/18/2001" only month first), else as it names its format ("dd/mm/yyyy",
+ * "Date Format: DD/MM/YYYY", "mm/dd/yyyy"); else not known.
  */
 function slashOrder(values: Array<string | undefined>, text: string): SlashOrder {
   let dmy = false;
@@ -732,11 +733,11 @@ function slashOrder(values: Array<string | undefined>, text: string): SlashOrder
     else if (+m[2] > 12) mdy = true;
     else ambiguous = true;
   }
-  if (mdy && !dmy) return 'mdy';
-  if (dmy || !ambiguous) return 'dmy';
-  return /\bmm[/.-]dd[/.-]y{2,4}\b/i.test(text) && !/\bdd[/.-]mm[/.-]y{2,4}\b/i.test(text)
-    ? 'mdy'
-    : 'dmy';
+  if (mdy !== dmy) return mdy ? 'mdy' : 'dmy';
+  if (!ambiguous) return 'unknown';
+  const dayFirst = /\b(dd|jj|gg|tt)[/.-]mm[/.-](yy|aa|jj)/i.test(text);
+  const monthFirst = /\bmm[/.-]dd[/.-]yy/i.test(text);
+  return dayFirst === monthFirst ? 'unknown' : dayFirst ? 'dmy' : 'mdy';
 }
 
 /** What a reply's records make: the seed's shape, and whether they name a holder. */

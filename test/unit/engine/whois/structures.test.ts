@@ -42,7 +42,7 @@ describe('whois parser: structures', function () {
     const got = parseWhois(
       [
         'Nom de domaine#. . . . . . . . . .example.test',
-        'Date de creation#. . . . . . . . .10/01/2007',
+        'Date de creation#. . . . . . . . .25/01/2007',
         'Expires on          2030-01-02',
         'Estado / Status: ACTIVO',
         'Servidores de nombre (Domain servers):',
@@ -51,7 +51,7 @@ describe('whois parser: structures', function () {
       ].join('\n'),
     );
     assert.equal(got.domain.domain, 'example.test');
-    assert.equal(got.domain.created_date, '2007-01-10T00:00:00Z');
+    assert.equal(got.domain.created_date, '2007-01-25T00:00:00Z');
     assert.equal(got.domain.expiration_date, '2030-01-02T00:00:00Z');
     assert.deepEqual(got.domain.status, ['activo']);
     assert.deepEqual(got.domain.name_servers, ['ns1.example.net', 'ns2.example.net']);
@@ -149,12 +149,24 @@ describe('whois parser: structures', function () {
     ];
     for (const [raw, want] of cases) assert.equal(normalizeDate(raw), want, raw);
     assert.equal(normalizeDate('03/02/2012', 'mdy'), '2012-03-02T00:00:00Z');
+    assert.equal(normalizeDate('03/02/2012', 'dmy'), '2012-02-03T00:00:00Z');
+    // either reading is a date, and nothing says which: left out
+    assert.equal(normalizeDate('03/02/2012'), undefined);
+    assert.equal(normalizeDate('05/05/2012'), '2012-05-05T00:00:00Z');
   });
 
-  it('reads slashed dates month first only when the reply shows it', function () {
+  it('reads slashed dates as the reply shows them, and not at all when it does not', function () {
     const mdy = parseWhois('Domain Name: example.test\nCreated: 12/18/2001\nExpires: 03/02/2012\n');
     assert.equal(mdy.domain.expiration_date, '2012-03-02T00:00:00Z');
     const dmy = parseWhois('Domain Name: example.test\nCreated: 18/12/2001\nExpires: 03/02/2012\n');
     assert.equal(dmy.domain.expiration_date, '2012-02-03T00:00:00Z');
+    const hinted = parseWhois(
+      '% Date format: DD/MM/YYYY\nDomain Name: example.test\nExpires: 03/02/2012\n',
+    );
+    assert.equal(hinted.domain.expiration_date, '2012-02-03T00:00:00Z');
+    const unknown = parseWhois(
+      'Domain Name: example.test\nName Server: ns1.example.net\nExpires: 03/02/2012\n',
+    );
+    assert.equal(unknown.domain.expiration_date, undefined);
   });
 });
