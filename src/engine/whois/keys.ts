@@ -481,6 +481,7 @@ keys(
   'registrar website',
   'registrar web',
   'registrar www',
+  'registration url',
   'sponsoring registrar url',
   'sponsoring registrar website',
   'www',
@@ -603,7 +604,7 @@ function registrarAction(key: string): RegistrarAction | undefined {
   if (key === 'registrar iana id') return { field: 'registrar_id', overwrite: false };
   if (key === 'registrar url') return { field: 'registrar_url', overwrite: false };
   if (/^(organi[sz]ation|org)$/.test(key)) return { field: 'registrar', overwrite: false };
-  if (/^(url|website|www|web|referral url|homepage)$/.test(key)) {
+  if (/^(url|website|www|web|referral url|registration url|homepage)$/.test(key)) {
     return { field: 'registrar_url', overwrite: false };
   }
   if (/^(iana id|id)$/.test(key)) return { field: 'registrar_id', overwrite: false };
