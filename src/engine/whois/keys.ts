@@ -550,7 +550,7 @@ const REGISTRANT = [...'registrant'].map((c) => c.charCodeAt(0));
 export function hasReadings(str: string, from: number, to: number): boolean {
   for (let i = from + 1; i < to; i++) {
     const c = str.charCodeAt(i);
-    if (c === 47 || c === 40) return true;
+    if (c === 40 || (c === 47 && str.charCodeAt(i - 1) === 32)) return true;
   }
   return false;
 }
@@ -646,7 +646,7 @@ function keyCandidates(raw: string): string[] {
     add(plain);
     for (const m of bare.matchAll(/\(([^)]*)\)/g)) add(m[1]);
   }
-  if (plain.includes('/')) for (const part of plain.split(/\s\/\s|\s\/|\/\s/)) add(part);
+  if (plain.includes(' /')) for (const part of plain.split(/\s\/\s*/)) add(part);
   if (/[a-z]\d/.test(whole)) {
     for (const key of [...out]) {
       const unnumbered = key.replace(/([a-z])\d+\b/g, '$1');

@@ -312,34 +312,15 @@ class Reader {
     this.line(text, start, b, e);
   }
 
-  private doubleAt = -1;
-  private leaders: boolean | undefined = undefined;
-
-  private nextDouble(from: number): number {
-    if (this.doubleAt < from) {
-      const at = this.text.indexOf('  ', from);
-      this.doubleAt = at < 0 ? this.text.length : at;
-    }
-    return this.doubleAt;
-  }
-
-  /** The reply has a dot leader ("..", ". .") or a "#" somewhere (asked once, when needed). */
-  private hasLeaders(): boolean {
-    if (this.leaders === undefined) {
-      const t = this.text;
-      this.leaders = t.includes('..') || t.includes('. .') || t.includes('#');
-    }
-    return this.leaders;
-  }
-
   private slashAt = -1;
   private parenAt = -1;
 
   /** hasReadings, with the next '/' and '(' found once for the whole reply (as colonAt is). */
   private readingsIn(str: string, from: number, to: number): boolean {
     if (this.rewritten) return hasReadings(str, from, to);
+    // A bilingual key has a spaced slash ("Estado / Status"); "State/Province" does not.
     if (this.slashAt < from) {
-      const at = this.text.indexOf('/', from);
+      const at = this.text.indexOf(' /', from);
       this.slashAt = at < 0 ? this.text.length : at;
     }
     if (this.parenAt < from) {
@@ -552,11 +533,7 @@ class Reader {
     // Most colon-less lines are prose: the line must start like a field key (the bitmap) before
     // any gap is looked for.
     if (e - b > 200 || !mayBeFieldKey(str, b, e)) return false;
-    const to = Math.min(e, b + 64);
-    // Without a dot leader or "#" anywhere in the reply, only a double space can be the gap:
-    // its next place is found once for the whole reply (as colonAt is), not by a scan per line.
-    if (!this.rewritten && !this.hasLeaders() && this.nextDouble(b) >= to) return false;
-    const gap = gapAt(str, b, to);
+    const gap = gapAt(str, b, Math.min(e, b + 64));
     // The key before the gap must be able to name a field (the bitmap, as for "key: value").
     if (gap < 0 || !mayBeFieldKey(str, b, gap)) return false;
     const text = str.slice(b, e);
@@ -721,6 +698,10 @@ function slowHost(part: string): string | undefined {
  * first, "12/18/2001" only month first), else as it names its format ("dd/mm/yyyy",
  * "Date Format: DD/MM/YYYY", "mm/dd/yyyy"); else not known.
  */
+function hasSlash(value: string | undefined): boolean {
+  return value !== undefined && value.includes('/');
+}
+
 function slashOrder(values: Array<string | undefined>, text: string): SlashOrder {
   let dmy = false;
   let mdy = false;
@@ -800,7 +781,10 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
   if (ns.length > 0) domain.name_servers = ns;
   if ((f.dnssec !== undefined && isSigned(f.dnssec)) || f.ds !== undefined) domain.dnssec = true;
   // Written out (not built as `${key}_in_time`) so the result keeps one fixed object shape.
-  const order = slashOrder([f.created, f.updated, f.expires], text);
+  const order =
+    hasSlash(f.created) || hasSlash(f.updated) || hasSlash(f.expires)
+      ? slashOrder([f.created, f.updated, f.expires], text)
+      : 'unknown';
   const created = normalizeDate(f.created, order);
   if (created !== undefined) {
     domain.created_date = created;
