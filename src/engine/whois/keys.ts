@@ -494,16 +494,19 @@ export const FIELD_KEYS: ReadonlyMap<string, Field> = TOP_KEYS;
 // The first three characters of every field key (a key's end reads as a space), as a bitmap over
 // ASCII triples: a top-level line whose key cannot start like one fills no field, and needs no
 // look-up (half the lines of a gTLD reply are Admin/Tech/Billing contact lines). Three, not two:
-// the synonyms of many languages start like English contact keys ("bitiş" and "billing").
-const FIELD_STARTS = new Uint32Array(128 * 128 * 4);
-function markStart(c0: number, c1: number, c2: number): void {
-  FIELD_STARTS[(c0 * 128 + c1) * 4 + (c2 >> 5)] |= 1 << (c2 & 31);
+// the synonyms of many languages start like English contact keys ("bitiş" and "billing"). Over
+// a-z and space only (27 x 27 words of 27 bits, 3 KB, so it stays in cache); a key starting with
+// anything else is never filtered.
+const FIELD_STARTS = new Uint32Array(27 * 27);
+/** a-z as 0-25, space as 26, anything else -1 */
+function slot(c: number): number {
+  return c >= 97 && c <= 122 ? c - 97 : c === 32 ? 26 : -1;
 }
 for (const key of TOP_KEYS.keys()) {
-  const c2 = key.length > 2 ? key.charCodeAt(2) : 32;
-  if (key.charCodeAt(0) < 128 && key.charCodeAt(1) < 128 && c2 < 128) {
-    markStart(key.charCodeAt(0), key.charCodeAt(1), c2);
-  }
+  const s0 = slot(key.charCodeAt(0));
+  const s1 = slot(key.charCodeAt(1));
+  const s2 = key.length > 2 ? slot(key.charCodeAt(2)) : 26;
+  if (s0 >= 0 && s1 >= 0 && s2 >= 0) FIELD_STARTS[s0 * 27 + s1] |= 1 << s2;
 }
 
 /**
@@ -520,13 +523,15 @@ export function mayBeField(str: string, from: number, to: number): boolean {
   let c1 = str.charCodeAt(from + 1);
   if (c1 >= 65 && c1 <= 90) c1 += 32;
   else if (isSeparator(c1)) c1 = 32;
-  else if (!(c1 >= 97 && c1 <= 122) && !(c1 >= 48 && c1 <= 57)) return true;
+  else if (!(c1 >= 97 && c1 <= 122)) return true;
   let c2 = to - from > 2 ? str.charCodeAt(from + 2) : 32;
   if (c2 >= 65 && c2 <= 90) c2 += 32;
   else if (isSeparator(c2)) c2 = 32;
   // a numbered key ("ns1", "nameserver2") is read unnumbered too
   else if (!(c2 >= 97 && c2 <= 122)) return true;
-  if ((FIELD_STARTS[(c0 * 128 + c1) * 4 + (c2 >> 5)] & (1 << (c2 & 31))) === 0) {
+  const s1 = c1 === 32 ? 26 : c1 - 97;
+  const s2 = c2 === 32 ? 26 : c2 - 97;
+  if ((FIELD_STARTS[(c0 - 97) * 27 + s1] & (1 << s2)) === 0) {
     // An enumerated key ("a. Domain Name") is looked up.
     return c1 === 32 && str.charCodeAt(from + 1) === 46;
   }
