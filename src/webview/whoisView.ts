@@ -1,5 +1,7 @@
 // The WHOIS view: registrar, dates with relative time, status with meanings, name servers
-// that run the DNS look-up, DNSSEC, source and the raw reply behind a toggle.
+// that run the DNS look-up, DNSSEC, source and the raw reply behind a toggle. Only what the reply
+// holds is shown: a field it lacks has no row (the registry may not publish it, or publish it in
+// a form that could not be read; the view does not claim which).
 import type { WhoisResult, WhoisView } from '../protocol';
 import { add, button, chip, commandLink, el, externalLink, isHttpUrl, row, section } from './dom';
 import { statusMeaning } from './epp';
@@ -32,17 +34,20 @@ function drawHeader(root: HTMLElement, data: WhoisResult, name: string): void {
 }
 
 function drawRegistrar(root: HTMLElement, r: WhoisResult['registrar']): void {
+  if (!r.name && !r.referral_url && !r.id) return;
   const registrar = section(root, 'Registrar');
   const rlist = add(registrar, el('dl', 'facts'));
   if (r.name || r.referral_url) {
     const label = r.name ?? r.referral_url ?? '';
     row(rlist, 'Name', isHttpUrl(r.referral_url) ? externalLink(label, r.referral_url) : label);
-  } else row(rlist, 'Name', el('span', 'muted', 'Not published'));
-  if (r.id) row(rlist, 'IANA ID', r.id);
+  }
+  // An IANA id is a number; some registries give their own handle for the registrar instead.
+  if (r.id) row(rlist, /^\d+$/.test(r.id) ? 'IANA ID' : 'Registry ID', r.id);
   if (r.referral_url && r.name) row(rlist, 'Website', r.referral_url);
 }
 
 function drawDates(root: HTMLElement, d: WhoisResult['domain'], at: number): void {
+  if (!d.created_date && !d.updated_date && !d.expiration_date) return;
   const dates = section(root, 'Dates');
   const dlist = add(dates, el('dl', 'facts'));
   dateRow(dlist, 'Created', d.created_date, at, false);
@@ -52,39 +57,30 @@ function drawDates(root: HTMLElement, d: WhoisResult['domain'], at: number): voi
 
 /** Each EPP status with what it means for the holder. */
 function drawStatus(root: HTMLElement, values: string[]): void {
+  if (values.length === 0) return;
   const status = section(root, 'Status');
-  if (values.length > 0) {
-    const list = add(status, el('ul', 'status-list'));
-    for (const value of values) {
-      const meaning = statusMeaning(value);
-      const item = add(list, el('li'));
-      add(item, chip(meaning.label, `tone-${meaning.tone}`));
-      add(item, el('span', 'meaning', meaning.meaning));
-    }
-  } else add(status, el('p', 'muted', 'The registry publishes no status values.'));
+  const list = add(status, el('ul', 'status-list'));
+  for (const value of values) {
+    const meaning = statusMeaning(value);
+    const item = add(list, el('li'));
+    add(item, chip(meaning.label, `tone-${meaning.tone}`));
+    add(item, el('span', 'meaning', meaning.meaning));
+  }
 }
 
 /** Each name server links to its DNS look-up. */
 function drawNameServers(root: HTMLElement, servers: string[]): void {
+  if (servers.length === 0) return;
   const ns = section(root, 'Name servers');
-  if (servers.length > 0) {
-    const list = add(ns, el('ul', 'ns-list'));
-    for (const server of servers) {
-      add(add(list, el('li')), commandLink(server, 'hostlens.lookUpDnsRecords', server));
-    }
-  } else add(ns, el('p', 'muted', 'No name servers published.'));
+  const list = add(ns, el('ul', 'ns-list'));
+  for (const server of servers) {
+    add(add(list, el('li')), commandLink(server, 'hostlens.lookUpDnsRecords', server));
+  }
 }
 
 function drawDnssec(root: HTMLElement, dnssec: boolean | undefined): void {
-  const sec = section(root, 'DNSSEC');
-  add(
-    sec,
-    dnssec === true
-      ? chip('Signed', 'tone-ok')
-      : dnssec === false
-        ? chip('Unsigned', 'tone-info')
-        : el('span', 'muted', 'Not published'),
-  );
+  if (dnssec === undefined) return;
+  add(section(root, 'DNSSEC'), dnssec ? chip('Signed', 'tone-ok') : chip('Unsigned', 'tone-info'));
 }
 
 /** The reply as received, behind a toggle. */
@@ -106,10 +102,7 @@ function dateRow(
   now: number,
   expiry: boolean,
 ): void {
-  if (!iso) {
-    row(list, term, el('span', 'muted', 'Not published'));
-    return;
-  }
+  if (!iso) return;
   const value = el('span');
   add(value, el('span', 'date', formatUtc(iso)));
   const rel = relativeDate(iso, now);

@@ -323,12 +323,17 @@ const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/;
 const LEADING_ID = /^(?:\S*@\S+|[a-z0-9]+(?:-[a-z0-9]+)+)\s+(?=\d)/i;
 const TRAILING_NOTE = /\s+#\S*$/;
 
-/** How a reply writes slashed dates: day first (the default), or month first when it shows so. */
-export type SlashOrder = 'dmy' | 'mdy';
+const MAX_DATE_LENGTH = 120;
+
+/**
+ * How a reply writes slashed dates, as far as it shows: day first, month first, or not known
+ * (then "03/02/2012" is not read: either reading would be a guess).
+ */
+export type SlashOrder = 'dmy' | 'mdy' | 'unknown';
 
 export function normalizeDate(
   raw: string | undefined,
-  order: SlashOrder = 'dmy',
+  order: SlashOrder = 'unknown',
 ): string | undefined {
   if (raw === undefined) return undefined;
   if (isCanonical(raw)) return raw.length === 20 ? raw : `${raw.slice(0, 19)}Z`;
@@ -338,7 +343,9 @@ export function normalizeDate(
   let s = raw.includes('(') ? raw.replace(/\(\s*y{4}-m{2}-d{2}\s*\)/i, '') : raw;
   s = s.trim();
   if (hasOddSpace(s)) s = s.replace(/\s+/g, ' ');
-  if (s === '') return undefined;
+  // No spelling of a date is longer; a longer value is not read (and a hostile one cannot make
+  // the readers below backtrack over a megabyte).
+  if (s === '' || s.length > MAX_DATE_LENGTH) return undefined;
   const first = s.charCodeAt(0);
   if (first === 34 || first === 39) s = s.replace(/^["']|["']$/g, '');
   const read = readDate(s, order);
@@ -358,11 +365,12 @@ function readDate(s: string, order: SlashOrder): string | undefined {
   if (m) {
     let day = +m[1];
     let month = +m[3];
-    // Slashes are the one ambiguous spelling: day first unless the reply shows month first
-    // (or that cannot be a date).
-    if (m[2] === '/' && ((order === 'mdy' && day <= 12) || (month > 12 && day <= 12))) {
-      [day, month] = [month, day];
-    }
+    // Slashes are the one ambiguous spelling: read as the reply shows it, or as the only
+    // reading that is a date; when both are and the reply does not say, not at all.
+    if (m[2] === '/' && day !== month && day <= 12 && month <= 12) {
+      if (order === 'unknown') return undefined;
+      if (order === 'mdy') [day, month] = [month, day];
+    } else if (m[2] === '/' && month > 12 && day <= 12) [day, month] = [month, day];
     return build(+m[4], month, day, m[5], m[6], m[7], m[8] ?? m[9]);
   }
   m = COMPACT.exec(s);

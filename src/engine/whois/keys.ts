@@ -460,9 +460,6 @@ keys(
   'holder',
   'owner',
   'holder',
-  'registrant',
-  'registrant name',
-  'registrant organization',
   'titular',
   'titulaire',
   'titular do domínio',
@@ -484,6 +481,7 @@ keys(
   'registrar website',
   'registrar web',
   'registrar www',
+  'registration url',
   'sponsoring registrar url',
   'sponsoring registrar website',
   'www',
@@ -496,23 +494,24 @@ export const FIELD_KEYS: ReadonlyMap<string, Field> = TOP_KEYS;
 // The first three characters of every field key (a key's end reads as a space), as a bitmap over
 // ASCII triples: a top-level line whose key cannot start like one fills no field, and needs no
 // look-up (half the lines of a gTLD reply are Admin/Tech/Billing contact lines). Three, not two:
-// the synonyms of many languages start like English contact keys ("bitiş" and "billing").
-const FIELD_STARTS = new Uint32Array(128 * 128 * 4);
-function markStart(c0: number, c1: number, c2: number): void {
-  FIELD_STARTS[(c0 * 128 + c1) * 4 + (c2 >> 5)] |= 1 << (c2 & 31);
-}
-function hasStart(c0: number, c1: number, c2: number): boolean {
-  return (FIELD_STARTS[(c0 * 128 + c1) * 4 + (c2 >> 5)] & (1 << (c2 & 31))) !== 0;
+// the synonyms of many languages start like English contact keys ("bitiş" and "billing"). Over
+// a-z and space only (27 x 27 words of 27 bits, 3 KB, so it stays in cache); a key starting with
+// anything else is never filtered.
+const FIELD_STARTS = new Uint32Array(27 * 27);
+/** a-z as 0-25, space as 26, anything else -1 */
+function slot(c: number): number {
+  return c >= 97 && c <= 122 ? c - 97 : c === 32 ? 26 : -1;
 }
 for (const key of TOP_KEYS.keys()) {
-  const c2 = key.length > 2 ? key.charCodeAt(2) : 32;
-  if (key.charCodeAt(0) < 128 && key.charCodeAt(1) < 128 && c2 < 128) {
-    markStart(key.charCodeAt(0), key.charCodeAt(1), c2);
-  }
+  const s0 = slot(key.charCodeAt(0));
+  const s1 = slot(key.charCodeAt(1));
+  const s2 = key.length > 2 ? slot(key.charCodeAt(2)) : 26;
+  if (s0 >= 0 && s1 >= 0 && s2 >= 0) FIELD_STARTS[s0 * 27 + s1] |= 1 << s2;
 }
 
 /**
- * False when the raw key str[from, to) cannot normalise to a field key. Only ASCII letters,
+ * False when the raw key str[from, to), read as a whole, cannot normalise to a field key (its
+ * other readings are hasReadings' question). Only ASCII letters,
  * digits, spaces and the separators normalizeKey turns into a space are judged; anything else
  * (and a key starting with a separator, which normalising shifts) may be a field key.
  */
@@ -524,19 +523,39 @@ export function mayBeField(str: string, from: number, to: number): boolean {
   let c1 = str.charCodeAt(from + 1);
   if (c1 >= 65 && c1 <= 90) c1 += 32;
   else if (isSeparator(c1)) c1 = 32;
-  else if (!(c1 >= 97 && c1 <= 122) && !(c1 >= 48 && c1 <= 57)) return true;
+  else if (!(c1 >= 97 && c1 <= 122)) return true;
   let c2 = to - from > 2 ? str.charCodeAt(from + 2) : 32;
   if (c2 >= 65 && c2 <= 90) c2 += 32;
   else if (isSeparator(c2)) c2 = 32;
   // a numbered key ("ns1", "nameserver2") is read unnumbered too
   else if (!(c2 >= 97 && c2 <= 122)) return true;
-  if (hasStart(c0, c1, c2)) return true;
-  // An enumerated key ("a. Domain Name") or one with other readings ("Estado / Status",
-  // "Servidores de nombre (Domain servers)", "Nom de domaine#") is looked up.
-  if (c1 === 32 && str.charCodeAt(from + 1) === 46) return true;
-  for (let i = from + 2; i < to; i++) {
+  const s1 = c1 === 32 ? 26 : c1 - 97;
+  const s2 = c2 === 32 ? 26 : c2 - 97;
+  if ((FIELD_STARTS[(c0 - 97) * 27 + s1] & (1 << s2)) === 0) {
+    // An enumerated key ("a. Domain Name") is looked up.
+    return c1 === 32 && str.charCodeAt(from + 1) === 46;
+  }
+  // "Registrant Name", "Registrant Street", ...: a dozen contact lines in every gTLD reply start
+  // like "Registrar" and "Registration date"; no field key starts with "registrant".
+  return !(c0 === 114 && to - from > 10 && startsRegistrant(str, from));
+}
+
+function startsRegistrant(str: string, from: number): boolean {
+  for (let i = 0; i < 10; i++) if ((str.charCodeAt(from + i) | 32) !== REGISTRANT[i]) return false;
+  return true;
+}
+
+const REGISTRANT = [...'registrant'].map((c) => c.charCodeAt(0));
+
+/**
+ * True when the raw key str[from, to) has other readings (keyCandidates): a bilingual
+ * "Estado / Status" or an aside "Servidores de nombre (Domain servers)". Such a key may fill a
+ * field whatever mayBeField says of its start; the reader asks this only when mayBeField says no.
+ */
+export function hasReadings(str: string, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) {
     const c = str.charCodeAt(i);
-    if (c === 47 || c === 40 || c === 35 || c === 91) return true;
+    if (c === 40 || (c === 47 && str.charCodeAt(i - 1) === 32)) return true;
   }
   return false;
 }
@@ -590,7 +609,7 @@ function registrarAction(key: string): RegistrarAction | undefined {
   if (key === 'registrar iana id') return { field: 'registrar_id', overwrite: false };
   if (key === 'registrar url') return { field: 'registrar_url', overwrite: false };
   if (/^(organi[sz]ation|org)$/.test(key)) return { field: 'registrar', overwrite: false };
-  if (/^(url|website|www|web|referral url|homepage)$/.test(key)) {
+  if (/^(url|website|www|web|referral url|registration url|homepage)$/.test(key)) {
     return { field: 'registrar_url', overwrite: false };
   }
   if (/^(iana id|id)$/.test(key)) return { field: 'registrar_id', overwrite: false };
@@ -613,25 +632,36 @@ const cache = new Map<string, KeyInfo>();
  */
 function keyCandidates(raw: string): string[] {
   const whole = normalise(raw);
-  const bare = raw.replace(/^\s*(\d{1,2}[a-z]?|[a-z])\.\s+/i, '').replace(/[\s#.]+$/, '');
   const out = [whole];
   const add = (text: string): void => {
     const key = normalise(text);
     if (key !== '' && !out.includes(key)) out.push(key);
   };
-  add(bare);
-  const plain = bare.replace(/\([^)]*\)/g, ' ');
-  if (plain !== bare) {
+  // Each further reading only where its sign is present: most keys have none, and a miss in
+  // the key cache (every distinct short line is asked as a heading) must stay cheap.
+  let bare = raw;
+  const last = raw.charCodeAt(raw.length - 1);
+  if (ENUMERATED.test(raw) || last === 35 || last === 46) {
+    bare = raw.replace(ENUMERATED, '').replace(/[\s#.]+$/, '');
+    add(bare);
+  }
+  let plain = bare;
+  if (bare.includes('(')) {
+    plain = bare.replace(/\([^)]*\)/g, ' ');
     add(plain);
     for (const m of bare.matchAll(/\(([^)]*)\)/g)) add(m[1]);
   }
-  if (plain.includes('/')) for (const part of plain.split(/\s\/\s|\s\/|\/\s/)) add(part);
-  for (const key of [...out]) {
-    const unnumbered = key.replace(/([a-z])\d+\b/g, '$1');
-    if (unnumbered !== key) add(unnumbered);
+  if (plain.includes(' /')) for (const part of plain.split(/\s\/\s*/)) add(part);
+  if (/[a-z]\d/.test(whole)) {
+    for (const key of [...out]) {
+      const unnumbered = key.replace(/([a-z])\d+\b/g, '$1');
+      if (unnumbered !== key) add(unnumbered);
+    }
   }
   return out;
 }
+
+const ENUMERATED = /^\s*(\d{1,2}[a-z]?|[a-z])\.\s+/i;
 
 function normalise(raw: string): string {
   return raw

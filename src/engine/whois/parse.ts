@@ -14,6 +14,7 @@ import { classifyReply } from './reply';
 import {
   emptyFields,
   FIELDS,
+  hasReadings,
   keyInfo,
   mayBeField,
   type Field,
@@ -165,14 +166,18 @@ function isRuler(text: string, from: number, end: number): boolean {
 // key, then a dot leader (". . . ." or "....", maybe after a "#") or a run of 2+ spaces, then value
 const COLUMNS = /^([^\s.#][^.#]{0,58}?)\s*(?:#?\s*(?:\.\s?){3,}|#|\s{2,})\s*(\S.*)$/;
 
-/** A run of two spaces or a ". ." / ".." leader in str[from, to): a columns line may follow. */
-function hasGap(str: string, from: number, to: number): boolean {
+/**
+ * Where the first run of two spaces, ". ." / ".." leader or "#" in str[from, to) starts (a
+ * columns line's gap), or -1.
+ */
+function gapAt(str: string, from: number, to: number): number {
   for (let i = from + 1; i < to; i++) {
     const c = str.charCodeAt(i);
     const p = str.charCodeAt(i - 1);
-    if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32)) || c === 35) return true;
+    if (c === 35) return i;
+    if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32))) return i - 1;
   }
-  return false;
+  return -1;
 }
 
 /** JPRS's "[Domain Name]   EXAMPLE.JP" (also "a. [Domain Name]"); "[ notice ]" is a banner. */
@@ -307,6 +312,24 @@ class Reader {
     this.line(text, start, b, e);
   }
 
+  private slashAt = -1;
+  private parenAt = -1;
+
+  /** hasReadings, with the next '/' and '(' found once for the whole reply (as colonAt is). */
+  private readingsIn(str: string, from: number, to: number): boolean {
+    if (this.rewritten) return hasReadings(str, from, to);
+    // A bilingual key has a spaced slash ("Estado / Status"); "State/Province" does not.
+    if (this.slashAt < from) {
+      const at = this.text.indexOf(' /', from);
+      this.slashAt = at < 0 ? this.text.length : at;
+    }
+    if (this.parenAt < from) {
+      const at = this.text.indexOf('(', from);
+      this.parenAt = at < 0 ? this.text.length : at;
+    }
+    return this.slashAt < to || this.parenAt < to;
+  }
+
   private tabBefore(from: number, end: number): boolean {
     if (this.tabAt < from) {
       const t = this.text.indexOf('\t', from);
@@ -403,7 +426,7 @@ class Reader {
         if (!hasValue) this.lastField = undefined;
         return;
       }
-      if (!nested && hasValue && !mayBeFieldKey(str, b, k)) {
+      if (!nested && hasValue && !mayBeFieldKey(str, b, k) && !this.readingsIn(str, b, k)) {
         this.section = undefined;
         this.sticky = false;
         this.lastField = undefined;
@@ -507,7 +530,12 @@ class Reader {
    * synonym table knows, so prose is never taken for data.
    */
   private columns(str: string, b: number, e: number): boolean {
-    if (e - b > 200 || !hasGap(str, b, Math.min(e, b + 64))) return false;
+    // Most colon-less lines are prose: the line must start like a field key (the bitmap) before
+    // any gap is looked for.
+    if (e - b > 200 || !mayBeFieldKey(str, b, e)) return false;
+    const gap = gapAt(str, b, Math.min(e, b + 64));
+    // The key before the gap must be able to name a field (the bitmap, as for "key: value").
+    if (gap < 0 || !mayBeFieldKey(str, b, gap)) return false;
     const text = str.slice(b, e);
     const m = COLUMNS.exec(text);
     if (!m) return false;
@@ -526,7 +554,8 @@ function bareLine(rec: Rec, section: SectionKind, body: string): void {
   if (section === 'ns') {
     // Only a line that starts with a host name is one (prose after the list is not); a list
     // marker ("- ns1.example", YAML) goes first.
-    const first = body.replace(/^[-*]\s+/, '').split(/\s+/)[0];
+    const c = body.charCodeAt(0);
+    const first = (c === 45 || c === 42 ? body.replace(/^[-*]\s+/, '') : body).split(/\s+/)[0];
     if (HOSTISH.test(first)) addNs(rec, first);
   } else if (section === 'status') addStatus(rec, body);
   else if (section === 'domain') {
@@ -572,9 +601,15 @@ function addStatusPart(rec: Rec, part: string): void {
   let token = space === v.length ? v : v.slice(0, space);
   if (v.length === 13 && space < v.length && v.toLowerCase() === 'not delegated') token = v;
   // An EPP status spelt out in capitals ("CLIENT DELETE PROHIBITED") is one status.
-  else if (space < v.length && SPELT_STATUS.test(v)) token = v.replace(/\s+/g, '');
+  else if (space < v.length && isUpper(v.charCodeAt(1)) && SPELT_STATUS.test(v)) {
+    token = v.replace(/\s+/g, '');
+  }
   token = token.toLowerCase();
   if (!rec.status.includes(token)) rec.status.push(token);
+}
+
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
 }
 
 const ZONE_NS = /\sNS\s+(\S+)/;
@@ -583,7 +618,8 @@ const SPELT_STATUS = /^[A-Z]+( [A-Z]+){1,3}$/;
 
 function addNs(rec: Rec, value: string): void {
   // A zone-file line ("example.pt NS ns1.example.net.") names the server after "NS".
-  const zoneLine = value.length > 6 ? ZONE_NS.exec(value) : null;
+  const ns = value.indexOf('NS');
+  const zoneLine = ns > 0 && isSpace(value.charCodeAt(ns - 1)) ? ZONE_NS.exec(value) : null;
   const host = firstHost(zoneLine ? zoneLine[1] : value);
   if (host !== undefined && !rec.ns.includes(host)) rec.ns.push(host);
 }
@@ -658,9 +694,14 @@ function slowHost(part: string): string | undefined {
 }
 
 /**
- * Whether the reply writes slashed dates month first: only when one of its dates cannot be read
- * day first ("12/18/2001"), or it names its format ("mm/dd/yyyy"). Day first otherwise.
+ * How the reply writes slashed dates: as one of its dates shows ("18/12/2001" can only be day
+ * first, "12/18/2001" only month first), else as it names its format ("dd/mm/yyyy",
+ * "Date Format: DD/MM/YYYY", "mm/dd/yyyy"); else not known.
  */
+function hasSlash(value: string | undefined): boolean {
+  return value !== undefined && value.includes('/');
+}
+
 function slashOrder(values: Array<string | undefined>, text: string): SlashOrder {
   let dmy = false;
   let mdy = false;
@@ -673,11 +714,11 @@ function slashOrder(values: Array<string | undefined>, text: string): SlashOrder
     else if (+m[2] > 12) mdy = true;
     else ambiguous = true;
   }
-  if (mdy && !dmy) return 'mdy';
-  if (dmy || !ambiguous) return 'dmy';
-  return /\bmm[/.-]dd[/.-]y{2,4}\b/i.test(text) && !/\bdd[/.-]mm[/.-]y{2,4}\b/i.test(text)
-    ? 'mdy'
-    : 'dmy';
+  if (mdy !== dmy) return mdy ? 'mdy' : 'dmy';
+  if (!ambiguous) return 'unknown';
+  const dayFirst = /\b(dd|jj|gg|tt)[/.-]mm[/.-](yy|aa|jj)/i.test(text);
+  const monthFirst = /\bmm[/.-]dd[/.-]yy/i.test(text);
+  return dayFirst === monthFirst ? 'unknown' : dayFirst ? 'dmy' : 'mdy';
 }
 
 /** What a reply's records make: the seed's shape, and whether they name a holder. */
@@ -696,11 +737,12 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
     merged = emptyRecord();
     const asked = options.domain?.toLowerCase();
     const named = records.filter((r) => r.fields.domain !== undefined);
-    const mine =
-      asked === undefined ? [] : named.filter((r) => recordName(r.fields.domain) === asked);
+    const mine = new Set(
+      asked === undefined ? [] : named.filter((r) => recordName(r.fields.domain) === asked),
+    );
     const chosen =
-      mine.length > 0 && mine.length < named.length
-        ? records.filter((r) => r.fields.domain === undefined || mine.includes(r))
+      mine.size > 0 && mine.size < named.length
+        ? records.filter((r) => r.fields.domain === undefined || mine.has(r))
         : records;
     for (const r of chosen) {
       for (const k of FIELDS) {
@@ -732,11 +774,17 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
   }
   if (merged.status.length > 0) domain.status = merged.status;
   // "DNS: example.dk" beside the real servers names the zone, not a server of it.
-  const ns = merged.ns.length > 1 ? merged.ns.filter((h) => h !== name) : merged.ns;
+  const ns =
+    merged.ns.length > 1 && merged.ns.includes(name)
+      ? merged.ns.filter((h) => h !== name)
+      : merged.ns;
   if (ns.length > 0) domain.name_servers = ns;
   if ((f.dnssec !== undefined && isSigned(f.dnssec)) || f.ds !== undefined) domain.dnssec = true;
   // Written out (not built as `${key}_in_time`) so the result keeps one fixed object shape.
-  const order = slashOrder([f.created, f.updated, f.expires], text);
+  const order =
+    hasSlash(f.created) || hasSlash(f.updated) || hasSlash(f.expires)
+      ? slashOrder([f.created, f.updated, f.expires], text)
+      : 'unknown';
   const created = normalizeDate(f.created, order);
   if (created !== undefined) {
     domain.created_date = created;

@@ -23,15 +23,59 @@ export interface Port43Options {
   maxBytes?: number;
   /** "host:port" that every query is sent to, whatever server it is meant for */
   serverOverride?: string;
+  /** the TLD asked about: which legacy character set a reply that is not UTF-8 is read in */
+  tld?: string;
 }
 
-/** The bytes of a reply as text: UTF-8 when they are valid UTF-8, else Latin-1 (never throws). */
-export function decodeReply(bytes: Uint8Array): string {
+// The legacy character sets of the registries that still answer in one, by TLD: a reply that
+// is not UTF-8 from these is read in its country's set, so names and addresses stay text.
+const LEGACY_CHARSETS: Record<string, string> = {
+  jp: 'euc-jp',
+  kr: 'euc-kr',
+  cn: 'gb18030',
+  tw: 'big5',
+  hk: 'big5',
+  ru: 'koi8-r',
+  su: 'koi8-r',
+  'xn--p1ai': 'koi8-r',
+};
+
+/**
+ * The bytes of a reply as text, never throwing: ISO-2022-JP when it shifts into JIS (JPRS's
+ * Japanese replies; 7-bit, so it would pass for ASCII), else UTF-8 when the bytes are valid
+ * UTF-8, else the TLD's legacy set when it has one, else Latin-1 (which keeps every byte).
+ */
+export function decodeReply(bytes: Uint8Array, tld?: string): string {
+  if (hasJisShift(bytes)) {
+    try {
+      return new TextDecoder('iso-2022-jp').decode(bytes);
+    } catch {
+      // fall through to the other readings
+    }
+  }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
+    const legacy = tld === undefined ? undefined : LEGACY_CHARSETS[tld.toLowerCase()];
+    if (legacy !== undefined) {
+      try {
+        return new TextDecoder(legacy, { fatal: true }).decode(bytes);
+      } catch {
+        // not that set either
+      }
+    }
     return Buffer.from(bytes).toString('latin1');
   }
+}
+
+/** ESC $ B or ESC $ @: a shift into JIS X 0208 (ISO-2022-JP). */
+function hasJisShift(bytes: Uint8Array): boolean {
+  let i = bytes.indexOf(0x1b);
+  while (i >= 0 && i + 2 < bytes.length) {
+    if (bytes[i + 1] === 0x24 && (bytes[i + 2] === 0x42 || bytes[i + 2] === 0x40)) return true;
+    i = bytes.indexOf(0x1b, i + 1);
+  }
+  return false;
 }
 
 /** The query line a server expects for a domain; most take the bare name. */
@@ -128,7 +172,7 @@ export function queryServer(
       }
       chunks.push(chunk);
     });
-    socket.once('end', () => finish(undefined, decodeReply(Buffer.concat(chunks))));
+    socket.once('end', () => finish(undefined, decodeReply(Buffer.concat(chunks), options.tld)));
     socket.once('error', (err) =>
       finish(new LookupError('upstream_error', `Could not query ${server}`, { cause: err })),
     );
@@ -176,7 +220,7 @@ export async function lookupPort43(
     servers.push(server.toLowerCase());
     let text: string;
     try {
-      text = await queryServer(server, queryLine(server, domain), options);
+      text = await queryServer(server, queryLine(server, domain), { ...options, tld });
     } catch (err) {
       if (result === undefined || (err instanceof LookupError && err.code === 'cancelled'))
         throw err;

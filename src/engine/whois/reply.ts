@@ -106,6 +106,8 @@ const NOT_FOUND_ANY = anyOf(NOT_FOUND);
 const RATE_LIMITED_ANY = anyOf(RATE_LIMITED);
 const RESERVED_ANY = anyOf(RESERVED);
 
+const CLASSIFY_BYTES = 64 * 1024;
+
 export type ReplyKind = 'not_found' | 'rate_limited' | 'reserved';
 
 export interface Classified {
@@ -132,7 +134,9 @@ export function classifyReply(text: string): Classified | undefined {
   let notFound: string | undefined;
   let reserved: string | undefined;
   let start = 0;
-  const n = text.length;
+  // What a server says about the query comes before any megabyte of filler: only the first
+  // CLASSIFY_BYTES are read (each line costs a few regex passes).
+  const n = Math.min(text.length, CLASSIFY_BYTES);
   while (start < n) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = n;

@@ -3,7 +3,7 @@
 // single pass over the reply. Each is checked against an independent statement of the rule.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FIELD_KEYS, keyInfo, mayBeField } from '../../../../src/engine/whois/keys';
+import { FIELD_KEYS, hasReadings, keyInfo, mayBeField } from '../../../../src/engine/whois/keys';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
 import { parseWhois } from '../../../../src/engine/whois/parse';
 
@@ -31,14 +31,20 @@ describe('whois parser shortcuts', function () {
     fc.assert(
       fc.property(
         fc.constantFrom(...keys).chain(spelling),
-        (raw) => keyInfo(raw).field === undefined || mayBeField(raw, 0, raw.length),
+        (raw) =>
+          keyInfo(raw).field === undefined ||
+          mayBeField(raw, 0, raw.length) ||
+          hasReadings(raw, 0, raw.length),
       ),
       { numRuns: 3000 },
     );
     fc.assert(
       fc.property(
         fc.string({ maxLength: 30 }),
-        (raw) => keyInfo(raw).field === undefined || mayBeField(raw, 0, raw.length),
+        (raw) =>
+          keyInfo(raw).field === undefined ||
+          mayBeField(raw, 0, raw.length) ||
+          hasReadings(raw, 0, raw.length),
       ),
       { numRuns: 3000 },
     );
