@@ -18,38 +18,31 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export class ServerMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'hostlens_http_requests_total',
-    help: 'HTTP requests answered, by route and status',
-    labelNames: ['route', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly duration = new Histogram({
-    name: 'hostlens_request_duration_seconds',
-    help: 'Time from a request to its answer, per operation (queueing included)',
-    labelNames: ['operation'] as const,
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
-  private readonly upstream = new Histogram({
-    name: 'hostlens_upstream_duration_seconds',
-    help: 'Time the service call took once it had a worker, per upstream kind',
-    labelNames: ['kind'] as const,
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
-  private readonly refusals = new Counter({
-    name: 'hostlens_refusals_total',
-    help: 'Requests refused by a limit or by the address guard, by reason',
-    labelNames: ['reason'] as const,
-    registers: [this.registry],
-  });
-  private readonly cache = new Counter({
-    name: 'hostlens_cache_lookups_total',
-    help: 'Response cache look-ups, by result (hit or miss)',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
+  private readonly requests = this.counter(
+    'hostlens_http_requests_total',
+    'HTTP requests answered, by route and status',
+    ['route', 'status'],
+  );
+  private readonly duration = this.seconds(
+    'hostlens_request_duration_seconds',
+    'Time from a request to its answer, per operation (queueing included)',
+    'operation',
+  );
+  private readonly upstream = this.seconds(
+    'hostlens_upstream_duration_seconds',
+    'Time the service call took once it had a worker, per upstream kind',
+    'kind',
+  );
+  private readonly refusals = this.counter(
+    'hostlens_refusals_total',
+    'Requests refused by a limit or by the address guard, by reason',
+    ['reason'],
+  );
+  private readonly cache = this.counter(
+    'hostlens_cache_lookups_total',
+    'Response cache look-ups, by result (hit or miss)',
+    ['result'],
+  );
   private readonly redisUp = new Gauge({
     name: 'hostlens_redis_up',
     help: '1 while the shared Redis is used, 0 while limits are per instance (degraded)',
@@ -60,11 +53,11 @@ export class ServerMetrics {
     help: '1 when HOSTLENS_REDIS_URL is set',
     registers: [this.registry],
   });
-  private readonly redisFallbacks = new Counter({
-    name: 'hostlens_redis_fallbacks_total',
-    help: 'Times the instance lost Redis and fell back to local limits',
-    registers: [this.registry],
-  });
+  private readonly redisFallbacks = this.counter(
+    'hostlens_redis_fallbacks_total',
+    'Times the instance lost Redis and fell back to local limits',
+    [],
+  );
 
   constructor() {
     this.redisUp.set(0);
@@ -72,6 +65,21 @@ export class ServerMetrics {
     for (const reason of ['rate_limit', 'token_concurrency', 'queue_full', 'queue_expired']) {
       this.refusals.inc({ reason }, 0);
     }
+  }
+
+  private counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** A latency histogram in seconds, by one label. */
+  private seconds<L extends string>(name: string, help: string, label: L): Histogram<L> {
+    return new Histogram({
+      name,
+      help,
+      labelNames: [label],
+      buckets: SECONDS,
+      registers: [this.registry],
+    });
   }
 
   answered(route: string, status: number | string): void {
