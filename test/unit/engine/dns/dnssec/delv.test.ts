@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { queryWithDnssec } from '../../../../../src/engine/dns/dnssec/index';
 import type { QueryResult } from '../../../../../src/contract/shapes';
+import { main } from '../../../../../src/cli/main';
+import { EmbeddedServices } from '../../../../../src/services/embedded';
+import { startTestServer } from '../../../../support/serve';
 import {
   findTool,
   missingTool,
@@ -221,4 +224,63 @@ describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', 
       ['A', 'AAAA'],
     );
   });
+
+  describe('through every front end (anchors from the environment)', () => {
+    let saved: string | undefined;
+    beforeEach(() => {
+      saved = process.env.HOSTLENS_TRUST_ANCHORS;
+      process.env.HOSTLENS_TRUST_ANCHORS = h.anchorsFile;
+    });
+    afterEach(() => {
+      if (saved === undefined) delete process.env.HOSTLENS_TRUST_ANCHORS;
+      else process.env.HOSTLENS_TRUST_ANCHORS = saved;
+    });
+
+    it('GET /query?dnssec=true over HTTP gives the same JSON as the embedded service', async () => {
+      const embedded = new EmbeddedServices();
+      const server = await startTestServer(embedded);
+      try {
+        const params = { host: 'www.mismatch.tld', types: ['A', 'MX'], server: h.server };
+        const direct = await embedded.domain.query({ ...params, dnssec: true });
+        const remote = await server.client.domain.query({ ...params, dnssec: true });
+        assert.equal(direct.dnssec?.status, 'bogus');
+        assert.deepEqual(withoutTtl(remote), withoutTtl(direct));
+        const plain = await server.client.domain.query(params);
+        assert.equal(plain.dnssec, undefined);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('hostlens query --dnssec prints the verdict beside the records', async () => {
+      const out: string[] = [];
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      const write = process.stdout.write;
+      process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
+      let code: number;
+      try {
+        code = await main([
+          'query',
+          '--host',
+          'www.ed.tld',
+          '--types',
+          'A',
+          '--server',
+          h.server,
+          '--dnssec',
+        ]);
+      } finally {
+        process.stdout.write = write;
+      }
+      assert.equal(code, 0);
+      const r = JSON.parse(out.join('')) as QueryResult;
+      assert.equal(r.dnssec?.status, 'secure');
+      assert.equal(r.dnssec?.chain.at(-1)?.dnskey[0].algorithm, 15);
+    });
+  });
 });
+
+/** TTLs count down between two asks of a cache; everything else must match. */
+function withoutTtl(r: QueryResult): QueryResult {
+  return { ...r, records: r.records.map(({ ttl: _ttl, ...rest }) => rest) };
+}
