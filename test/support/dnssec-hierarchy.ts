@@ -51,6 +51,14 @@ export const ZONES: ZoneSpec[] = [
   { name: 'signed.opt.', algorithm: 'ECDSAP256SHA256', nsec3: { salt: '-', iterations: 0 } },
 ];
 
+/** [zone, label, target]: CNAMEs that leave their zone. */
+export const CROSS_ZONE_ALIASES: Array<[string, string, string]> = [
+  ['ecdsa.tld.', 'out', 'www.rsa.tld.'],
+  ['ecdsa.tld.', 'tampered-out', 'www.tampered.tld.'],
+  ['ecdsa.tld.', 'unsigned-out', 'www.unsigned.tld.'],
+  ['unsigned.tld.', 'out', 'www.ecdsa.tld.'],
+];
+
 export interface Hierarchy {
   /** "127.0.0.1:port" */
   server: string;
@@ -123,6 +131,10 @@ function zoneText(spec: ZoneSpec, zones: ZoneSpec[], dsOf: Map<string, string>):
       // More than a 1232-octet UDP answer holds: the validator must go on over TCP.
       ...Array.from({ length: 8 }, (_, i) => `big IN TXT "${String(i).repeat(200)}"`),
     );
+  }
+  // Aliases into other zones: the validator follows them and checks each zone on the way.
+  for (const [from, alias, target] of CROSS_ZONE_ALIASES) {
+    if (from === z) lines.push(`${alias} IN CNAME ${target}`);
   }
   for (const child of children(z, zones)) {
     const label = rel(child.name, z);
