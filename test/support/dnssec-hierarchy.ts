@@ -26,6 +26,8 @@ export interface ZoneSpec {
   expired?: boolean;
   /** the parent publishes the DS of a key this zone never uses */
   dsMismatch?: boolean;
+  /** www's A record is changed after signing, so its RRSIG no longer verifies */
+  tampered?: boolean;
 }
 
 /** The hierarchy of the tests: every case of issue 14 in one tree. */
@@ -42,10 +44,19 @@ export const ZONES: ZoneSpec[] = [
   { name: 'sha1.tld.', algorithm: 'RSASHA1' },
   { name: 'expired.tld.', algorithm: 'ECDSAP256SHA256', expired: true },
   { name: 'mismatch.tld.', algorithm: 'ECDSAP256SHA256', dsMismatch: true },
+  { name: 'tampered.tld.', algorithm: 'ED25519', tampered: true },
   { name: 'unsigned.tld.' },
   { name: 'opt.', algorithm: 'ED25519', nsec3: { salt: '-', iterations: 0, optOut: true } },
   { name: 'insecure.opt.' },
   { name: 'signed.opt.', algorithm: 'ECDSAP256SHA256', nsec3: { salt: '-', iterations: 0 } },
+];
+
+/** [zone, label, target]: CNAMEs that leave their zone. */
+export const CROSS_ZONE_ALIASES: Array<[string, string, string]> = [
+  ['ecdsa.tld.', 'out', 'www.rsa.tld.'],
+  ['ecdsa.tld.', 'tampered-out', 'www.tampered.tld.'],
+  ['ecdsa.tld.', 'unsigned-out', 'www.unsigned.tld.'],
+  ['unsigned.tld.', 'out', 'www.ecdsa.tld.'],
 ];
 
 export interface Hierarchy {
@@ -121,6 +132,10 @@ function zoneText(spec: ZoneSpec, zones: ZoneSpec[], dsOf: Map<string, string>):
       ...Array.from({ length: 8 }, (_, i) => `big IN TXT "${String(i).repeat(200)}"`),
     );
   }
+  // Aliases into other zones: the validator follows them and checks each zone on the way.
+  for (const [from, alias, target] of CROSS_ZONE_ALIASES) {
+    if (from === z) lines.push(`${alias} IN CNAME ${target}`);
+  }
   for (const child of children(z, zones)) {
     const label = rel(child.name, z);
     lines.push(`${label} IN NS ns.${child.name}`, `ns.${label} IN A 127.0.0.1`);
@@ -137,6 +152,8 @@ function keygen(dir: string, spec: ZoneSpec): string {
   if (spec.expired === true) args.push('-P', '20190101000000', '-A', '20190101000000');
   return execFileSync(findTool('dnssec-keygen')!, [...args, spec.name], {
     encoding: 'utf8',
+    // its deprecation warning for RSASHA1 is expected
+    stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
 }
 
@@ -184,12 +201,26 @@ export function buildZones(
     const key = keygen(dir, spec);
     text += readFileSync(join(dir, `${key}.key`), 'utf8');
     writeFileSync(file, text);
-    files.set(spec.name, sign(dir, spec, file, key));
+    const signed = sign(dir, spec, file, key);
+    if (spec.tampered === true) tamper(signed, spec.name);
+    files.set(spec.name, signed);
     const published = spec.dsMismatch === true ? keygen(dir, spec) : key;
     dsOf.set(spec.name, dsLine(dir, published));
     if (spec.name === '.') rootDs = dsLine(dir, key);
   }
   return { files, rootDs };
+}
+
+/** Changes www's address in a signed zone file, leaving its RRSIG as it was. */
+function tamper(file: string, zone: string): void {
+  const owner = `www.${zone}`.replace(/\./g, '\\.');
+  const pattern = new RegExp(`^(${owner}\\s+\\d+\\s+IN\\s+A\\s+)192\\.0\\.2\\.1$`, 'm');
+  const text = readFileSync(file, 'utf8');
+  if (!pattern.test(text)) throw new Error(`no A record of www.${zone} to tamper with`);
+  writeFileSync(
+    file,
+    text.replace(pattern, (_all, head: string) => `${head}192.0.2.66`),
+  );
 }
 
 async function freePort(): Promise<number> {

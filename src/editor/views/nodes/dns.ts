@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { DnsRecord } from '../../../contract/shapes';
 import type { DnsLookupEntry } from '../history';
 import { icons, MessageNode, ResultNode } from './base';
+import { DnssecNode } from './dnssec';
 
 const TYPE_ICONS: Record<string, string> = {
   A: 'symbol-number',
@@ -35,6 +36,9 @@ export function dnsChildren(entry: DnsLookupEntry): ResultNode[] {
   }
   for (const failure of result.errors ?? []) {
     nodes.push(new MessageNode(`${failure.type}: ${failure.code}`, icons.warning));
+  }
+  if (result.dnssec) {
+    nodes.push(new DnssecNode(`${entry.host}@${entry.server ?? ''}`, result.dnssec));
   }
   return nodes;
 }

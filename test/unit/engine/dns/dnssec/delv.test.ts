@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { queryWithDnssec } from '../../../../../src/engine/dns/dnssec/index';
 import type { QueryResult } from '../../../../../src/contract/shapes';
+import { main } from '../../../../../src/cli/main';
+import { EmbeddedServices } from '../../../../../src/services/embedded';
+import { startTestServer } from '../../../../support/serve';
 import {
+  CROSS_ZONE_ALIASES,
   findTool,
   missingTool,
   startHierarchy,
@@ -29,6 +33,7 @@ const EXPECTED: Record<string, Verdict> = {
   'sha1.tld.': 'secure',
   'expired.tld.': 'bogus',
   'mismatch.tld.': 'bogus',
+  'tampered.tld.': 'secure',
   'unsigned.tld.': 'insecure',
   'opt.': 'secure',
   'insecure.opt.': 'insecure',
@@ -40,7 +45,15 @@ const EXPECTED: Record<string, Verdict> = {
  * zone, whose "this name does not exist" proof is an opt-out span (an unsigned delegation may
  * hide there), so it is insecure (RFC 5155 section 6; delv agrees).
  */
-const EXCEPTIONS: Record<string, Verdict> = { 'x.wild.opt. TXT': 'insecure' };
+const EXCEPTIONS: Record<string, Verdict> = {
+  'x.wild.opt. TXT': 'insecure',
+  // The A record changed after signing; the alias leads to it.
+  'www.tampered.tld. A': 'bogus',
+  'alias.tampered.tld. A': 'bogus',
+  // Aliases across zones take the worst zone on the way.
+  'tampered-out.ecdsa.tld. A': 'bogus',
+  'unsigned-out.ecdsa.tld. A': 'insecure',
+};
 
 interface Question {
   name: string;
@@ -71,13 +84,25 @@ const QUESTIONS: Question[] = [
   { name: 'nope.', type: 'A', what: 'nonexistent TLD', zone: '.' },
   { name: 'www.nope.', type: 'AAAA', what: 'below a nonexistent TLD', zone: '.' },
   ...ZONES.filter((z) => z.name !== '.').flatMap((z) => questionsFor(z.name)),
+  ...CROSS_ZONE_ALIASES.map(([zone, alias, target]) => ({
+    name: `${alias}.${zone}`,
+    type: 'A',
+    what: `CNAME to ${target}`,
+    zone,
+  })),
 ];
 
-/** delv's one-line verdict: "; fully validated", "; unsigned answer", or a resolution failure. */
+/**
+ * delv's verdict for the whole answer. A failure anywhere (say the CNAME validated but its target did not) fails the
+ * question; "resolution failed: ncache …" is only how delv introduces a negative answer.
+ */
 function delvVerdict(output: string): Verdict {
-  if (/^; (negative response, )?fully validated/m.test(output)) return 'secure';
+  const failed = /resolution failed: (?!ncache)(.*)/.exec(output);
+  if (failed !== null)
+    return /timed out|SERVFAIL|^failure/.test(failed[1]) ? 'indeterminate' : 'bogus';
+  // delv judges each RRset of a CNAME chain; the answer is as strong as its weakest one.
   if (/^; (negative response, )?unsigned answer/m.test(output)) return 'insecure';
-  if (/resolution failed: (timed out|failure|SERVFAIL)/.test(output)) return 'indeterminate';
+  if (/^; (negative response, )?fully validated/m.test(output)) return 'secure';
   return 'bogus';
 }
 
@@ -169,6 +194,8 @@ describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', 
     assert.match(expired.reason, /expired at 2020-02-01T00:00:00Z/);
     const mismatch = weSay.get('www.mismatch.tld. A')!.dnssec!;
     assert.match(mismatch.reason, /no DNSKEY of mismatch\.tld\. matches/);
+    const tampered = weSay.get('www.tampered.tld. A')!.dnssec!;
+    assert.match(tampered.reason, /RRSIG over www\.tampered\.tld\. A .* does not verify/);
     const unsigned = weSay.get('www.unsigned.tld. A')!.dnssec!;
     assert.match(unsigned.reason, /unsigned\.tld\. is delegated from tld\. without a DS record/);
   });
@@ -221,4 +248,63 @@ describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', 
       ['A', 'AAAA'],
     );
   });
+
+  describe('through every front end (anchors from the environment)', () => {
+    let saved: string | undefined;
+    beforeEach(() => {
+      saved = process.env.HOSTLENS_TRUST_ANCHORS;
+      process.env.HOSTLENS_TRUST_ANCHORS = h.anchorsFile;
+    });
+    afterEach(() => {
+      if (saved === undefined) delete process.env.HOSTLENS_TRUST_ANCHORS;
+      else process.env.HOSTLENS_TRUST_ANCHORS = saved;
+    });
+
+    it('GET /query?dnssec=true over HTTP gives the same JSON as the embedded service', async () => {
+      const embedded = new EmbeddedServices();
+      const server = await startTestServer(embedded);
+      try {
+        const params = { host: 'www.mismatch.tld', types: ['A', 'MX'], server: h.server };
+        const direct = await embedded.domain.query({ ...params, dnssec: true });
+        const remote = await server.client.domain.query({ ...params, dnssec: true });
+        assert.equal(direct.dnssec?.status, 'bogus');
+        assert.deepEqual(withoutTtl(remote), withoutTtl(direct));
+        const plain = await server.client.domain.query(params);
+        assert.equal(plain.dnssec, undefined);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('hostlens query --dnssec prints the verdict beside the records', async () => {
+      const out: string[] = [];
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      const write = process.stdout.write;
+      process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
+      let code: number;
+      try {
+        code = await main([
+          'query',
+          '--host',
+          'www.ed.tld',
+          '--types',
+          'A',
+          '--server',
+          h.server,
+          '--dnssec',
+        ]);
+      } finally {
+        process.stdout.write = write;
+      }
+      assert.equal(code, 0);
+      const r = JSON.parse(out.join('')) as QueryResult;
+      assert.equal(r.dnssec?.status, 'secure');
+      assert.equal(r.dnssec?.chain.at(-1)?.dnskey[0].algorithm, 15);
+    });
+  });
 });
+
+/** TTLs count down between two asks of a cache; everything else must match. */
+function withoutTtl(r: QueryResult): QueryResult {
+  return { ...r, records: r.records.map(({ ttl: _ttl, ...rest }) => rest) };
+}
