@@ -23,7 +23,9 @@ async function code(work: Promise<unknown>): Promise<string> {
     await work;
     return 'answered';
   } catch (err) {
-    return err instanceof LookupError ? `${err.code}: ${err.detail}` : `not a LookupError: ${String(err)}`;
+    return err instanceof LookupError
+      ? `${err.code}: ${err.detail}`
+      : `not a LookupError: ${String(err)}`;
   }
 }
 
