@@ -1,15 +1,16 @@
 // The first look-up of a process pays for work done once: V8 compiling the message reader
 // and record builders, the UDP binding's first socket, the CSPRNG behind query IDs. A
 // long-lived process (`hostlens serve`, the editor) does that work right after start, off any
-// request's path, so its first answer costs what every later one does. Nothing goes on the
-// network: the reply is built here and the socket only binds to loopback.
+// request's path, so its first answer costs what every later one does. Nothing goes beyond
+// this process: the replies are built here, on a loopback socket of its own.
 import { createSocket } from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import * as packet from 'dns-packet';
-import { RECORD_TYPES } from '../../contract/shapes';
+import { RECORD_TYPES, type QueryResult } from '../../contract/shapes';
 import { textToLabels } from './presentation';
 import { outcomeOf } from './records';
-import { encodeQuery, parseMessage } from './wire';
+import { query } from './query';
+import { encodeQuery, FLAG_QR, parseMessage } from './wire';
 
 let warmed = false;
 
@@ -30,10 +31,11 @@ const SAMPLE: Record<string, unknown> = {
 export function warmUpDns(): void {
   if (warmed) return;
   warmed = true;
-  setTimeout(run, 0).unref();
+  setTimeout(() => void runWarmUp(), 0).unref();
 }
 
-function run(): void {
+/** The warm-up itself; resolves with the loopback look-up's answer (tests check it). */
+export async function runWarmUp(): Promise<QueryResult | undefined> {
   try {
     const name = textToLabels('warm.invalid');
     for (const type of RECORD_TYPES) {
@@ -47,11 +49,42 @@ function run(): void {
       });
       outcomeOf(parseMessage(reply), name, type);
     }
-    const socket = createSocket('udp4');
-    socket.on('error', () => socket.close());
-    socket.bind(0, '127.0.0.1', () => socket.close());
-    socket.unref();
+    return await askLoopback();
   } catch {
     // Warming up is an optimisation; a failure here must never surface.
+    return undefined;
   }
+}
+
+/**
+ * One whole look-up of the ten types, through the real transport, against a responder on a
+ * loopback socket of our own that answers every question with NODATA.
+ */
+function askLoopback(): Promise<QueryResult> {
+  const responder = createSocket('udp4');
+  responder.unref();
+  responder.on('error', () => responder.close());
+  responder.on('message', (message: Buffer, peer) => {
+    try {
+      const question = parseMessage(message).question;
+      if (question === undefined) return;
+      // The header with QR set and no records, then the question as it came.
+      const end = 12 + question.name.reduce((n, l) => n + l.length + 1, 1) + 4;
+      const reply = Buffer.from(message.subarray(0, end));
+      reply.writeUInt16BE(message.readUInt16BE(2) | FLAG_QR, 2);
+      reply.writeUInt32BE(0x00010000, 4);
+      reply.writeUInt32BE(0, 8);
+      responder.send(reply, peer.port, peer.address);
+    } catch {
+      // not a message worth answering
+    }
+  });
+  return new Promise<QueryResult>((resolve, reject) => {
+    responder.bind(0, '127.0.0.1', () => {
+      const server = `127.0.0.1:${responder.address().port}`;
+      query({ host: 'warm.invalid', server }, { timeoutMs: 1000, tries: 1 })
+        .then(resolve, reject)
+        .finally(() => responder.close());
+    });
+  });
 }
