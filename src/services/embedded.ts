@@ -3,6 +3,7 @@
 import { domainKeys } from '../engine/mail/dkim';
 import { query } from '../engine/dns/query';
 import { queryWithDnssec, wantsDnssec } from '../engine/dns/dnssec/index';
+import { warmUpDns } from '../engine/dns/warm';
 import { senderPolicyRanges } from '../engine/mail/spf';
 import { checkHost, type CheckHostParams, type CheckHostResult } from '../engine/mail/spf-check';
 import { icons } from '../engine/web/icons';
@@ -29,7 +30,10 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   readonly domain: DomainService = this;
   readonly meta: MetaService = this;
 
-  constructor(private readonly options: EmbeddedOptions = {}) {}
+  constructor(private readonly options: EmbeddedOptions = {}) {
+    // The DNS engine's once-per-process work, done now rather than in the first request.
+    warmUpDns();
+  }
 
   private dns(call: CallOptions | undefined) {
     return {

@@ -2,11 +2,8 @@
 // loopback port, and the engine's answers from it must equal its answers from the fixture
 // server (and a few spelled-out records). Runs whenever knotd is installed.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createSocket } from 'node:dgram';
-import { accessSync, constants, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { query, type AllTypesFailed } from '../../../../src/engine/dns/query';
 import { LookupError } from '../../../../src/contract/errors';
 import type { DnsRecord, QueryResult } from '../../../../src/contract/shapes';
@@ -16,6 +13,7 @@ import {
   ZONES_DIR,
   type DnsFixture,
 } from '../../../support/dns-server';
+import { findTool, startKnot, type KnotServer } from '../../../support/knot';
 
 const HOSTS = [
   'example.test',
@@ -43,56 +41,10 @@ const HOSTS = [
 ];
 const OPTIONS = { timeoutMs: 1000, tries: 2 };
 
-function findKnotd(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
-  for (const dir of dirs) {
-    const candidate = join(dir, 'knotd');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
-}
-
-function knotConfig(dir: string, port: number): string {
-  const zones = readdirSync(ZONES_DIR).filter((f) => f.endsWith('.zone'));
-  return [
-    'server:',
-    `    rundir: "${dir}"`,
-    `    listen: 127.0.0.1@${port}`,
-    'database:',
-    `    storage: "${dir}"`,
-    'log:',
-    '  - target: stderr',
-    '    any: warning',
-    'zone:',
-    ...zones.flatMap((f) => [
-      `  - domain: ${f.replace(/\.zone$/, '')}`,
-      `    file: "${join(ZONES_DIR, f)}"`,
-      '    zonefile-sync: -1',
-      '    journal-content: none',
-    ]),
-    '',
-  ].join('\n');
-}
-
 describe('engine/dns query against Knot DNS', function () {
   this.timeout(20000);
-  const knotd = findKnotd();
-  let dir: string;
-  let knot: ChildProcess | undefined;
-  let knotLog = '';
+  const knotd = findTool('knotd');
+  let knot: KnotServer | undefined;
   let knotServer: string;
   let fixture: DnsFixture;
 
@@ -101,30 +53,19 @@ describe('engine/dns query against Knot DNS', function () {
       console.log('    (skipped: knotd is not installed; install Debian "knot" to run these)');
       this.skip();
     }
-    dir = mkdtempSync(join(tmpdir(), 'hostlens-knot-'));
-    const port = await freePort();
-    writeFileSync(join(dir, 'knot.conf'), knotConfig(dir, port));
-    knot = spawn(knotd, ['-c', join(dir, 'knot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    knot.stderr?.on('data', (chunk: Buffer) => (knotLog += chunk.toString()));
-    knotServer = `127.0.0.1:${port}`;
+    const zones = readdirSync(ZONES_DIR)
+      .filter((f) => f.endsWith('.zone'))
+      .map((f) => ({ origin: f.replace(/\.zone$/, ''), file: join(ZONES_DIR, f) }));
+    // The first zone is the one knotd must answer before the tests start.
+    zones.sort((x, y) => (x.origin === 'example.test' ? -1 : y.origin === 'example.test' ? 1 : 0));
+    knot = await startKnot(knotd, zones);
+    knotServer = knot.address;
     fixture = await startDnsServer({ records: loadFixtureZones() });
-    await waitUntilServing(
-      knotServer,
-      () => knot?.exitCode ?? null,
-      () => knotLog,
-    );
   });
 
   after(async () => {
     await fixture?.close();
-    if (knot !== undefined && knot.exitCode === null) {
-      const exited = new Promise((resolve) => knot!.once('exit', resolve));
-      knot.kill('SIGTERM');
-      const timer = setTimeout(() => knot!.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(timer);
-    }
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    await knot?.close();
   });
 
   it('serves the spelled-out apex records', async () => {
@@ -187,27 +128,4 @@ function inCanonicalOrder(result: QueryResult): QueryResult {
     [...group].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
   );
   return { ...result, records };
-}
-
-async function waitUntilServing(
-  server: string,
-  exitCode: () => number | null,
-  log: () => string,
-): Promise<void> {
-  const deadline = Date.now() + 10000;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    if (exitCode() !== null) throw new Error(`knotd exited (${exitCode()}): ${log()}`);
-    try {
-      const r: QueryResult = await query(
-        { host: 'example.test', types: ['SOA'], server },
-        { timeoutMs: 300, tries: 1 },
-      );
-      if (r.records.length > 0) return;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`knotd did not serve the zones in time: ${String(last)} ${log()}`);
 }

@@ -1,0 +1,90 @@
+// The first look-up of a process pays for work done once: V8 compiling the message reader
+// and record builders, the UDP binding's first socket, the CSPRNG behind query IDs. A
+// long-lived process (`hostlens serve`, the editor) does that work right after start, off any
+// request's path, so its first answer costs what every later one does. Nothing goes beyond
+// this process: the replies are built here, on a loopback socket of its own.
+import { createSocket } from 'node:dgram';
+import { randomInt } from 'node:crypto';
+import * as packet from 'dns-packet';
+import { RECORD_TYPES, type QueryResult } from '../../contract/shapes';
+import { textToLabels } from './presentation';
+import { outcomeOf } from './records';
+import { query } from './query';
+import { encodeQuery, FLAG_QR, parseMessage } from './wire';
+
+let warmed = false;
+
+const SAMPLE: Record<string, unknown> = {
+  A: '192.0.2.1',
+  AAAA: '2001:db8::1',
+  CAA: { flags: 0, tag: 'issue', value: 'ca.example' },
+  CNAME: 'b.warm.invalid',
+  MX: { preference: 10, exchange: 'mx.warm.invalid' },
+  NS: 'ns.warm.invalid',
+  PTR: 'p.warm.invalid',
+  TXT: ['v=spf1 -all', 'café'],
+  SRV: { priority: 1, weight: 2, port: 3, target: 's.warm.invalid' },
+  SOA: { mname: 'ns.warm.invalid', rname: 'h.warm.invalid', serial: 1 },
+};
+
+/** Runs once per process, soon after the call, never on the caller's stack. */
+export function warmUpDns(): void {
+  if (warmed) return;
+  warmed = true;
+  setTimeout(() => void runWarmUp(), 0).unref();
+}
+
+/** The warm-up itself; resolves with the loopback look-up's answer (tests check it). */
+export async function runWarmUp(): Promise<QueryResult | undefined> {
+  try {
+    const name = textToLabels('warm.invalid');
+    for (const type of RECORD_TYPES) {
+      encodeQuery(randomInt(0, 0x10000), name, 1);
+      const reply = packet.encode({
+        type: 'response',
+        id: 1,
+        flags: packet.RECURSION_DESIRED,
+        questions: [{ type, name: 'warm.invalid' }],
+        answers: [{ type, name: 'warm.invalid', ttl: 1, data: SAMPLE[type] } as packet.Answer],
+      });
+      outcomeOf(parseMessage(reply), name, type);
+    }
+    return await askLoopback();
+  } catch {
+    // Warming up is an optimisation; a failure here must never surface.
+    return undefined;
+  }
+}
+
+/**
+ * One whole look-up of the ten types, through the real transport, against a responder on a
+ * loopback socket of our own that answers every question with NODATA.
+ */
+function askLoopback(): Promise<QueryResult> {
+  const responder = createSocket('udp4');
+  responder.unref();
+  responder.on('error', () => responder.close());
+  responder.on('message', (message: Buffer, peer) => {
+    try {
+      const question = parseMessage(message).question;
+      if (question === undefined) return;
+      // The header with QR set and no records, then the question as it came.
+      const end = 12 + question.name.reduce((n, l) => n + l.length + 1, 1) + 4;
+      const reply = Buffer.from(message.subarray(0, end));
+      reply.writeUInt16BE(message.readUInt16BE(2) | FLAG_QR, 2);
+      reply.writeUInt32BE(0x00010000, 4);
+      reply.writeUInt32BE(0, 8);
+      responder.send(reply, peer.port, peer.address);
+    } catch {
+      // not a message worth answering
+    }
+  });
+  return new Promise<QueryResult>((resolve, reject) => {
+    responder.bind(0, '127.0.0.1', () => {
+      const server = `127.0.0.1:${responder.address().port}`;
+      query({ host: 'warm.invalid', server }, { timeoutMs: 1000, tries: 1 })
+        .then(resolve, reject)
+        .finally(() => responder.close());
+    });
+  });
+}
