@@ -10,6 +10,7 @@ import {
   type DocumentOptions,
   type ZoneProblem,
 } from '../engine/zone/index';
+import { compareZone, type DriftResult } from '../engine/zone/drift';
 
 export {
   ZoneSession,
@@ -85,4 +86,21 @@ export function toCheckProblem(p: ZoneProblem): ZoneCheckProblem {
   };
   if (p.file !== undefined) out.file = p.file;
   return out;
+}
+
+export type { DriftResult, DriftEntry, ServerSerial } from '../engine/zone/drift';
+
+/** A zone file against its live nameservers (or the one named). */
+export async function diffZoneFile(
+  file: string,
+  options: { origin?: string; server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<DriftResult> {
+  const text = readZoneFile(file);
+  const fileOpts = fileOptions(file, text, options.origin);
+  const session = new ZoneSession(text, fileOpts);
+  return compareZone(fileOpts.origin!, session.records(), {
+    server: options.server,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+  });
 }
