@@ -150,13 +150,13 @@ describe('engine/zone drift against Knot DNS', function () {
     for (;;) {
       if (knot.exitCode !== null) throw new Error(`knotd exited: ${log}`);
       try {
-        const soa = await askTcp(
-          'noxfr.test.',
-          'SOA',
-          { address: '127.0.0.1', port },
-          { timeoutMs: 500 },
+        // both zones loaded, the one that allows transfers included
+        const soas = await Promise.all(
+          ['noxfr.test.', 'xfr.test.'].map((z) =>
+            askTcp(z, 'SOA', { address: '127.0.0.1', port }, { timeoutMs: 500 }),
+          ),
         );
-        if (soa.length === 1) break;
+        if (soas.every((soa) => soa.length === 1)) break;
       } catch (err) {
         if (Date.now() > deadline) throw err;
       }
