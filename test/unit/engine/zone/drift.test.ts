@@ -164,9 +164,14 @@ describe('engine/zone drift against Knot DNS', function () {
     }
   });
 
-  after(() => {
-    if (knot !== undefined && knot.exitCode === null) knot.kill('SIGTERM');
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  after(async () => {
+    // knotd writes into its directory until it has exited
+    if (knot !== undefined && knot.exitCode === null) {
+      const exited = new Promise((resolve) => knot!.once('exit', resolve));
+      knot.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    }
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   function records(text: string, origin: string) {
