@@ -104,3 +104,6 @@ export async function diffZoneFile(
     timeoutMs: options.timeoutMs,
   });
 }
+
+export { nextSerial } from '../engine/zone/serial';
+export { TYPES as RECORD_TYPE_INFO } from '../engine/zone/rrtypes';

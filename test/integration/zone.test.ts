@@ -81,4 +81,51 @@ describe('zone files in VS Code', () => {
       ['example.org. SOA,NS', 'ns1.example.org. A', 'www.example.org. A', 'mail.example.org. A,A'],
     );
   });
+
+  it('goes to the definition of a name and finds its references', async () => {
+    // line 2: "example.org. IN NS ns1.example.org." -> the NS target
+    const target = new vscode.Position(2, document.lineAt(2).text.indexOf('ns1') + 1);
+    const defs = await vscode.commands.executeCommand<vscode.Location[]>(
+      'vscode.executeDefinitionProvider',
+      document.uri,
+      target,
+    );
+    assert.deepEqual(
+      defs.map((d) => d.range.start.line),
+      [3],
+    );
+    const refs = await vscode.commands.executeCommand<vscode.Location[]>(
+      'vscode.executeReferenceProvider',
+      document.uri,
+      new vscode.Position(3, 1),
+    );
+    // the owner itself and the NS record pointing at it
+    assert.deepEqual(refs.map((r) => r.range.start.line).sort(), [2, 3]);
+  });
+
+  it('shows the SOA serial lens and increments the serial', async () => {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      document.uri,
+    );
+    const lens = lenses.find((l) => l.command?.command === 'hostlens.incrementSerial');
+    assert.equal(lens?.command?.title, 'Serial 1: Increment serial');
+    const command = lens?.command;
+    const args = (command.arguments ?? []) as unknown[];
+    await vscode.commands.executeCommand(command.command, ...args);
+    assert.match(document.lineAt(1).text, / hostmaster\.example\.org\. 2 3600 /);
+  });
+
+  it('hovers a record type with what it is and its RFC', async () => {
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      document.uri,
+      new vscode.Position(1, document.lineAt(1).text.indexOf('SOA') + 1),
+    );
+    const text = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : c.value))
+      .join('\n');
+    assert.match(text, /\*\*SOA\*\* \(type 6\): start of a zone of authority\. RFC 1035/);
+  });
 });

@@ -10,6 +10,7 @@ import {
   type ZoneFix,
   type ZoneProblem,
 } from '../../services/zone';
+import { registerZoneFeatures } from './zoneFeatures';
 
 const LANGUAGE = 'dns-zone';
 const SOURCE = 'HostLens zone';
@@ -123,6 +124,7 @@ export function registerZoneLanguage(context: vscode.ExtensionContext): ZoneLang
       },
     }),
   );
+  registerZoneFeatures(context, (document) => open(document)?.session);
   for (const document of vscode.workspace.textDocuments) open(document);
 
   return {

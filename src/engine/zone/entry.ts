@@ -407,7 +407,10 @@ function record(
     rec.target = parsed.target;
     rec.targetRange = out.range(tokenRange(rdataTokens[parsed.targetToken]));
   }
-  if (parsed.serial !== undefined) rec.serial = parsed.serial;
+  if (parsed.serial !== undefined) {
+    rec.serial = parsed.serial;
+    if (rdataTokens[2] !== undefined) rec.serialRange = out.range(tokenRange(rdataTokens[2]));
+  }
   if (out.env.fileLabel !== undefined) rec.file = out.env.fileLabel;
   out.records.push(rec);
 }
