@@ -9,6 +9,7 @@ import {
   ZoneSession,
   type DocumentOptions,
   type ZoneProblem,
+  type ZoneRecord,
 } from '../engine/zone/index';
 import { compareZone, type DriftResult } from '../engine/zone/drift';
 
@@ -107,3 +108,12 @@ export async function diffZoneFile(
 
 export { nextSerial } from '../engine/zone/serial';
 export { TYPES as RECORD_TYPE_INFO } from '../engine/zone/rrtypes';
+
+/** Compares records already parsed (an editor's open document) with the live nameservers. */
+export function compareZoneRecords(
+  apex: string,
+  records: ZoneRecord[],
+  options: { server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<DriftResult> {
+  return compareZone(apex, records, options);
+}

@@ -11,6 +11,7 @@ import {
   type ZoneProblem,
 } from '../../services/zone';
 import { registerZoneFeatures } from './zoneFeatures';
+import { registerCompareZone } from './compareZone';
 
 const LANGUAGE = 'dns-zone';
 const SOURCE = 'HostLens zone';
@@ -125,6 +126,7 @@ export function registerZoneLanguage(context: vscode.ExtensionContext): ZoneLang
     }),
   );
   registerZoneFeatures(context, (document) => open(document)?.session);
+  registerCompareZone(context, (document) => open(document)?.session);
   for (const document of vscode.workspace.textDocuments) open(document);
 
   return {

@@ -2,35 +2,12 @@
 // one that allows a zone transfer (AXFR path) and one that does not (one question per owner
 // and type). Files that match exactly give no drift; files that differ in each way give it.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createSocket } from 'node:dgram';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compareZone, type DriftResult } from '../../../../src/engine/zone/drift';
-import { askTcp } from '../../../../src/engine/zone/axfr';
 import { ZoneSession } from '../../../../src/engine/zone/index';
 import { main } from '../../../../src/cli/main';
-
-function findKnotd(): string | undefined {
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin']) {
-    try {
-      accessSync(join(dir, 'knotd'), constants.X_OK);
-      return join(dir, 'knotd');
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
-}
+import { findKnotd, freePort, startKnot, type KnotServer } from '../../../support/knot';
 
 const LIVE = (zone: string) => `$TTL 3600
 @ IN SOA ns1 hostmaster 2026112302 3600 600 86400 300
@@ -101,77 +78,25 @@ function kinds(result: DriftResult): string[] {
 describe('engine/zone drift against Knot DNS', function () {
   this.timeout(30000);
   const knotd = findKnotd();
-  let dir: string;
-  let knot: ChildProcess | undefined;
-  let log = '';
+  let knot: KnotServer | undefined;
   let server: string;
+  let dir: string;
 
   before(async function () {
     if (knotd === undefined) {
       console.log('    (skipped: knotd is not installed; install Debian "knot" to run these)');
       this.skip();
     }
-    dir = mkdtempSync(join(tmpdir(), 'hostlens-knot-drift-'));
-    const port = await freePort();
-    for (const zone of ['xfr.test', 'noxfr.test'])
-      writeFileSync(join(dir, `${zone}.zone`), LIVE(zone));
-    writeFileSync(
-      join(dir, 'knot.conf'),
-      [
-        'server:',
-        `    rundir: "${dir}"`,
-        `    listen: 127.0.0.1@${port}`,
-        'database:',
-        `    storage: "${dir}"`,
-        'log:',
-        '  - target: stderr',
-        '    any: warning',
-        'acl:',
-        '  - id: transfer',
-        '    address: 127.0.0.1',
-        '    action: transfer',
-        'zone:',
-        '  - domain: xfr.test',
-        `    file: "${join(dir, 'xfr.test.zone')}"`,
-        '    acl: transfer',
-        '    zonefile-sync: -1',
-        '    journal-content: none',
-        '  - domain: noxfr.test',
-        `    file: "${join(dir, 'noxfr.test.zone')}"`,
-        '    zonefile-sync: -1',
-        '    journal-content: none',
-        '',
-      ].join('\n'),
-    );
-    knot = spawn(knotd, ['-c', join(dir, 'knot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    knot.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    server = `127.0.0.1:${port}`;
-    const deadline = Date.now() + 10000;
-    for (;;) {
-      if (knot.exitCode !== null) throw new Error(`knotd exited: ${log}`);
-      try {
-        // both zones loaded, the one that allows transfers included
-        const soas = await Promise.all(
-          ['noxfr.test.', 'xfr.test.'].map((z) =>
-            askTcp(z, 'SOA', { address: '127.0.0.1', port }, { timeoutMs: 500 }),
-          ),
-        );
-        if (soas.every((soa) => soa.length === 1)) break;
-      } catch (err) {
-        if (Date.now() > deadline) throw err;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    knot = await startKnot(knotd, [
+      { name: 'xfr.test', text: LIVE('xfr.test'), transfer: true },
+      { name: 'noxfr.test', text: LIVE('noxfr.test'), transfer: false },
+    ]);
+    server = knot.server;
+    dir = knot.dir;
   });
 
   after(async () => {
-    // knotd writes into its directory until it has exited
-    if (knot !== undefined && knot.exitCode === null) {
-      const exited = new Promise((resolve) => knot!.once('exit', resolve));
-      knot.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    }
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    await knot?.close();
   });
 
   function records(text: string, origin: string) {
