@@ -117,3 +117,5 @@ export function compareZoneRecords(
 ): Promise<DriftResult> {
   return compareZone(apex, records, options);
 }
+
+export { formatZone } from '../engine/zone/format';

@@ -128,4 +128,24 @@ describe('zone files in VS Code', () => {
       .join('\n');
     assert.match(text, /\*\*SOA\*\* \(type 6\): start of a zone of authority\. RFC 1035/);
   });
+
+  it('formats the document with aligned columns', async () => {
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'dns-zone',
+      content: 'a.example.org. 300 IN A 192.0.2.1\nlonger.example.org. IN TXT "x" ; kept\n',
+    });
+    const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>(
+      'vscode.executeFormatDocumentProvider',
+      doc.uri,
+      { tabSize: 4, insertSpaces: true },
+    );
+    // VS Code hands the edit back as the smallest set of changes: apply them and read the text
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(doc.uri, edits);
+    await vscode.workspace.applyEdit(edit);
+    assert.equal(
+      doc.getText(),
+      'a.example.org.      300 IN A   192.0.2.1\nlonger.example.org.     IN TXT "x" ; kept\n',
+    );
+  });
 });

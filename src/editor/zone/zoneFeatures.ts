@@ -1,8 +1,10 @@
 // Zone-file language features over the checked session: the SOA serial lens with "Increment
 // serial", go to definition and find references for names of the zone, hover on a record
-// type, completion of types and $ directives, and folding of parenthesised records.
+// type, completion of types and $ directives, format document, and folding of parenthesised
+// records.
 import * as vscode from 'vscode';
 import {
+  formatZone,
   nextSerial,
   RECORD_TYPE_INFO,
   type SourceRange,
@@ -136,6 +138,15 @@ export function registerZoneFeatures(
       },
       '$',
     ),
+    vscode.languages.registerDocumentFormattingEditProvider(LANGUAGE, {
+      provideDocumentFormattingEdits(document) {
+        const text = document.getText();
+        const formatted = formatZone(text);
+        if (formatted === text) return [];
+        const all = new vscode.Range(document.positionAt(0), document.positionAt(text.length));
+        return [vscode.TextEdit.replace(all, formatted)];
+      },
+    }),
     vscode.languages.registerFoldingRangeProvider(LANGUAGE, {
       provideFoldingRanges(document) {
         const session = sessionOf(document);
