@@ -2,7 +2,7 @@
 // pipelines and pre-commit hooks. Exit 0 when there is no error (warnings allowed), 1 when
 // there is one.
 import { LookupError } from '../contract/errors';
-import { checkZoneFile } from '../services/zone';
+import { checkZoneFile, diffZoneFile } from '../services/zone';
 import type { ExtraCommand } from './extras';
 import { parseArgs } from 'node:util';
 
@@ -40,4 +40,24 @@ export const zoneCheckCommand: ExtraCommand = {
   },
 };
 
-export const zoneCommands: ExtraCommand[] = [zoneCheckCommand];
+export const zoneDiffCommand: ExtraCommand = {
+  name: 'zone-diff',
+  summary:
+    'compare a zone file with what its nameservers serve (AXFR when allowed); exit 1 on drift',
+  usage: 'hostlens zone-diff FILE [--origin NAME] [--server NS]',
+  async run(args, io) {
+    const { file, origin, server } = options(this, args);
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const result = await diffZoneFile(file, { origin, server, signal: controller.signal });
+      io.printJson(result);
+      return result.drift.length > 0 || result.serials.some((s) => s.serial === null) ? 1 : 0;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  },
+};
+
+export const zoneCommands: ExtraCommand[] = [zoneCheckCommand, zoneDiffCommand];

@@ -30,6 +30,7 @@ import { History } from './views/history';
 import { registerStatusBar } from './statusBar';
 import { ResultsTreeProvider } from './views/resultsTree';
 import { registerZoneFileSniffer } from './zoneFileSniffer';
+import { registerZoneLanguage } from './zone/zoneLanguage';
 
 /** What activate() returns: used by the integration tests, not a public API. */
 export interface HostLensApi {
@@ -85,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerShowLog(context, deps);
   registerHostHover(context, deps);
   registerZoneFileSniffer(context);
+  registerZoneLanguage(context);
   registerSpfDiagnostics(context, deps);
   registerSetApiToken(context);
   registerClearApiToken(context);

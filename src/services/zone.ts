@@ -9,7 +9,9 @@ import {
   ZoneSession,
   type DocumentOptions,
   type ZoneProblem,
+  type ZoneRecord,
 } from '../engine/zone/index';
+import { compareZone, type DriftResult } from '../engine/zone/drift';
 
 export {
   ZoneSession,
@@ -86,3 +88,34 @@ export function toCheckProblem(p: ZoneProblem): ZoneCheckProblem {
   if (p.file !== undefined) out.file = p.file;
   return out;
 }
+
+export type { DriftResult, DriftEntry, ServerSerial } from '../engine/zone/drift';
+
+/** A zone file against its live nameservers (or the one named). */
+export async function diffZoneFile(
+  file: string,
+  options: { origin?: string; server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<DriftResult> {
+  const text = readZoneFile(file);
+  const fileOpts = fileOptions(file, text, options.origin);
+  const session = new ZoneSession(text, fileOpts);
+  return compareZone(fileOpts.origin!, session.records(), {
+    server: options.server,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+  });
+}
+
+export { nextSerial } from '../engine/zone/serial';
+export { TYPES as RECORD_TYPE_INFO } from '../engine/zone/rrtypes';
+
+/** Compares records already parsed (an editor's open document) with the live nameservers. */
+export function compareZoneRecords(
+  apex: string,
+  records: ZoneRecord[],
+  options: { server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<DriftResult> {
+  return compareZone(apex, records, options);
+}
+
+export { formatZone } from '../engine/zone/format';

@@ -88,9 +88,9 @@ export function generateZone(rand: () => number, mutation: Mutation, hosts = 12)
   for (let i = 0; i < hosts; i++) {
     const name = `h${i}`;
     names.push(name);
-    body.push(
-      `${name} ${rand() < 0.5 ? ttl() + ' ' : ''}${rand() < 0.5 ? 'IN ' : ''}A 192.0.2.${10 + i}`,
-    );
+    const address =
+      hosts < 200 ? `192.0.2.${10 + i}` : `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`;
+    body.push(`${name} ${rand() < 0.5 ? ttl() + ' ' : ''}${rand() < 0.5 ? 'IN ' : ''}A ${address}`);
     if (rand() < 0.4) body.push(`    AAAA 2001:db8::${(10 + i).toString(16)}`);
     if (rand() < 0.3) body.push(`${name} TXT "v=spf1 -all" "a \\"quoted\\" \\059 text"`);
   }

@@ -13,7 +13,7 @@ interface Entry {
   ctxOut: Context;
   records: ZoneRecord[];
   problems: ZoneProblem[];
-  ranges: Set<SourceRange>;
+  ranges: SourceRange[];
 }
 
 export interface RecordDelta {

@@ -46,7 +46,7 @@ export interface ParsedEntry {
   records: ZoneRecord[];
   problems: ZoneProblem[];
   /** every range object the entry made, once each, so a line shift moves each once */
-  ranges: Set<SourceRange>;
+  ranges: SourceRange[];
   ctx: Context;
 }
 
@@ -64,7 +64,8 @@ export function parseEntry(
   const out = new EntryBuilder(env, { ...ctxIn });
   const tokens: PlacedToken[] = [];
   // where the entry ends, its closing parenthesis included
-  let end = { line: first, end: 0 };
+  let endLine = first;
+  let endColumn = 0;
   let depth = 0;
   for (let line = first; line <= last; line++) {
     const lt = lines[line];
@@ -76,7 +77,8 @@ export function parseEntry(
       });
     }
     for (const t of lt.tokens) {
-      end = { line, end: t.end };
+      endLine = line;
+      endColumn = t.end;
       if (t.kind === 'open') {
         depth++;
         if (depth > 1) out.problem('syntax', 'nested parentheses', { line, ...span(t) });
@@ -87,7 +89,7 @@ export function parseEntry(
           depth = 0;
         }
       } else {
-        tokens.push({ ...t, line });
+        tokens.push({ kind: t.kind, text: t.text, start: t.start, end: t.end, line });
       }
     }
   }
@@ -106,7 +108,7 @@ export function parseEntry(
   if (!leadingBlank && tokens[0].kind === 'word' && tokens[0].text.startsWith('$')) {
     directive(tokens, out);
   } else {
-    record(tokens, leadingBlank, out, end);
+    record(tokens, leadingBlank, out, { line: endLine, end: endColumn });
   }
   return out.done();
 }
@@ -118,14 +120,14 @@ function span(t: Token): { start: number; end: number } {
 class EntryBuilder {
   records: ZoneRecord[] = [];
   problems: ZoneProblem[] = [];
-  ranges = new Set<SourceRange>();
+  ranges: SourceRange[] = [];
   hasError = false;
   constructor(
     readonly env: EntryEnv,
     readonly ctx: Context,
   ) {}
   range(r: SourceRange): SourceRange {
-    if (this.env.fileLabel === undefined) this.ranges.add(r);
+    if (this.env.fileLabel === undefined && !this.ranges.includes(r)) this.ranges.push(r);
     return r;
   }
   problem(
@@ -242,7 +244,7 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
 /** Every entry of a whole text, without incremental bookkeeping (included files). */
 export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntry {
   const lines = text.split(/\r?\n/).map(tokenizeLine);
-  const all: ParsedEntry = { records: [], problems: [], ranges: new Set(), ctx };
+  const all: ParsedEntry = { records: [], problems: [], ranges: [], ctx };
   forEachEntry(lines, 0, (first, last) => {
     const parsed = parseEntry(lines, first, last, all.ctx, env);
     all.records.push(...parsed.records);
@@ -395,7 +397,7 @@ function record(
     type,
     typeCode: code,
     data: parsed.data,
-    wire: Buffer.from(parsed.wire).toString('hex'),
+    wire: toHex(parsed.wire),
     range,
     typeRange,
   };
@@ -405,7 +407,10 @@ function record(
     rec.target = parsed.target;
     rec.targetRange = out.range(tokenRange(rdataTokens[parsed.targetToken]));
   }
-  if (parsed.serial !== undefined) rec.serial = parsed.serial;
+  if (parsed.serial !== undefined) {
+    rec.serial = parsed.serial;
+    if (rdataTokens[2] !== undefined) rec.serialRange = out.range(tokenRange(rdataTokens[2]));
+  }
   if (out.env.fileLabel !== undefined) rec.file = out.env.fileLabel;
   out.records.push(rec);
 }
@@ -424,4 +429,12 @@ function generatedRecord(text: string, at: SourceRange, out: EntryBuilder): bool
   record(tokens, false, out);
   for (const p of out.problems.slice(before)) p.range = at;
   return out.problems.length === before;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function toHex(octets: number[]): string {
+  let out = '';
+  for (const b of octets) out += HEX[b];
+  return out;
 }

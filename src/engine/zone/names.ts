@@ -17,6 +17,7 @@ export interface NameError {
 }
 
 export const MAX_LABEL = 63;
+const NON_ASCII = /[^\x00-\x7f]/;
 export const MAX_WIRE_NAME = 255;
 
 export function isNameError(value: ParsedName | NameError): value is NameError {
@@ -49,12 +50,13 @@ function parseAbsolute(text: string): ParsedName | NameError {
   if (!text.includes('\\')) {
     // The common case: no escapes, so labels are the text between dots.
     const body = text.slice(0, -1);
+    const ascii = !NON_ASCII.test(body);
     let wire = 1;
     let from = 0;
     for (;;) {
       const dot = body.indexOf('.', from);
       const to = dot === -1 ? body.length : dot;
-      const len = Buffer.byteLength(body.slice(from, to));
+      const len = ascii ? to - from : Buffer.byteLength(body.slice(from, to));
       if (len === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
       if (len > MAX_LABEL) {
         return { code: 'label-too-long', message: `label of ${len} octets (at most ${MAX_LABEL})` };
@@ -125,12 +127,25 @@ export function splitLabels(text: string): number[][] | undefined {
 
 /** Uncompressed wire form of a key (already lower case). */
 export function nameToWire(key: string, out: number[]): void {
+  if (!key.includes('\\') && !NON_ASCII.test(key)) {
+    // Plain ASCII: each dot becomes the length of the label after it.
+    let lengthAt = out.length;
+    out.push(0);
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      if (c === 0x2e) {
+        out[lengthAt] = out.length - lengthAt - 1;
+        lengthAt = out.length;
+        out.push(0);
+      } else out.push(c);
+    }
+    if (key === '.') out.length = lengthAt + 1;
+    return;
+  }
   if (!key.includes('\\')) {
-    if (key !== '.') {
-      for (const label of key.slice(0, -1).split('.')) {
-        const bytes = Buffer.from(label, 'utf8');
-        out.push(bytes.length, ...bytes);
-      }
+    for (const label of key.slice(0, -1).split('.')) {
+      const bytes = Buffer.from(label, 'utf8');
+      out.push(bytes.length, ...bytes);
     }
     out.push(0);
     return;

@@ -43,6 +43,10 @@ export function parseRdata(
   tokens: Token[],
   origin: string | undefined,
 ): Rdata | RdataError {
+  // Failures unwind by exception from deep in a field reader; a file with thousands of bad
+  // lines must not pay for a stack trace each.
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     if (tokens.length > 0 && tokens[0].kind === 'word' && tokens[0].text === '\\#') {
       return parseGeneric(tokens);
@@ -79,6 +83,8 @@ export function parseRdata(
   } catch (err) {
     if (err instanceof RdataFailure) return err.failure;
     throw err;
+  } finally {
+    Error.stackTraceLimit = stackLimit;
   }
 }
 

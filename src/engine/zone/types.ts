@@ -52,4 +52,5 @@ export interface ZoneRecord {
   file?: string;
   /** SOA fields, for the serial lens and the drift's serial comparison */
   serial?: number;
+  serialRange?: SourceRange;
 }

@@ -1,0 +1,85 @@
+// "HostLens: Compare Zone with Live DNS": the open zone file against its nameservers (or one
+// the caller names), with progress and cancel; differences become diagnostics on the lines
+// concerned and the serial each server serves is shown.
+import * as vscode from 'vscode';
+import { compareZoneRecords, type DriftResult, type ZoneSession } from '../../services/zone';
+
+export const COMPARE_ZONE = 'hostlens.compareZoneWithLiveDns';
+
+export function registerCompareZone(
+  context: vscode.ExtensionContext,
+  sessionOf: (document: vscode.TextDocument) => ZoneSession | undefined,
+): void {
+  const collection = vscode.languages.createDiagnosticCollection('hostlens-zone-drift');
+  context.subscriptions.push(
+    collection,
+    vscode.workspace.onDidCloseTextDocument((d) => collection.delete(d.uri)),
+    vscode.commands.registerCommand(
+      COMPARE_ZONE,
+      async (options: { server?: string } = {}): Promise<DriftResult | undefined> => {
+        const editor = vscode.window.activeTextEditor;
+        const session = editor && sessionOf(editor.document);
+        const apex = session?.document.apex;
+        if (editor === undefined || session === undefined || apex === undefined) {
+          void vscode.window.showWarningMessage(
+            'HostLens: open a zone file (with an $ORIGIN, an absolute SOA owner or a zone file name) to compare it.',
+          );
+          return undefined;
+        }
+        const document = editor.document;
+        const result = await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `HostLens: comparing ${apex} with its nameservers`,
+            cancellable: true,
+          },
+          async (_progress, token) => {
+            const controller = new AbortController();
+            token.onCancellationRequested(() => controller.abort());
+            try {
+              return await compareZoneRecords(apex, session.records(), {
+                server: options.server,
+                signal: controller.signal,
+              });
+            } catch (err) {
+              if (controller.signal.aborted) return undefined;
+              void vscode.window.showErrorMessage(`HostLens: ${(err as Error).message}`);
+              return undefined;
+            }
+          },
+        );
+        if (result === undefined) return undefined;
+        collection.set(document.uri, driftDiagnostics(document, result));
+        const serials = result.serials
+          .map((s) => `${s.server}: ${s.serial ?? `unreachable (${s.error ?? 'no answer'})`}`)
+          .join('; ');
+        const summary =
+          result.drift.length === 0
+            ? `${apex} matches the live zone. Serials: ${serials}`
+            : `${apex}: ${result.drift.length} difference(s) from the live zone. Serials: ${serials}`;
+        void vscode.window.showInformationMessage(`HostLens: ${summary}`);
+        return result;
+      },
+    ),
+  );
+}
+
+function driftDiagnostics(document: vscode.TextDocument, result: DriftResult): vscode.Diagnostic[] {
+  return result.drift.map((d) => {
+    const line = Math.min(d.line ?? 0, document.lineCount - 1);
+    const what =
+      d.kind === 'missing'
+        ? `not served by ${d.server}`
+        : d.kind === 'extra'
+          ? `served by ${d.server} but not in this file: ${d.live}`
+          : `${d.server} serves ${d.live}`;
+    const diagnostic = new vscode.Diagnostic(
+      document.lineAt(line).range,
+      `${d.name} ${d.type}: ${what}`,
+      vscode.DiagnosticSeverity.Information,
+    );
+    diagnostic.code = `drift-${d.kind}`;
+    diagnostic.source = 'HostLens live DNS';
+    return diagnostic;
+  });
+}

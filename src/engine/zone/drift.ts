@@ -1,0 +1,314 @@
+// Compare a zone file with what its authoritative nameservers serve: a zone transfer where a
+// server allows one (so records that exist only live are found), else one question per owner
+// and type of the file, all in parallel. Differences are per server: records only in the file
+// (missing), only live (extra), or with other data or TTL (changed); and each server's SOA
+// serial, so a stale secondary shows.
+import { isIP } from 'node:net';
+import { LookupError, throwIfAborted } from '../../contract/errors';
+import { RECORD_TYPES, type DnsRecord, type RecordType } from '../../contract/shapes';
+import { query } from '../dns/query';
+import { parseServer, resolveServer } from '../dns/server';
+import { askTcp, transferZone, type TcpTarget } from './axfr';
+import { isAtOrBelow } from './names';
+import { parseRdata } from './rdata';
+import { tokenizeLine } from './lexer';
+import type { ZoneRecord } from './types';
+import type { WireRecord } from './wire';
+
+export type DriftKind = 'missing' | 'extra' | 'changed';
+
+export interface DriftEntry {
+  name: string;
+  type: string;
+  kind: DriftKind;
+  /** "TTL data" as the file has it, or null */
+  file: string | null;
+  /** "TTL data" as the server serves it, or null */
+  live: string | null;
+  /** additive: the server that differs */
+  server: string;
+  /** additive: where the file's record is (0-based line), for editors */
+  line?: number;
+}
+
+export interface ServerSerial {
+  server: string;
+  serial: number | null;
+  /** additive: how the server was read ("axfr" or "query"), or why it could not be */
+  method?: 'axfr' | 'query';
+  error?: string;
+}
+
+export interface DriftResult {
+  drift: DriftEntry[];
+  serials: ServerSerial[];
+}
+
+export interface DriftOptions {
+  /** a server to ask instead of the file's apex NS: address[:port] or host name */
+  server?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** questions in flight at once per server in question mode */
+  concurrency?: number;
+}
+
+interface LiveRecord {
+  key: string;
+  type: string;
+  ttl: number | undefined;
+  wire: string;
+  data: string;
+}
+
+export async function compareZone(
+  apex: string,
+  records: ZoneRecord[],
+  options: DriftOptions = {},
+): Promise<DriftResult> {
+  throwIfAborted(options.signal);
+  const zone = apex.toLowerCase();
+  const servers = await nameservers(zone, records, options);
+  const perServer = await Promise.all(servers.map((s) => compareWith(zone, records, s, options)));
+  return {
+    drift: perServer.flatMap((r) => r.drift),
+    serials: perServer.map((r) => r.serial),
+  };
+}
+
+interface Server {
+  label: string;
+  target: TcpTarget;
+}
+
+/** The servers to ask: the one named, or every apex NS of the file (addresses from the file's glue first). */
+async function nameservers(
+  zone: string,
+  records: ZoneRecord[],
+  options: DriftOptions,
+): Promise<Server[]> {
+  const names =
+    options.server !== undefined
+      ? [options.server]
+      : records.filter((r) => r.key === zone && r.type === 'NS').map((r) => r.data);
+  if (names.length === 0)
+    throw new LookupError(
+      'invalid_argument',
+      `the file has no NS records at ${zone}: name a server`,
+    );
+  const out: Server[] = [];
+  for (const name of names) {
+    const parsed = parseServer(name.replace(/\.$/, ''));
+    if (parsed.family !== 0) {
+      out.push({ label: name, target: { address: parsed.address, port: parsed.port } });
+      continue;
+    }
+    const glue = records.filter(
+      (r) => r.key === `${parsed.address}.` && (r.type === 'A' || r.type === 'AAAA'),
+    );
+    const addresses =
+      glue.length > 0
+        ? glue.map((r) => r.data)
+        : (
+            await resolveServer(name.replace(/\.$/, ''), {
+              signal: options.signal,
+              timeoutMs: options.timeoutMs ?? 5000,
+            })
+          ).map((s) => parseServer(s).address);
+    const address = addresses.find((a) => isIP(a) === 4) ?? addresses[0];
+    if (address === undefined) throw new LookupError('invalid_server', `no address for ${name}`);
+    out.push({ label: name, target: { address, port: parsed.port } });
+  }
+  return out;
+}
+
+async function compareWith(
+  zone: string,
+  records: ZoneRecord[],
+  server: Server,
+  options: DriftOptions,
+): Promise<{ drift: DriftEntry[]; serial: ServerSerial }> {
+  const tcp = { timeoutMs: options.timeoutMs ?? 5000, signal: options.signal };
+  let live: LiveRecord[];
+  let method: 'axfr' | 'query' = 'axfr';
+  let fileSide = records;
+  try {
+    live = (await transferZone(zone, server.target, tcp)).map(fromWire);
+  } catch (err) {
+    if (err instanceof LookupError && err.code === 'cancelled') throw err;
+    method = 'query';
+    // Without a transfer only authoritative data can be asked for: a delegation's NS and the
+    // names below it are answered as referrals, not as answers.
+    fileSide = authoritative(zone, records);
+    try {
+      live = await askEach(fileSide, server, options);
+    } catch (inner) {
+      if (inner instanceof LookupError && inner.code === 'cancelled') throw inner;
+      return {
+        drift: [],
+        serial: { server: server.label, serial: null, error: (inner as Error).message },
+      };
+    }
+  }
+  const soa = live.find((r) => r.key === zone && r.type === 'SOA');
+  const serial = soa === undefined ? null : Number(soa.data.split(' ')[2]);
+  return {
+    drift: diff(fileSide, live, server.label),
+    serial: { server: server.label, serial, method },
+  };
+}
+
+function fromWire(r: WireRecord): LiveRecord {
+  return { key: r.key, type: r.type, ttl: r.ttl, wire: r.wire, data: r.data };
+}
+
+function authoritative(zone: string, records: ZoneRecord[]): ZoneRecord[] {
+  const cuts = new Set(records.filter((r) => r.type === 'NS' && r.key !== zone).map((r) => r.key));
+  return records.filter((r) => {
+    if (cuts.has(r.key)) return r.type === 'DS';
+    for (const cut of cuts) if (isAtOrBelow(r.key, cut)) return false;
+    return true;
+  });
+}
+
+/** One question per owner and type of the file, a few at a time. */
+async function askEach(
+  records: ZoneRecord[],
+  server: Server,
+  options: DriftOptions,
+): Promise<LiveRecord[]> {
+  const questions = [...new Set(records.map((r) => `${r.key} ${r.type}`))].map((q) => q.split(' '));
+  const out: LiveRecord[] = [];
+  let next = 0;
+  const width = options.concurrency ?? 8;
+  const serverText = server.target.address.includes(':')
+    ? `[${server.target.address}]:${server.target.port}`
+    : `${server.target.address}:${server.target.port}`;
+  await Promise.all(
+    Array.from({ length: Math.min(width, questions.length) }, async () => {
+      while (next < questions.length) {
+        const [name, type] = questions[next++];
+        out.push(...(await askOne(name, type, server.target, serverText, options)));
+      }
+    }),
+  );
+  return out;
+}
+
+async function askOne(
+  name: string,
+  type: string,
+  target: TcpTarget,
+  serverText: string,
+  options: DriftOptions,
+): Promise<LiveRecord[]> {
+  if ((RECORD_TYPES as readonly string[]).includes(type) && !name.includes('\\')) {
+    const result = await query(
+      { host: name, types: [type], server: serverText },
+      { signal: options.signal, timeoutMs: options.timeoutMs ?? 3000, tries: 2 },
+    );
+    const failure = result.errors?.[0];
+    if (failure !== undefined)
+      throw new LookupError('upstream_error', `${name} ${type}: ${failure.code}`);
+    return result.records
+      .filter((r) => r.type === type)
+      .map((r) => fromContract(name, type as RecordType, r));
+  }
+  return (
+    await askTcp(name, type, target, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? 3000,
+    })
+  ).map(fromWire);
+}
+
+/** A record of the engine's query function back into canonical form through the file parser. */
+function fromContract(name: string, type: RecordType, r: DnsRecord): LiveRecord {
+  const quote = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  let text: string;
+  switch (type) {
+    case 'MX':
+      text = `${r.priority} ${r.value}`;
+      break;
+    case 'SRV':
+      text = `${r.priority} ${r.weight} ${r.port} ${r.value}`;
+      break;
+    case 'CAA':
+      text = `${r.flags} ${r.tag} ${quote(r.value ?? '')}`;
+      break;
+    case 'TXT':
+      text = (r.parts ?? [r.value ?? '']).map(quote).join(' ');
+      break;
+    case 'SOA':
+      text = `${r.mname} ${r.rname} ${r.serial} ${r.refresh} ${r.retry} ${r.expire} ${r.min_ttl}`;
+      break;
+    default:
+      text = r.value ?? '';
+  }
+  const tokens = tokenizeLine(text).tokens;
+  const parsed = parseRdata(type, tokens, '.');
+  if ('code' in parsed)
+    return { key: name, type, ttl: r.ttl, wire: `unparsed:${text}`, data: text };
+  const hex = Buffer.from(parsed.wire).toString('hex');
+  return { key: name, type, ttl: r.ttl, wire: hex, data: parsed.data };
+}
+
+function diff(file: ZoneRecord[], live: LiveRecord[], server: string): DriftEntry[] {
+  const sets = new Map<string, { file: ZoneRecord[]; live: LiveRecord[] }>();
+  const slot = (key: string, type: string) => {
+    const id = `${key} ${type}`;
+    let s = sets.get(id);
+    if (s === undefined) sets.set(id, (s = { file: [], live: [] }));
+    return s;
+  };
+  const seen = new Set<string>();
+  for (const r of file) {
+    // A duplicate in the file is one record once loaded.
+    const id = `${r.key} ${r.type} ${r.wire}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    slot(r.key, r.type).file.push(r);
+  }
+  for (const r of live) slot(r.key, r.type).live.push(r);
+  const out: DriftEntry[] = [];
+  for (const { file: f, live: l } of sets.values()) {
+    const missing = f.filter((r) => !l.some((x) => x.wire === r.wire));
+    const extra = l.filter((x) => !f.some((r) => r.wire === x.wire));
+    for (const r of f) {
+      const twin = l.find((x) => x.wire === r.wire);
+      // A TTL the server did not give (some answers of the query path) cannot differ.
+      if (twin !== undefined && twin.ttl !== undefined && twin.ttl !== r.ttl) {
+        out.push(entry(r, twin, 'changed', server));
+      }
+    }
+    const paired = Math.min(missing.length, extra.length);
+    for (let i = 0; i < paired; i++) out.push(entry(missing[i], extra[i], 'changed', server));
+    for (const r of missing.slice(paired)) out.push(entry(r, undefined, 'missing', server));
+    for (const x of extra.slice(paired)) out.push(entry(undefined, x, 'extra', server));
+  }
+  return out.sort(
+    (a, b) =>
+      (a.line ?? Infinity) - (b.line ?? Infinity) ||
+      a.name.localeCompare(b.name) ||
+      a.type.localeCompare(b.type),
+  );
+}
+
+function entry(
+  file: ZoneRecord | undefined,
+  live: LiveRecord | undefined,
+  kind: DriftKind,
+  server: string,
+): DriftEntry {
+  const name = file?.owner ?? live!.key;
+  const e: DriftEntry = {
+    name,
+    type: file?.type ?? live!.type,
+    kind,
+    file: file === undefined ? null : `${file.ttl} ${file.data}`,
+    live: live === undefined ? null : `${live.ttl ?? '-'} ${live.data}`,
+    server,
+  };
+  if (file !== undefined && file.file === undefined) e.line = file.range.line;
+  return e;
+}

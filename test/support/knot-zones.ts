@@ -1,0 +1,103 @@
+// Knot DNS on a loopback port serving given zone texts, for the zone drift tests (unit and
+// VS Code). Zones with `transfer` allow AXFR from 127.0.0.1; the others refuse it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { askTcp } from '../../src/engine/zone/axfr';
+
+export interface KnotZone {
+  name: string;
+  text: string;
+  transfer: boolean;
+}
+
+export interface KnotServer {
+  /** "127.0.0.1:port" */
+  server: string;
+  port: number;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export function findKnotd(): string | undefined {
+  for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin']) {
+    try {
+      accessSync(join(dir, 'knotd'), constants.X_OK);
+      return join(dir, 'knotd');
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export async function freePort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(resolve));
+  return port;
+}
+
+export async function startKnot(knotd: string, zones: KnotZone[]): Promise<KnotServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'hostlens-knot-zone-'));
+  const port = await freePort();
+  const config = [
+    'server:',
+    `    rundir: "${dir}"`,
+    `    listen: 127.0.0.1@${port}`,
+    'database:',
+    `    storage: "${dir}"`,
+    'log:',
+    '  - target: stderr',
+    '    any: warning',
+    'acl:',
+    '  - id: transfer',
+    '    address: 127.0.0.1',
+    '    action: transfer',
+    'zone:',
+  ];
+  for (const zone of zones) {
+    const file = join(dir, `${zone.name}.zone`);
+    writeFileSync(file, zone.text);
+    config.push(`  - domain: ${zone.name}`, `    file: "${file}"`);
+    if (zone.transfer) config.push('    acl: transfer');
+    config.push('    zonefile-sync: -1', '    journal-content: none');
+  }
+  writeFileSync(join(dir, 'knot.conf'), `${config.join('\n')}\n`);
+  let log = '';
+  const knot: ChildProcess = spawn(knotd, ['-c', join(dir, 'knot.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  knot.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const close = async () => {
+    // knotd writes into its directory until it has exited
+    if (knot.exitCode === null) {
+      const exited = new Promise((resolve) => knot.once('exit', resolve));
+      knot.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    }
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  };
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    if (knot.exitCode !== null) throw new Error(`knotd exited: ${log}`);
+    try {
+      const soas = await Promise.all(
+        zones.map((z) =>
+          askTcp(`${z.name}.`, 'SOA', { address: '127.0.0.1', port }, { timeoutMs: 500 }),
+        ),
+      );
+      if (soas.every((soa) => soa.length === 1)) break;
+    } catch (err) {
+      if (Date.now() > deadline) {
+        await close();
+        throw err;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { server: `127.0.0.1:${port}`, port, dir, close };
+}
