@@ -119,9 +119,9 @@ describe('engine/zone drift against Knot DNS', function () {
 
     it(`${zone} (${method}): missing, extra, changed data, changed TTL, older serial`, async () => {
       const result = await compareZone(`${zone}.`, records(DIFFERENT, `${zone}.`), { server });
-      // The query path has TTLs only where the engine's query function gives them (A, AAAA):
-      // elsewhere the live TTL shows as "-".
-      const ttl = method === 'axfr' ? '3600' : '-';
+      // Both paths know every live TTL: a transfer carries them, and the engine's query gives
+      // each record its own.
+      const ttl = '3600';
       const expected = [
         `changed ${zone}. CAA 3600 0 issue "other-ca.example.net" | ${ttl} 0 issue "ca.example.net"`,
         `changed ${zone}. SOA 3600 ns1.${zone}. hostmaster.${zone}. 2026112301 3600 600 86400 300 | ${ttl} ns1.${zone}. hostmaster.${zone}. 2026112302 3600 600 86400 300`,
