@@ -37,5 +37,5 @@ export function worstVerdict(verdicts: Array<DnssecResult | undefined>): DnssecR
 export function dnssecLine(verdict: DnssecResult): string {
   const reason = verdict.reason.trim();
   const text = `${ICON[verdict.status]} ${escapeMd(STATUS_TEXT[verdict.status])}`;
-  return reason === '' ? text : `${text}: ${escapeMd(reason)}`;
+  return reason === '' ? text : `${text} — ${escapeMd(reason)}`;
 }

@@ -17,11 +17,13 @@ describe('hover markdown', () => {
   it('draws a lock for a secure answer and an open lock for an unsigned one', () => {
     assert.match(
       dnssecLine(verdict('secure', 'signed by example.test.')),
-      /^\$\(lock\) DNSSEC: secure: /,
+      /^\$\(lock\) DNSSEC: secure — signed by example\\\.test\\\.$/,
     );
     const insecure = dnssecLine(verdict('insecure', 'test. has no DS for example.test.'));
-    assert.match(insecure, /^\$\(unlock\) /);
-    assert.match(insecure, /test\\\. has no DS for example\\\.test\\\.$/);
+    assert.equal(
+      insecure,
+      '$(unlock) DNSSEC: not signed \\(insecure\\) — test\\. has no DS for example\\.test\\.',
+    );
   });
 
   it('warns for bogus and undecided answers, with the reason', () => {
