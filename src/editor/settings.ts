@@ -11,6 +11,8 @@ export interface Settings {
   dnsServer: string | undefined;
   dnsTimeoutMs: number;
   dnsTries: number;
+  /** ask for DNSSEC validation in the results view and hovers */
+  dnssec: boolean;
   hoverEnabled: boolean;
   hoverLanguages: string[];
   historyMaxHosts: number;
@@ -28,6 +30,7 @@ export function readSettings(): Settings {
     dnsServer: server === '' ? undefined : server,
     dnsTimeoutMs: clamp(config.get<number>('dns.timeoutMs', DNS_TIMEOUT_MS), 100, 60000),
     dnsTries: clamp(config.get<number>('dns.tries', DNS_TRIES), 1, 5),
+    dnssec: config.get<boolean>('dns.dnssec', true),
     hoverEnabled: config.get<boolean>('hover.enabled', true),
     hoverLanguages: config.get<string[]>('hover.languages', []),
     historyMaxHosts: clamp(config.get<number>('history.maxHosts', 25), 1, 200),

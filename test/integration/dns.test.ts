@@ -31,6 +31,8 @@ describe('DNS look-ups in VS Code', () => {
     const config = vscode.workspace.getConfiguration('hostlens');
     await config.update('dns.server', fixture.address, vscode.ConfigurationTarget.Global);
     await config.update('dns.timeoutMs', 1000, vscode.ConfigurationTarget.Global);
+    // These tests are about the plain tree and hover; dnssec.test.ts covers the verdicts.
+    await config.update('dns.dnssec', false, vscode.ConfigurationTarget.Global);
     api = (await vscode.extensions.getExtension('hostlens.hostlens')!.activate()) as HostLensApi;
     await vscode.commands.executeCommand('hostlens.clearHistory');
   });
@@ -39,6 +41,7 @@ describe('DNS look-ups in VS Code', () => {
     const config = vscode.workspace.getConfiguration('hostlens');
     await config.update('dns.server', undefined, vscode.ConfigurationTarget.Global);
     await config.update('dns.timeoutMs', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('dns.dnssec', undefined, vscode.ConfigurationTarget.Global);
     await fixture.close();
   });
 

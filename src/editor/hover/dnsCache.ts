@@ -1,6 +1,13 @@
-// Answers for hovers, cached per (name, type, server) for their TTL so moving the mouse over
-// the same name does not ask again. Pure and clock-injected, so it is unit-tested in Node.
-import type { DnsRecord, QueryResult, RecordType, TypeFailure } from '../../contract/shapes';
+// Answers for hovers, cached per (name, type, server, DNSSEC or not) for their TTL so moving
+// the mouse over the same name does not ask again; a plain answer never stands in for a
+// validated one. Pure and clock-injected, so it is unit-tested in Node.
+import type {
+  DnsRecord,
+  DnssecResult,
+  QueryResult,
+  RecordType,
+  TypeFailure,
+} from '../../contract/shapes';
 
 /** Answers without a TTL (the resolver gives none for some types) and empty ones. */
 const DEFAULT_TTL_SECONDS = 60;
@@ -8,17 +15,22 @@ const NEGATIVE_TTL_SECONDS = 30;
 const MAX_TTL_SECONDS = 3600;
 const MAX_ENTRIES = 2000;
 
-interface Entry {
-  records: DnsRecord[];
-  nxdomain: boolean;
-  failure?: TypeFailure;
-  expires: number;
-}
-
 export interface TypeAnswer {
   records: DnsRecord[];
   nxdomain: boolean;
   failure?: TypeFailure;
+  /** the verdict of the query that brought this answer (the worst of its types') */
+  dnssec?: DnssecResult;
+}
+
+interface Entry extends TypeAnswer {
+  expires: number;
+}
+
+/** Where an answer comes from: the nameserver asked, and whether it was validated. */
+export interface AnswerSource {
+  server: string | undefined;
+  dnssec: boolean;
 }
 
 export class DnsCache {
@@ -26,19 +38,20 @@ export class DnsCache {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  get(name: string, type: RecordType, server: string | undefined): TypeAnswer | undefined {
-    const key = cacheKey(name, type, server);
+  get(name: string, type: RecordType, source: AnswerSource): TypeAnswer | undefined {
+    const key = cacheKey(name, type, source);
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expires <= this.now()) {
       this.entries.delete(key);
       return undefined;
     }
-    return { records: entry.records, nxdomain: entry.nxdomain, failure: entry.failure };
+    const { expires: _expires, ...answer } = entry;
+    return answer;
   }
 
   /** Files one answer of several types under each type it asked for. */
-  put(name: string, types: RecordType[], server: string | undefined, result: QueryResult): void {
+  put(name: string, types: RecordType[], source: AnswerSource, result: QueryResult): void {
     for (const type of types) {
       const records = result.records.filter((r) => r.type === type);
       const failure = result.errors?.find((e) => e.type === type);
@@ -48,9 +61,10 @@ export class DnsCache {
       // A failed type is not cached: the next hover asks again.
       if (failure) continue;
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(cacheKey(name, type, server), {
+      this.entries.set(cacheKey(name, type, source), {
         records,
         nxdomain: result.status === 'NXDOMAIN',
+        dnssec: result.dnssec,
         expires: this.now() + ttl * 1000,
       });
     }
@@ -61,6 +75,6 @@ export class DnsCache {
   }
 }
 
-function cacheKey(name: string, type: RecordType, server: string | undefined): string {
-  return `${name.toLowerCase()}|${type}|${server ?? ''}`;
+function cacheKey(name: string, type: RecordType, source: AnswerSource): string {
+  return `${name.toLowerCase()}|${type}|${source.server ?? ''}|${source.dnssec ? 'dnssec' : 'plain'}`;
 }

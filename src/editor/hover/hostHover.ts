@@ -1,6 +1,7 @@
 // Hover on a hostname, IP address, e-mail address or URL: a compact answer and command links.
-// Names and IPs are looked up (cached for their TTL, cancelled with the hover); URLs are
-// never fetched by a hover, they only offer commands.
+// Names and IPs are looked up (cached for their TTL, cancelled with the hover), validated with
+// DNSSEC when hostlens.dns.dnssec is on; URLs are never fetched by a hover, they only offer
+// commands.
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import type { Detected } from '../../detect';
@@ -8,8 +9,9 @@ import { detectAtPosition } from '../editorContext';
 import { toLookupError } from '../../contract/errors';
 import type { DnsRecord, RecordType } from '../../contract/shapes';
 import { recordLabel } from '../views/nodes/dns';
-import { DnsCache, type TypeAnswer } from './dnsCache';
+import { DnsCache, type AnswerSource, type TypeAnswer } from './dnsCache';
 import { commandLink, hoverCommands } from './links';
+import { dnssecLine, escapeMd, worstVerdict } from './markdown';
 import { getDomain } from 'tldts';
 
 export function registerHostHover(context: vscode.ExtensionContext, deps: Deps): DnsCache {
@@ -50,7 +52,8 @@ async function provideHover(
   const controller = new AbortController();
   const subscription = token.onCancellationRequested(() => controller.abort());
   try {
-    const answers = await lookUp(deps, cache, name, types, settings.dnsServer, controller.signal);
+    const source = { server: settings.dnsServer, dnssec: settings.dnssec };
+    const answers = await lookUp(deps, cache, name, types, source, controller.signal);
     if (token.isCancellationRequested) return undefined;
     return new vscode.Hover(answerMarkdown(item, name, types, answers, settings.dnsServer), range);
   } catch (err) {
@@ -78,26 +81,29 @@ async function lookUp(
   cache: DnsCache,
   name: string,
   types: RecordType[],
-  server: string | undefined,
+  source: AnswerSource,
   signal: AbortSignal,
 ): Promise<Map<RecordType, TypeAnswer>> {
   const answers = new Map<RecordType, TypeAnswer>();
   const missing: RecordType[] = [];
   for (const type of types) {
-    const cached = cache.get(name, type, server);
+    const cached = cache.get(name, type, source);
     if (cached) answers.set(type, cached);
     else missing.push(type);
   }
   if (missing.length > 0) {
+    // Only the hover's own question is validated: the chain is walked for these types alone.
+    const dnssec = source.dnssec ? true : undefined;
     const result = await deps
       .services()
-      .domain.query({ host: name, types: missing, server }, { signal });
-    cache.put(name, missing, server, result);
+      .domain.query({ host: name, types: missing, server: source.server, dnssec }, { signal });
+    cache.put(name, missing, source, result);
     for (const type of missing) {
       answers.set(type, {
         records: result.records.filter((r) => r.type === type),
         nxdomain: result.status === 'NXDOMAIN',
         failure: result.errors?.find((e) => e.type === type),
+        dnssec: result.dnssec,
       });
     }
   }
@@ -133,6 +139,8 @@ function answerMarkdown(
       rows.push(`${type} ${answer.records.map(formatRecord).join(' · ')}`);
   }
   if (!nxdomain && rows.length === 0) rows.push(`No ${types.join('/')} records`);
+  const verdict = worstVerdict([...answers.values()].map((a) => a.dnssec));
+  if (verdict) rows.push(dnssecLine(verdict));
   md.appendMarkdown(`\n\n${rows.join('  \n')}`);
   const links = [
     commandLink('All records', 'hostlens.lookUpDnsRecords', [
@@ -180,8 +188,4 @@ function safeHost(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function escapeMd(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

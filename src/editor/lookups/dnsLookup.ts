@@ -17,10 +17,12 @@ export async function runDnsLookup(deps: Deps, request: DnsLookupRequest): Promi
     `HostLens: looking up ${request.host}`,
     async (signal): Promise<DnsLookupEntry> => {
       try {
+        // The setting is read at each look-up, so a refresh follows it too.
+        const dnssec = deps.settings().dnssec ? true : undefined;
         const result = await deps
           .services()
           .domain.query(
-            { host: request.host, types: request.types, server: request.server },
+            { host: request.host, types: request.types, server: request.server, dnssec },
             { signal },
           );
         return { kind: 'dns', ...request, at: Date.now(), result };
@@ -32,7 +34,7 @@ export async function runDnsLookup(deps: Deps, request: DnsLookupRequest): Promi
   deps.log.info(
     `query ${request.host} types=${request.types?.join(',') ?? 'all'} server=${request.server ?? 'system'}: ${
       entry.error ? entry.error.code : `${entry.result?.records.length ?? 0} records`
-    } in ${Date.now() - started} ms`,
+    }${entry.result?.dnssec ? `, DNSSEC ${entry.result.dnssec.status}` : ''} in ${Date.now() - started} ms`,
   );
   await showEntry(deps, entry);
   return entry;
