@@ -16,6 +16,7 @@ import {
   FIELDS,
   hasReadings,
   keyInfo,
+  keyInfoAt,
   mayBeField,
   type Field,
   type FieldValues,
@@ -30,6 +31,7 @@ export { classifyReply, findReferral, isNotFound, isRateLimited } from './reply'
 // use of an imported name is a property read through an export getter; on a path taken for
 // every line of every reply that measured several per cent of the parse.
 const lookUpKey = keyInfo;
+const lookUpKeyAt = keyInfoAt;
 const mayBeFieldKey = mayBeField;
 
 export interface ParseOptions {
@@ -319,9 +321,13 @@ class Reader {
   private readingsIn(str: string, from: number, to: number): boolean {
     if (this.rewritten) return hasReadings(str, from, to);
     // A bilingual key has a spaced slash ("Estado / Status"); "State/Province" does not.
+    // The slash is looked for, not " /": spaces are everywhere in a reply, and a two-character
+    // search stops at each one; slashes are rare.
     if (this.slashAt < from) {
-      const at = this.text.indexOf(' /', from);
-      this.slashAt = at < 0 ? this.text.length : at;
+      const text = this.text;
+      let at = text.indexOf('/', from + 1);
+      while (at >= 0 && text.charCodeAt(at - 1) !== 32) at = text.indexOf('/', at + 1);
+      this.slashAt = at < 0 ? text.length : at - 1;
     }
     if (this.parenAt < from) {
       const at = this.text.indexOf('(', from);
@@ -410,7 +416,7 @@ class Reader {
     // A contact section ends where the domain's own data resumes at its depth ("Registrant:"
     // with the domain name, dates and servers indented below it, as EENet and NIC.VE write).
     if (nested && section === 'contact' && this.block === undefined && mayBeFieldKey(str, b, k)) {
-      const own = lookUpKey(str.slice(b, k));
+      const own = lookUpKeyAt(str, b, k);
       if (own.domainKey) {
         this.section = section = undefined;
         this.sticky = false;
@@ -434,7 +440,7 @@ class Reader {
         return;
       }
     }
-    const info = lookUpKey(str.slice(b, k));
+    const info = lookUpKeyAt(str, b, k);
     const rec = this.rec;
     if (blockStart && indent === 0 && hasValue) {
       if (info.contactBlock) this.block = 'contact';
@@ -498,7 +504,7 @@ class Reader {
     // Inside a contact section only a line at the heading's own depth may be the next heading
     // ("Billing Contact" ... "Nameservers"); deeper lines are the contact's, not looked up.
     const mayHead = !inContact || indent <= this.indent;
-    const heading = e - b <= 40 && mayHead ? lookUpKey(str.slice(b, e)).section : undefined;
+    const heading = e - b <= 40 && mayHead ? lookUpKeyAt(str, b, e).section : undefined;
     if (heading === undefined && !inContact && this.columns(str, b, e)) return;
     if (heading !== undefined) {
       this.section = heading;
