@@ -16,6 +16,7 @@ import {
   FIELDS,
   hasReadings,
   keyInfo,
+  keyInfoAt,
   mayBeField,
   type Field,
   type FieldValues,
@@ -30,6 +31,7 @@ export { classifyReply, findReferral, isNotFound, isRateLimited } from './reply'
 // use of an imported name is a property read through an export getter; on a path taken for
 // every line of every reply that measured several per cent of the parse.
 const lookUpKey = keyInfo;
+const lookUpKeyAt = keyInfoAt;
 const mayBeFieldKey = mayBeField;
 
 export interface ParseOptions {
@@ -55,7 +57,7 @@ const REDACTED =
 export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
   const result = build(new Reader(text).read(), options, text);
   // An object literal, not a spread: spreading cost as much as reading the dates.
-  if (result !== undefined && hasData(result, result.held)) {
+  if (result !== undefined && result.data) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
   const said = classifyReply(text);
@@ -93,18 +95,6 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
 
 /** A status that says the name is free ("Domain Status: Available"). */
 const FREE_STATUS = /^(available|free|notregistered|noobjectfound|unassigned|notfound)$/;
-
-function hasData(parsed: Parsed, holder: boolean): boolean {
-  const d = parsed.domain;
-  return (
-    (d.name_servers?.length ?? 0) > 0 ||
-    d.created_date !== undefined ||
-    d.expiration_date !== undefined ||
-    d.id !== undefined ||
-    parsed.registrar.name !== undefined ||
-    (holder && d.domain !== undefined)
-  );
-}
 
 /** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
 function isSpace(c: number): boolean {
@@ -196,14 +186,23 @@ function rewrite(line: string): string {
   const body = line.trimStart();
   if (line.includes('\t')) {
     const tab = /^(\S[^\t:]*?)\t+(.+)$/.exec(line);
-    if (tab && !/[:.]/.test(tab[1])) line = `${tab[1]}: ${tab[2]}`;
+    if (tab && !/[:.]/.test(tab[1])) line = keyValue(tab[1], tab[2]);
   }
   const first = body.charCodeAt(0);
   if ((first === 82 || first === 114) && RECORD_ON.test(body)) {
     const rec = /^(\s*)(record [a-z ]+? on)\s+(.+)$/i.exec(line);
-    if (rec) line = `${rec[1]}${rec[2]}: ${rec[3]}`;
+    if (rec) line = keyValue(rec[1] + rec[2], rec[3]);
   }
   return line;
+}
+
+/**
+ * "key: value" as a flat string. A template literal makes a rope (a cons string), and every
+ * charCodeAt the walk does on a line of yet another string representation made those calls
+ * megamorphic: slower for every line of every reply, not only the rewritten ones.
+ */
+function keyValue(key: string, value: string): string {
+  return [key, ': ', value].join('');
 }
 
 function emptyRecord(): Rec {
@@ -291,7 +290,7 @@ class Reader {
     if (first === 91 || (text.charCodeAt(b + 1) === 46 && text.charCodeAt(b + 3) === 91)) {
       const m = BRACKETED.exec(text.slice(b, e));
       if (m) {
-        const kv = `${m[1]}: ${m[2]}`;
+        const kv = keyValue(m[1], m[2]);
         this.rewritten = true;
         this.line(kv, 0, 0, kv.length);
         this.rewritten = false;
@@ -301,7 +300,14 @@ class Reader {
     // A cheap superset of the lines rewrite() may change; it decides exactly.
     const recordLike = (first === 82 || first === 114) && text.charCodeAt(b + 6) === 32;
     if (recordLike || this.tabBefore(start, e)) {
-      const line = rewrite(text.slice(start, e));
+      const raw = text.slice(start, e);
+      const line = rewrite(raw);
+      // Unchanged, the line is read in place like any other (a slice is one more string
+      // representation for the walk's character reads to meet).
+      if (line === raw) {
+        this.line(text, start, b, e);
+        return;
+      }
       let lb = 0;
       while (lb < line.length && isSpace(line.charCodeAt(lb))) lb++;
       this.rewritten = true;
@@ -319,9 +325,13 @@ class Reader {
   private readingsIn(str: string, from: number, to: number): boolean {
     if (this.rewritten) return hasReadings(str, from, to);
     // A bilingual key has a spaced slash ("Estado / Status"); "State/Province" does not.
+    // The slash is looked for, not " /": spaces are everywhere in a reply, and a two-character
+    // search stops at each one; slashes are rare.
     if (this.slashAt < from) {
-      const at = this.text.indexOf(' /', from);
-      this.slashAt = at < 0 ? this.text.length : at;
+      const text = this.text;
+      let at = text.indexOf('/', from + 1);
+      while (at >= 0 && text.charCodeAt(at - 1) !== 32) at = text.indexOf('/', at + 1);
+      this.slashAt = at < 0 ? text.length : at - 1;
     }
     if (this.parenAt < from) {
       const at = this.text.indexOf('(', from);
@@ -410,7 +420,7 @@ class Reader {
     // A contact section ends where the domain's own data resumes at its depth ("Registrant:"
     // with the domain name, dates and servers indented below it, as EENet and NIC.VE write).
     if (nested && section === 'contact' && this.block === undefined && mayBeFieldKey(str, b, k)) {
-      const own = lookUpKey(str.slice(b, k));
+      const own = lookUpKeyAt(str, b, k);
       if (own.domainKey) {
         this.section = section = undefined;
         this.sticky = false;
@@ -434,7 +444,7 @@ class Reader {
         return;
       }
     }
-    const info = lookUpKey(str.slice(b, k));
+    const info = lookUpKeyAt(str, b, k);
     const rec = this.rec;
     if (blockStart && indent === 0 && hasValue) {
       if (info.contactBlock) this.block = 'contact';
@@ -498,7 +508,7 @@ class Reader {
     // Inside a contact section only a line at the heading's own depth may be the next heading
     // ("Billing Contact" ... "Nameservers"); deeper lines are the contact's, not looked up.
     const mayHead = !inContact || indent <= this.indent;
-    const heading = e - b <= 40 && mayHead ? lookUpKey(str.slice(b, e)).section : undefined;
+    const heading = e - b <= 40 && mayHead ? lookUpKeyAt(str, b, e).section : undefined;
     if (heading === undefined && !inContact && this.columns(str, b, e)) return;
     if (heading !== undefined) {
       this.section = heading;
@@ -541,7 +551,7 @@ class Reader {
     if (!m) return false;
     const info = lookUpKey(m[1]);
     if (info.field === undefined) return false;
-    const kv = `${m[1]}: ${m[2]}`;
+    const kv = keyValue(m[1], m[2]);
     const wasRewritten = this.rewritten;
     this.rewritten = true;
     this.line(kv, 0, 0, kv.length);
@@ -721,11 +731,16 @@ function slashOrder(values: Array<string | undefined>, text: string): SlashOrder
   return dayFirst === monthFirst ? 'unknown' : dayFirst ? 'dmy' : 'mdy';
 }
 
-/** What a reply's records make: the seed's shape, and whether they name a holder. */
+/** What a reply's records make: the seed's shape, and whether it shows a registration. */
 interface Parsed {
   domain: WhoisDomain;
   registrar: WhoisRegistrar;
-  held: boolean;
+  /**
+   * Name servers, a creation or expiry date, an id, a registrar, or a named holder. Worked out
+   * while building, not read back from `domain`: its shape depends on the fields present, and
+   * reading it back was a megamorphic property look-up per field.
+   */
+  data: boolean;
 }
 
 function build(records: Rec[], options: ParseOptions, text: string): Parsed | undefined {
@@ -759,7 +774,8 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
   if (name === '' && merged.ns.length === 0 && FIELDS.every((k) => f[k] === undefined)) {
     return undefined;
   }
-  if (f.id !== undefined && usable(f.id)) domain.id = f.id;
+  const hasId = f.id !== undefined && usable(f.id);
+  if (hasId) domain.id = f.id;
   if (name !== '') {
     domain.domain = name;
     domain.punycode = name;
@@ -814,10 +830,19 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
   }
   const rid = f.registrar_id !== undefined && usable(f.registrar_id) ? f.registrar_id : handle;
   if (rid !== undefined && usable(rid)) registrar.id = rid;
-  if (rname !== undefined && usable(rname)) registrar.name = rname;
+  const hasRegistrar = rname !== undefined && usable(rname);
+  if (hasRegistrar) registrar.name = rname;
   const url = f.registrar_url;
   if (url !== undefined && usable(url)) registrar.referral_url = url;
-  return { domain, registrar, held: f.holder !== undefined && usable(f.holder) };
+  const held = f.holder !== undefined && usable(f.holder);
+  const data =
+    ns.length > 0 ||
+    created !== undefined ||
+    expires !== undefined ||
+    hasId ||
+    hasRegistrar ||
+    (held && name !== '');
+  return { domain, registrar, data };
 }
 
 const REGISTRAR_WITH_ID = /^(.*\S)\s+\(([^()\s]*\d[^()\s]*)\)$/;

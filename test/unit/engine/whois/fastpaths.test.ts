@@ -3,7 +3,13 @@
 // single pass over the reply. Each is checked against an independent statement of the rule.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FIELD_KEYS, hasReadings, keyInfo, mayBeField } from '../../../../src/engine/whois/keys';
+import {
+  FIELD_KEYS,
+  hasReadings,
+  keyInfo,
+  keyInfoAt,
+  mayBeField,
+} from '../../../../src/engine/whois/keys';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
 import { parseWhois } from '../../../../src/engine/whois/parse';
 
@@ -49,6 +55,34 @@ describe('whois parser shortcuts', function () {
       { numRuns: 3000 },
     );
     for (const key of keys) assert.ok(mayBeField(key, 0, key.length), key);
+  });
+
+  it('looks a key up in place exactly as keyInfo reads its text', function () {
+    // Keys of one length that share the characters the table's slot is picked from land in
+    // one slot: each must still get its own answer, also when they alternate.
+    const keys = [...FIELD_KEYS.keys()];
+    const collide = ['Name Server', 'Name Sxrver', 'Nxme Server', 'Registrar', 'Registrxr'];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(...keys).chain(spelling),
+            fc.constantFrom(...collide),
+            fc.string({ maxLength: 60 }),
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.string({ maxLength: 3 }),
+        (raws, pad) => {
+          for (const raw of [...raws, ...raws.reverse()]) {
+            const line = `${pad}${raw}${pad}`;
+            const got = keyInfoAt(line, pad.length, pad.length + raw.length);
+            assert.deepEqual(got, keyInfo(raw));
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('filters contact keys out, so they are not looked up', function () {
