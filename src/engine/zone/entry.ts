@@ -26,10 +26,8 @@ export function sameContext(a: Context, b: Context): boolean {
   );
 }
 
-/** A token and the line it is on. */
-export interface PlacedToken extends Token {
-  line: number;
-}
+/** A token whose line the entry parser has set. */
+export type PlacedToken = Token;
 
 export interface EntryEnv {
   /** the zone apex (a key), or undefined when unknown */
@@ -91,7 +89,8 @@ export function parseEntry(
           depth = 0;
         }
       } else {
-        tokens.push({ kind: t.kind, text: t.text, start: t.start, end: t.end, line });
+        t.line = line;
+        tokens.push(t);
       }
     }
   }
@@ -464,10 +463,10 @@ function generatedRecord(text: string, at: SourceRange, out: EntryBuilder): bool
   return out.problems.length === before;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
+/**
+ * Hex in one flat string: appending two digits at a time would leave each record holding a
+ * tree of small string pieces until something compares it, and a large zone keeps them all.
+ */
 function toHex(octets: number[]): string {
-  let out = '';
-  for (const b of octets) out += HEX[b];
-  return out;
+  return Buffer.from(octets).toString('hex');
 }
