@@ -316,7 +316,7 @@ export function forEachEntry(
 
 function isClass(text: string): boolean {
   const upper = text.toUpperCase();
-  return CLASSES.has(upper) || /^CLASS\d+$/.test(upper);
+  return CLASSES.has(upper) || (upper.startsWith('CLASS') && /^CLASS\d+$/.test(upper));
 }
 
 function record(
