@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LookupError } from '../contract/errors';
 import {
+  checkZone,
   guessOrigin,
   ZoneSession,
   type DocumentOptions,
@@ -73,7 +74,7 @@ export function fileOptions(file: string, text: string, origin?: string): Docume
 export function checkZoneFile(file: string, origin?: string): ZoneCheckResult {
   const text = readZoneFile(file);
   const options = fileOptions(file, text, origin);
-  const problems = new ZoneSession(text, options).problems();
+  const problems = checkZone(text, options);
   return { origin: options.origin, problems: problems.map(toCheckProblem) };
 }
 

@@ -133,7 +133,8 @@ export class ZoneChecks {
       return;
     }
     const out: ZoneProblem[] = [];
-    const sorted = [...records].sort(byPosition);
+    // most owners hold one record: nothing to sort, no RRset to compare
+    const sorted = records.length === 1 ? records : [...records].sort(byPosition);
     this.checkCname(key, sorted, out);
     this.checkRrsets(sorted, out);
     this.checkOccluded(key, sorted, out);
@@ -143,8 +144,8 @@ export class ZoneChecks {
   }
 
   private checkCname(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
+    if (!hasType(records, 'CNAME')) return;
     const cnames = records.filter((r) => r.type === 'CNAME');
-    if (cnames.length === 0) return;
     const atApex = key === this.apex;
     // Every CNAME at the apex is wrong (SOA and NS live there); elsewhere the CNAMEs and every
     // record of other data that comes after one (BIND names the later lines too).
@@ -176,6 +177,7 @@ export class ZoneChecks {
   }
 
   private checkRrsets(records: ZoneRecord[], out: ZoneProblem[]): void {
+    if (records.length < 2) return;
     const firstOfType = new Map<string, ZoneRecord>();
     const seen = new Set<string>();
     for (const r of records) {
@@ -295,6 +297,11 @@ function ttlFix(r: ZoneRecord, ttl: number): ZoneFix {
     range: { line: at.line, start: at.start, end: at.start },
     replacement: `${ttl} `,
   };
+}
+
+function hasType(records: readonly ZoneRecord[], type: string): boolean {
+  for (const r of records) if (r.type === type) return true;
+  return false;
 }
 
 function byPosition(a: ZoneRecord, b: ZoneRecord): number {

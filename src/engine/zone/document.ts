@@ -38,20 +38,9 @@ export class ZoneDocument {
   private readonly start: Context;
 
   constructor(text: string, options: DocumentOptions = {}) {
-    const apex = options.origin === undefined ? undefined : absolute(options.origin);
-    this.env = {
-      apex: apex?.toLowerCase(),
-      file: options.file,
-      fileLabel: undefined,
-      readInclude: options.readInclude,
-      includeDepth: 0,
-    };
-    this.start = {
-      origin: apex,
-      defaultTtl: options.defaultTtl,
-      lastOwner: undefined,
-      lastTtl: undefined,
-    };
+    const { env, start } = startOf(options);
+    this.env = env;
+    this.start = start;
     this.lines = splitLines(text).map(tokenizeLine);
     this.entries = this.parseFrom(0, this.start, () => false);
   }
@@ -142,6 +131,26 @@ export class ZoneDocument {
     });
     return out;
   }
+}
+
+/** The environment and context a document's first line is parsed in. */
+export function startOf(options: DocumentOptions): { env: EntryEnv; start: Context } {
+  const apex = options.origin === undefined ? undefined : absolute(options.origin);
+  return {
+    env: {
+      apex: apex?.toLowerCase(),
+      file: options.file,
+      fileLabel: undefined,
+      readInclude: options.readInclude,
+      includeDepth: 0,
+    },
+    start: {
+      origin: apex,
+      defaultTtl: options.defaultTtl,
+      lastOwner: undefined,
+      lastTtl: undefined,
+    },
+  };
 }
 
 function shift(entry: Entry, delta: number): void {

@@ -26,10 +26,8 @@ export function sameContext(a: Context, b: Context): boolean {
   );
 }
 
-/** A token and the line it is on. */
-export interface PlacedToken extends Token {
-  line: number;
-}
+/** A token whose line the entry parser has set. */
+export type PlacedToken = Token;
 
 export interface EntryEnv {
   /** the zone apex (a key), or undefined when unknown */
@@ -54,12 +52,14 @@ export function tokenRange(t: PlacedToken): SourceRange {
   return { line: t.line, start: t.start, end: t.end };
 }
 
+/** `lines[line - offset]` is line `line`: a one-shot parse hands over only the entry's lines. */
 export function parseEntry(
   lines: LineTokens[],
   first: number,
   last: number,
   ctxIn: Context,
   env: EntryEnv,
+  offset = 0,
 ): ParsedEntry {
   const out = new EntryBuilder(env, { ...ctxIn });
   const tokens: PlacedToken[] = [];
@@ -68,7 +68,7 @@ export function parseEntry(
   let endColumn = 0;
   let depth = 0;
   for (let line = first; line <= last; line++) {
-    const lt = lines[line];
+    const lt = lines[line - offset];
     if (lt.error) {
       out.problem('syntax', lt.error.message, {
         line,
@@ -89,12 +89,13 @@ export function parseEntry(
           depth = 0;
         }
       } else {
-        tokens.push({ kind: t.kind, text: t.text, start: t.start, end: t.end, line });
+        t.line = line;
+        tokens.push(t);
       }
     }
   }
   if (depth > 0) {
-    const lt = lines[last];
+    const lt = lines[last - offset];
     const end = lt.tokens.length > 0 ? lt.tokens[lt.tokens.length - 1].end : 0;
     out.problem('syntax', 'unbalanced parentheses: "(" is never closed', {
       line: first,
@@ -104,7 +105,7 @@ export function parseEntry(
     });
   }
   if (tokens.length === 0 || out.hasError) return out.done();
-  const leadingBlank = lines[first].leadingBlank;
+  const leadingBlank = lines[first - offset].leadingBlank;
   if (!leadingBlank && tokens[0].kind === 'word' && tokens[0].text.startsWith('$')) {
     directive(tokens, out);
   } else {
@@ -241,17 +242,48 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
   out.ctx.lastTtl = sub.ctx.lastTtl;
 }
 
-/** Every entry of a whole text, without incremental bookkeeping (included files). */
+/**
+ * Every entry of a whole text, without incremental bookkeeping (one-shot checks, included
+ * files). Lines are tokenised as the parse reaches them and dropped once their entry is parsed,
+ * so the tokens of a large file die young instead of being kept for re-checks. Entries are cut
+ * as forEachEntry cuts them: an unclosed "(" runs to the end of the text.
+ */
 export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntry {
-  const lines = text.split(/\r?\n/).map(tokenizeLine);
   const all: ParsedEntry = { records: [], problems: [], ranges: [], ctx };
-  forEachEntry(lines, 0, (first, last) => {
-    const parsed = parseEntry(lines, first, last, all.ctx, env);
-    all.records.push(...parsed.records);
-    all.problems.push(...parsed.problems);
+  const take = (parsed: ParsedEntry): void => {
+    for (const r of parsed.records) all.records.push(r);
+    for (const p of parsed.problems) all.problems.push(p);
     all.ctx = parsed.ctx;
-    return true;
-  });
+  };
+  const pending: LineTokens[] = [];
+  let first = 0;
+  let depth = 0;
+  let line = 0;
+  let from = 0;
+  for (;;) {
+    const next = text.indexOf('\n', from);
+    // as split(/\r?\n/): a CR is dropped only before a line feed
+    const end = next === -1 ? text.length : next;
+    const cut = next > from && text.charCodeAt(next - 1) === 0x0d ? next - 1 : end;
+    const raw = text.slice(from, cut);
+    const lt = tokenizeLine(raw);
+    if (pending.length > 0 || lt.tokens.length > 0 || lt.error !== undefined) {
+      if (pending.length === 0) first = line;
+      pending.push(lt);
+      for (const t of lt.tokens) {
+        if (t.kind === 'open') depth++;
+        else if (t.kind === 'close') depth = Math.max(0, depth - 1);
+      }
+      if (depth === 0) {
+        take(parseEntry(pending, first, line, all.ctx, env, first));
+        pending.length = 0;
+      }
+    }
+    if (next === -1) break;
+    from = next + 1;
+    line++;
+  }
+  if (pending.length > 0) take(parseEntry(pending, first, line, all.ctx, env, first));
   return all;
 }
 
@@ -284,7 +316,7 @@ export function forEachEntry(
 
 function isClass(text: string): boolean {
   const upper = text.toUpperCase();
-  return CLASSES.has(upper) || /^CLASS\d+$/.test(upper);
+  return CLASSES.has(upper) || (upper.startsWith('CLASS') && /^CLASS\d+$/.test(upper));
 }
 
 function record(
@@ -431,10 +463,10 @@ function generatedRecord(text: string, at: SourceRange, out: EntryBuilder): bool
   return out.problems.length === before;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
+/**
+ * Hex in one flat string: appending two digits at a time would leave each record holding a
+ * tree of small string pieces until something compares it, and a large zone keeps them all.
+ */
 function toHex(octets: number[]): string {
-  let out = '';
-  for (const b of octets) out += HEX[b];
-  return out;
+  return Buffer.from(octets).toString('hex');
 }

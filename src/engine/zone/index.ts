@@ -1,8 +1,9 @@
 // The zone-file engine: parse, check, and keep checking as the text changes.
 import { basename } from 'node:path';
-import { ZoneDocument, type DocumentOptions, type RecordDelta } from './document';
+import { startOf, ZoneDocument, type DocumentOptions, type RecordDelta } from './document';
 import { ZoneChecks } from './checks';
 import { tokenizeLine } from './lexer';
+import { parseText } from './entry';
 import type { ZoneProblem, ZoneRecord } from './types';
 
 export type { ZoneProblem, ZoneRecord, ZoneFix, SourceRange, Severity } from './types';
@@ -45,9 +46,17 @@ export function sortProblems(problems: ZoneProblem[]): ZoneProblem[] {
   );
 }
 
-/** One-shot: every problem of a zone text. */
+/**
+ * One-shot: every problem of a zone text, the same list a ZoneSession gives. It parses with
+ * the same entry parser but keeps no per-line tokens or entries for re-checks, so a large file
+ * makes far less long-lived garbage.
+ */
 export function checkZone(text: string, options: DocumentOptions = {}): ZoneProblem[] {
-  return new ZoneSession(text, options).problems();
+  const { env, start } = startOf(options);
+  const parsed = parseText(text, start, env);
+  const checks = new ZoneChecks(env.apex);
+  checks.update({ removed: [], added: parsed.records });
+  return sortProblems([...parsed.problems, ...checks.problems()]);
 }
 
 /**

@@ -10,6 +10,12 @@ export interface Token {
   text: string;
   start: number;
   end: number;
+  /**
+   * the line the token is on: 0 from the lexer (a line's tokens do not know where the line
+   * is, and cached lines move as an editor inserts lines); the entry parser sets it as it
+   * reads the token, so no placed copy of every token is made
+   */
+  line: number;
 }
 
 export interface LineTokens {
@@ -44,7 +50,13 @@ export function tokenizeLine(line: string): LineTokens {
     } else if (c === SEMI) {
       break;
     } else if (c === OPEN || c === CLOSE) {
-      tokens.push({ kind: c === OPEN ? 'open' : 'close', text: line[i], start: i, end: i + 1 });
+      tokens.push({
+        kind: c === OPEN ? 'open' : 'close',
+        text: line[i],
+        start: i,
+        end: i + 1,
+        line: 0,
+      });
       i++;
     } else if (c === QUOTE) {
       let j = i + 1;
@@ -56,7 +68,7 @@ export function tokenizeLine(line: string): LineTokens {
           error: { start: i, end: n, message: 'unterminated quoted string' },
         };
       }
-      tokens.push({ kind: 'quoted', text: line.slice(i + 1, j), start: i, end: j + 1 });
+      tokens.push({ kind: 'quoted', text: line.slice(i + 1, j), start: i, end: j + 1, line: 0 });
       i = j + 1;
     } else {
       let j = i;
@@ -66,7 +78,7 @@ export function tokenizeLine(line: string): LineTokens {
         j += d === BACKSLASH ? 2 : 1;
       }
       if (j > n) j = n;
-      tokens.push({ kind: 'word', text: line.slice(i, j), start: i, end: j });
+      tokens.push({ kind: 'word', text: line.slice(i, j), start: i, end: j, line: 0 });
       i = j;
     }
   }

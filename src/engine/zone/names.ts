@@ -71,7 +71,9 @@ function parseAbsolute(text: string): ParsedName | NameError {
         message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})`,
       };
     }
-    return { text, key: text.toLowerCase(), wireLength: wire };
+    // a name already in lower case is kept once, flat, for both (records keep owner and key)
+    const key = text.toLowerCase();
+    return { text: key === text ? key : text, key, wireLength: wire };
   }
   const labels = splitLabels(text);
   if (labels === undefined) return { code: 'bad-escape', message: `bad escape in "${text}"` };

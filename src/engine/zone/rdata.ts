@@ -134,8 +134,17 @@ export function genericText(wire: number[]): string {
   return wire.length === 0 ? '\\# 0' : `\\# ${wire.length} ${Buffer.from(wire).toString('hex')}`;
 }
 
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 function number(text: string, max: number, code: string, token: number, what: string): number {
-  if (!/^\d+$/.test(text)) fail(code, `${what} "${text}" is not a number`, token);
+  if (!isDigits(text)) fail(code, `${what} "${text}" is not a number`, token);
   const value = Number(text);
   if (value > max) fail(code, `${what} ${text} is out of range (at most ${max})`, token);
   return value;

@@ -3,15 +3,38 @@
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
 export const MAX_TTL = 4294967295;
 
+/** Seconds per unit letter, by lower-case char code. */
+function unitSeconds(c: number): number | undefined {
+  return UNITS[String.fromCharCode(c | 0x20)];
+}
+
+/**
+ * Plain seconds (digits only) or units (`1h30m`: digits then a unit letter, repeated; no
+ * digits after the last unit). Read by char code: every record's TTL goes through here.
+ */
 export function parseTtl(text: string): number | undefined {
-  if (/^\d+$/.test(text)) {
-    const v = Number(text);
-    return v <= MAX_TTL ? v : undefined;
-  }
-  if (!/^(?:\d+[smhdwSMHDW])+$/.test(text)) return undefined;
+  if (text.length === 0) return undefined;
   let total = 0;
-  for (const m of text.matchAll(/(\d+)([smhdwSMHDW])/g)) {
-    total += Number(m[1]) * UNITS[m[2].toLowerCase()];
+  let value = 0;
+  let digits = 0;
+  let units = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      value = value * 10 + (c - 0x30);
+      digits++;
+      continue;
+    }
+    const unit = c < 0x80 ? unitSeconds(c) : undefined;
+    if (unit === undefined || digits === 0) return undefined;
+    total += value * unit;
+    value = 0;
+    digits = 0;
+    units = true;
+  }
+  if (digits > 0) {
+    if (units) return undefined;
+    total = value;
   }
   return total <= MAX_TTL ? total : undefined;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ZoneSession, type ZoneProblem } from '../../../../src/engine/zone/index';
+import { checkZone, ZoneSession, type ZoneProblem } from '../../../../src/engine/zone/index';
 
 const HEAD =
   '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
@@ -164,6 +164,31 @@ describe('engine/zone checks', () => {
           },
         ),
         { seed: 1313, numRuns: 300 },
+      );
+    });
+
+    it('the one-shot check (no re-check caches) gives exactly the problems of a session', () => {
+      const oneShotLines = [
+        ...LINES,
+        'open ( TXT "never closed"',
+        'x TXT "unterminated',
+        '  )',
+        'dup A 192.0.2.1',
+        'dup A 192.0.2.1',
+        '$GENERATE 1-3 g$ A 192.0.2.$',
+      ];
+      fc.assert(
+        fc.property(
+          fc.array(fc.constantFrom(...oneShotLines), { maxLength: 16 }),
+          fc.constantFrom('\n', '\r\n'),
+          fc.constantFrom('', '\n', '\n\n'),
+          (body, eol, tail) => {
+            const text = [...HEAD.trimEnd().split('\n'), ...body].join(eol) + tail;
+            const options = { origin: 'example.com.' };
+            assert.deepEqual(checkZone(text, options), new ZoneSession(text, options).problems());
+          },
+        ),
+        { seed: 1314, numRuns: 300 },
       );
     });
   });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { checkZone, guessOrigin, ZoneSession } from '../../../../src/engine/zone/index';
+import { parseTtl } from '../../../../src/engine/zone/ttl';
 
 const HEAD =
   '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
@@ -34,6 +35,26 @@ describe('engine/zone parser', () => {
     assert.equal(mx.owner, 'sub.example.com.');
     assert.equal(mx.ttl, 3600, 'the $TTL, not the last explicit TTL');
     assert.equal(mx.data, '10 mail.example.net.');
+  });
+
+  it('reads a TTL as seconds or as units, refusing anything else and values over 2^32 - 1', () => {
+    const cases: [string, number | undefined][] = [
+      ['0', 0],
+      ['4294967295', 4294967295],
+      ['4294967296', undefined],
+      ['99999999999999999999999', undefined],
+      ['1h30m', 5400],
+      ['1W2d3H4m5S', 788645],
+      ['2h2h', 14400],
+      ['1h30', undefined],
+      ['h1', undefined],
+      ['1x', undefined],
+      ['1 h', undefined],
+      ['', undefined],
+      ['7101w', 4294684800],
+      ['7102w', undefined],
+    ];
+    for (const [text, seconds] of cases) assert.equal(parseTtl(text), seconds, text);
   });
 
   it('reads TTL units and uses the previous TTL when there is no $TTL', () => {
