@@ -1,7 +1,9 @@
 // "HostLens: Compare Zone with Live DNS": the open zone file against its nameservers (or one
 // the caller names), with progress and cancel; differences become diagnostics on the lines
-// concerned and the serial each server serves is shown.
+// concerned and as a node of the results view (each server's serial, each difference).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Deps } from '../deps';
 import { compareZoneRecords, type DriftResult, type ZoneSession } from '../../services/zone';
 
 export const COMPARE_ZONE = 'hostlens.compareZoneWithLiveDns';
@@ -9,6 +11,7 @@ export const COMPARE_ZONE = 'hostlens.compareZoneWithLiveDns';
 export function registerCompareZone(
   context: vscode.ExtensionContext,
   sessionOf: (document: vscode.TextDocument) => ZoneSession | undefined,
+  deps: Pick<Deps, 'history' | 'results'>,
 ): void {
   const collection = vscode.languages.createDiagnosticCollection('hostlens-zone-drift');
   context.subscriptions.push(
@@ -50,6 +53,18 @@ export function registerCompareZone(
         );
         if (result === undefined) return undefined;
         collection.set(document.uri, driftDiagnostics(document, result));
+        const fileSerial = session.records().find((r) => r.type === 'SOA')?.serial;
+        await deps.history.put({
+          kind: 'zone-drift',
+          host: apex.replace(/\.$/, '').toLowerCase(),
+          server: options.server,
+          at: Date.now(),
+          file: document.isUntitled ? document.uri.path : path.basename(document.uri.fsPath),
+          ...(fileSerial !== undefined ? { fileSerial } : {}),
+          result,
+        });
+        deps.results.refresh();
+        void vscode.commands.executeCommand('hostlens.results.focus');
         const serials = result.serials
           .map((s) => `${s.server}: ${s.serial ?? `unreachable (${s.error ?? 'no answer'})`}`)
           .join('; ');
