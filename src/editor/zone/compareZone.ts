@@ -19,7 +19,7 @@ export function registerCompareZone(
     vscode.workspace.onDidCloseTextDocument((d) => collection.delete(d.uri)),
     vscode.commands.registerCommand(
       COMPARE_ZONE,
-      async (options: { server?: string } = {}): Promise<DriftResult | undefined> => {
+      async (args?: { server?: string }): Promise<DriftResult | undefined> => {
         const editor = vscode.window.activeTextEditor;
         const session = editor && sessionOf(editor.document);
         const apex = session?.document.apex;
@@ -30,6 +30,9 @@ export function registerCompareZone(
           return undefined;
         }
         const document = editor.document;
+        // From the palette (no arguments) the user may name a server; empty asks the zone's own.
+        const options = args ?? (await askServer(apex));
+        if (options === undefined) return undefined;
         const result = await vscode.window.withProgress(
           {
             location: vscode.ProgressLocation.Notification,
@@ -77,6 +80,19 @@ export function registerCompareZone(
       },
     ),
   );
+}
+
+async function askServer(apex: string): Promise<{ server?: string } | undefined> {
+  const typed = await vscode.window.showInputBox({
+    title: `HostLens: Compare ${apex} with Live DNS`,
+    prompt:
+      'A nameserver to ask (address[:port] or host name), or empty for the NS records of the file',
+    placeHolder: 'empty: every nameserver of the zone',
+    ignoreFocusOut: true,
+  });
+  if (typed === undefined) return undefined;
+  const server = typed.trim();
+  return server === '' ? {} : { server };
 }
 
 function driftDiagnostics(document: vscode.TextDocument, result: DriftResult): vscode.Diagnostic[] {
