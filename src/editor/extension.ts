@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerShowLog(context, deps);
   registerHostHover(context, deps);
   registerZoneFileSniffer(context);
-  registerZoneLanguage(context);
+  registerZoneLanguage(context, deps);
   registerSpfDiagnostics(context, deps);
   registerSetApiToken(context);
   registerClearApiToken(context);

@@ -59,6 +59,15 @@ async function main(): Promise<void> {
       ['12-mail-tree', mailTree],
       ['13-status-embedded', statusBar],
     ]);
+    // The zone-file features on the workspace's shop.test.zone, and Compare Zone with Live DNS
+    // of example.test.zone against the fixture DNS server (which serves another version).
+    await session(env, dns.address, 'Default Dark Modern', [
+      ['20-zone-diagnostics', zoneDiagnostics],
+      ['21-zone-outline', zoneOutline],
+      ['22-zone-definition', zoneDefinition],
+      ['23-zone-serial-lens', zoneSerialLens],
+      ['24-zone-compare', (p) => zoneCompare(p, dns.address)],
+    ]);
     // The remote backend: first with no token, then with one typed into the password box.
     await session(
       env,
@@ -257,6 +266,88 @@ async function mailTree(page: Page): Promise<void> {
   }
   await page.mouse.move(700, 400);
   await page.waitForTimeout(1000);
+}
+
+async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({
+    timeout: 20000,
+  });
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.tabs-container .tab', { hasText: name })
+    .first()
+    .waitFor({ state: 'visible', timeout: 20000 });
+  await page.waitForTimeout(1500);
+}
+
+async function goToLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(500);
+}
+
+/** Squiggles on the problems, and the quick fix offered for the duplicate record. */
+async function zoneDiagnostics(page: Page): Promise<void> {
+  await closeEditors(page);
+  await openFile(page, 'shop.test.zone');
+  await page.locator('.squiggly-warning').first().waitFor({ state: 'attached', timeout: 20000 });
+  await goToLine(page, 14);
+  await page.keyboard.press('Control+.');
+  await page.waitForSelector('.action-widget', { timeout: 20000 });
+  await page.waitForTimeout(1200);
+}
+
+async function zoneOutline(page: Page): Promise<void> {
+  await page.keyboard.press('Escape');
+  await openFile(page, 'shop.test.zone');
+  await runCommand(page, 'Outline: Focus on Outline View');
+  await page.waitForSelector('.outline-pane .monaco-list-row', { timeout: 20000 });
+  await page.waitForTimeout(1500);
+}
+
+/** Peek Definition on the MX record's target: the CNAME that defines mailhost. */
+async function zoneDefinition(page: Page): Promise<void> {
+  await openFile(page, 'shop.test.zone');
+  await goToLine(page, 7);
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await runCommand(page, 'Peek Definition');
+  await page.waitForSelector('.peekview-widget', { timeout: 20000 });
+  await page.waitForTimeout(1500);
+}
+
+async function zoneSerialLens(page: Page): Promise<Clip> {
+  await page.keyboard.press('Escape');
+  await openFile(page, 'shop.test.zone');
+  const lens = page.locator('.contentWidgets .codelens-decoration', { hasText: 'serial' }).first();
+  await lens.waitFor({ state: 'visible', timeout: 20000 });
+  await lens.locator('a').last().hover();
+  await page.waitForTimeout(1000);
+  const box = await page.locator('.part.editor').first().boundingBox();
+  if (!box) throw new Error('no editor part');
+  return { x: box.x, y: box.y, width: Math.min(box.width, 900), height: 220 };
+}
+
+/** The drift between the workspace's example.test.zone and what the fixture server serves. */
+async function zoneCompare(page: Page, server: string): Promise<void> {
+  await closeEditors(page);
+  await openFile(page, 'example.test.zone');
+  await runCommand(page, 'HostLens: Compare Zone with Live DNS');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await page.waitForTimeout(500);
+  await input.fill(server);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.monaco-list-row[aria-label^="Zone drift"]', { timeout: 30000 });
+  await widenSideBar(page, 640);
+  await page.mouse.move(900, 500);
+  await page.waitForTimeout(1500);
 }
 
 /** Drags the side bar's edge so long tree labels fit. */

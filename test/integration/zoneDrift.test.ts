@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { HostLensApi } from '../../src/editor/extension';
+import type { ResultNode } from '../../src/editor/views/nodes/base';
 import type { DriftResult } from '../../src/services/zone';
 import { findKnotd, startKnot, type KnotServer } from '../support/knot-zones';
 
@@ -15,11 +17,36 @@ describe('Compare Zone with Live DNS', function () {
   const knotd = findKnotd();
   let knot: KnotServer | undefined;
   let document: vscode.TextDocument;
+  let api: HostLensApi;
+
+  /** The results view's drift node of drift.test as label/description lines, depth-first. */
+  function driftTree(): string[] {
+    const host = api.deps.results
+      .getChildren()
+      .find(
+        (n) =>
+          n.toTreeItem().label === 'drift.test' &&
+          n.toTreeItem().description === `@${knot!.server}`,
+      );
+    assert.ok(host, 'a results node for drift.test at the server');
+    const drift = host.children().find((n) => n.toTreeItem().label === 'Zone drift');
+    assert.ok(drift, 'a Zone drift node under it');
+    const lines: string[] = [];
+    const walk = (node: ResultNode, depth: number) => {
+      const item = node.toTreeItem();
+      lines.push(
+        `${'  '.repeat(depth)}${typeof item.label === 'string' ? item.label : item.label?.label} | ${String(item.description)}`,
+      );
+      for (const child of node.children()) walk(child, depth + 1);
+    };
+    walk(drift, 0);
+    return lines;
+  }
 
   before(async function () {
     if (knotd === undefined) this.skip();
     knot = await startKnot(knotd, [{ name: 'drift.test', text: LIVE, transfer: true }]);
-    await vscode.extensions.getExtension('hostlens.hostlens')!.activate();
+    api = (await vscode.extensions.getExtension('hostlens.hostlens')!.activate()) as HostLensApi;
     document = await vscode.workspace.openTextDocument({ language: 'dns-zone', content: LIVE });
     await vscode.window.showTextDocument(document);
   });
@@ -41,6 +68,10 @@ describe('Compare Zone with Live DNS', function () {
       result.serials.map((s) => [s.serial, s.method]),
       [[2026112305, 'axfr']],
     );
+    assert.deepEqual(driftTree(), [
+      'Zone drift | matches the live zone',
+      `  ${knot!.server} | serial 2026112305 (AXFR)`,
+    ]);
   });
 
   it('shows each difference as a diagnostic on its line', async () => {
@@ -62,6 +93,34 @@ describe('Compare Zone with Live DNS', function () {
     assert.deepEqual(
       drift.map((d) => [d.range.start.line, d.message]),
       [[4, `www.drift.test. A: ${knot!.server} serves 3600 192.0.2.10`]],
+    );
+    assert.deepEqual(driftTree(), [
+      'Zone drift | 1 difference(s)',
+      `  ${knot!.server} | serial 2026112305 (AXFR)`,
+      '    www.drift.test. A | different: file 3600 192.0.2.11 · live 3600 192.0.2.10',
+    ]);
+  });
+
+  it('shows a server serving another serial than the file as stale in the results view', async () => {
+    const editor = vscode.window.activeTextEditor!;
+    await editor.edit((e) =>
+      e.replace(
+        document.lineAt(1).range,
+        'drift.test. IN SOA ns1.drift.test. hostmaster.drift.test. 2026112306 3600 600 86400 300',
+      ),
+    );
+    await vscode.commands.executeCommand<DriftResult>('hostlens.compareZoneWithLiveDns', {
+      server: knot!.server,
+    });
+    const tree = driftTree();
+    assert.equal(tree[0], 'Zone drift | 2 difference(s)');
+    assert.equal(tree[1], `  ${knot!.server} | serial 2026112305 (AXFR), not the file’s`);
+    assert.deepEqual(
+      tree
+        .slice(2)
+        .map((l) => l.split(' | ')[0].trim())
+        .sort(),
+      ['drift.test. SOA', 'www.drift.test. A'],
     );
   });
 });

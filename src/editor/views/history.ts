@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import type { MailSetup } from '../../services/mail';
 import type { QueryResult } from '../../contract/shapes';
+import type { DriftResult } from '../../services/zone';
 
 export interface ErrorSummary {
   code: string;
@@ -32,7 +33,21 @@ export interface MailEntry {
   error?: ErrorSummary;
 }
 
-export type HistoryEntry = DnsLookupEntry | MailEntry;
+/** "Compare Zone with Live DNS": a zone file against its nameservers (or the one named). */
+export interface ZoneDriftEntry {
+  kind: 'zone-drift';
+  /** the zone's apex, without the final dot, like the other entries' hosts */
+  host: string;
+  server?: string;
+  at: number;
+  /** the file compared, as the editor names it */
+  file: string;
+  /** the SOA serial of the file, to tell a stale server */
+  fileSerial?: number;
+  result: DriftResult;
+}
+
+export type HistoryEntry = DnsLookupEntry | MailEntry | ZoneDriftEntry;
 
 const STORAGE_KEY = 'hostlens.history.v1';
 
@@ -91,7 +106,7 @@ function isEntry(value: unknown): value is HistoryEntry {
   return (
     typeof e === 'object' &&
     e !== null &&
-    (e.kind === 'dns' || e.kind === 'mail') &&
+    (e.kind === 'dns' || e.kind === 'mail' || e.kind === 'zone-drift') &&
     typeof e.host === 'string'
   );
 }

@@ -1,7 +1,9 @@
 // "HostLens: Compare Zone with Live DNS": the open zone file against its nameservers (or one
 // the caller names), with progress and cancel; differences become diagnostics on the lines
-// concerned and the serial each server serves is shown.
+// concerned and as a node of the results view (each server's serial, each difference).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Deps } from '../deps';
 import { compareZoneRecords, type DriftResult, type ZoneSession } from '../../services/zone';
 
 export const COMPARE_ZONE = 'hostlens.compareZoneWithLiveDns';
@@ -9,6 +11,7 @@ export const COMPARE_ZONE = 'hostlens.compareZoneWithLiveDns';
 export function registerCompareZone(
   context: vscode.ExtensionContext,
   sessionOf: (document: vscode.TextDocument) => ZoneSession | undefined,
+  deps: Pick<Deps, 'history' | 'results'>,
 ): void {
   const collection = vscode.languages.createDiagnosticCollection('hostlens-zone-drift');
   context.subscriptions.push(
@@ -16,7 +19,7 @@ export function registerCompareZone(
     vscode.workspace.onDidCloseTextDocument((d) => collection.delete(d.uri)),
     vscode.commands.registerCommand(
       COMPARE_ZONE,
-      async (options: { server?: string } = {}): Promise<DriftResult | undefined> => {
+      async (args?: { server?: string }): Promise<DriftResult | undefined> => {
         const editor = vscode.window.activeTextEditor;
         const session = editor && sessionOf(editor.document);
         const apex = session?.document.apex;
@@ -27,6 +30,9 @@ export function registerCompareZone(
           return undefined;
         }
         const document = editor.document;
+        // From the palette (no arguments) the user may name a server; empty asks the zone's own.
+        const options = args ?? (await askServer(apex));
+        if (options === undefined) return undefined;
         const result = await vscode.window.withProgress(
           {
             location: vscode.ProgressLocation.Notification,
@@ -50,6 +56,18 @@ export function registerCompareZone(
         );
         if (result === undefined) return undefined;
         collection.set(document.uri, driftDiagnostics(document, result));
+        const fileSerial = session.records().find((r) => r.type === 'SOA')?.serial;
+        await deps.history.put({
+          kind: 'zone-drift',
+          host: apex.replace(/\.$/, '').toLowerCase(),
+          server: options.server,
+          at: Date.now(),
+          file: document.isUntitled ? document.uri.path : path.basename(document.uri.fsPath),
+          ...(fileSerial !== undefined ? { fileSerial } : {}),
+          result,
+        });
+        deps.results.refresh();
+        void vscode.commands.executeCommand('hostlens.results.focus');
         const serials = result.serials
           .map((s) => `${s.server}: ${s.serial ?? `unreachable (${s.error ?? 'no answer'})`}`)
           .join('; ');
@@ -62,6 +80,19 @@ export function registerCompareZone(
       },
     ),
   );
+}
+
+async function askServer(apex: string): Promise<{ server?: string } | undefined> {
+  const typed = await vscode.window.showInputBox({
+    title: `HostLens: Compare ${apex} with Live DNS`,
+    prompt:
+      'A nameserver to ask (address[:port] or host name), or empty for the NS records of the file',
+    placeHolder: 'empty: every nameserver of the zone',
+    ignoreFocusOut: true,
+  });
+  if (typed === undefined) return undefined;
+  const server = typed.trim();
+  return server === '' ? {} : { server };
 }
 
 function driftDiagnostics(document: vscode.TextDocument, result: DriftResult): vscode.Diagnostic[] {

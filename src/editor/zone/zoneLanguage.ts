@@ -2,6 +2,7 @@
 // it touches; diagnostics are published after a pause in typing, and a newer edit supersedes a
 // pending publish), quick fixes where the fix is obvious, and the outline by owner name.
 import * as vscode from 'vscode';
+import type { Deps } from '../deps';
 import {
   guessOrigin,
   readIncludeFromDisk,
@@ -31,7 +32,10 @@ export interface ZoneLanguage {
   problems(document: vscode.TextDocument): ZoneProblem[];
 }
 
-export function registerZoneLanguage(context: vscode.ExtensionContext): ZoneLanguage {
+export function registerZoneLanguage(
+  context: vscode.ExtensionContext,
+  deps: Pick<Deps, 'history' | 'results'>,
+): ZoneLanguage {
   const collection = vscode.languages.createDiagnosticCollection('hostlens-zone');
   const tracked = new Map<string, Tracked>();
 
@@ -126,7 +130,7 @@ export function registerZoneLanguage(context: vscode.ExtensionContext): ZoneLang
     }),
   );
   registerZoneFeatures(context, (document) => open(document)?.session);
-  registerCompareZone(context, (document) => open(document)?.session);
+  registerCompareZone(context, (document) => open(document)?.session, deps);
   for (const document of vscode.workspace.textDocuments) open(document);
 
   return {

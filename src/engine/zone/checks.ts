@@ -1,6 +1,7 @@
 // The checks a server makes when it loads a zone (BIND's dns_master_load and zone integrity
 // checks; Knot's semantic checks), kept up to date from record deltas: each owner's problems
 // are cached and only owners an edit can affect are looked at again.
+import { dsDigest, isSupportedDigest, keyTag, type DnskeyData } from '../dns/dnssec/crypto';
 import { isAtOrBelow, parentKey } from './names';
 import type { RecordDelta } from './document';
 import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
@@ -138,6 +139,7 @@ export class ZoneChecks {
     this.checkCname(key, sorted, out);
     this.checkRrsets(sorted, out);
     this.checkOccluded(key, sorted, out);
+    checkKeyReferences(sorted, out);
     for (const r of sorted) this.checkTarget(r, out);
     if (out.length === 0) this.ownerProblems.delete(key);
     else this.ownerProblems.set(key, out);
@@ -273,6 +275,62 @@ export class ZoneChecks {
       );
     }
   }
+}
+
+/** DS, CDS (RFC 7344) and CDNSKEY records that name a key the owner's DNSKEY set lacks. */
+function checkKeyReferences(records: ZoneRecord[], out: ZoneProblem[]): void {
+  const keys = records.filter((r) => r.type === 'DNSKEY').map((r) => r.wire.toLowerCase());
+  // Without the DNSKEY set in the file (a DS at a delegation, the usual case) there is nothing
+  // to compare with.
+  if (keys.length === 0) return;
+  const parsed = keys.map(dnskeyFromWire).filter((k): k is DnskeyData => k !== undefined);
+  for (const r of records) {
+    if (r.type === 'CDNSKEY') {
+      const wire = r.wire.toLowerCase();
+      // RFC 8078 section 4: "0 3 0 AA==" asks the parent to delete the DS set.
+      if (wire === '0000030000' || keys.includes(wire)) continue;
+      out.push(
+        problem(
+          'cdnskey-without-dnskey',
+          'warning',
+          `CDNSKEY of ${r.owner} equals none of its DNSKEY records (RFC 7344 section 4.1)`,
+          r,
+        ),
+      );
+    } else if (r.type === 'DS' || r.type === 'CDS') {
+      const message = dsMismatch(r, parsed);
+      if (message !== undefined) {
+        out.push(problem(`${r.type.toLowerCase()}-without-dnskey`, 'warning', message, r));
+      }
+    }
+  }
+}
+
+/** Why a DS or CDS matches no DNSKEY (RFC 4034 section 5.1.4); undefined when one matches. */
+function dsMismatch(r: ZoneRecord, keys: DnskeyData[]): string | undefined {
+  const wire = Buffer.from(r.wire, 'hex');
+  if (wire.length < 4) return undefined;
+  const tag = wire.readUInt16BE(0);
+  const algorithm = wire[2];
+  const digestType = wire[3];
+  const digest = wire.subarray(4);
+  // RFC 8078 section 4: "CDS 0 0 0 00" asks the parent to delete the DS set; a digest type
+  // this code cannot compute is left alone, as validators ignore it (RFC 4035 section 5.2).
+  if (algorithm === 0 || !isSupportedDigest(digestType)) return undefined;
+  const candidates = keys.filter((k) => k.algorithm === algorithm && keyTag(k) === tag);
+  if (candidates.some((k) => dsDigest(r.key, k, digestType)?.equals(digest) === true)) {
+    return undefined;
+  }
+  if (candidates.length === 0) {
+    return `${r.type} of ${r.owner} names key tag ${tag} algorithm ${algorithm}, which no DNSKEY of ${r.owner} has`;
+  }
+  return `${r.type} of ${r.owner}: the digest does not match DNSKEY ${tag} (algorithm ${algorithm})`;
+}
+
+function dnskeyFromWire(hex: string): DnskeyData | undefined {
+  const wire = Buffer.from(hex, 'hex');
+  if (wire.length < 4) return undefined;
+  return { flags: wire.readUInt16BE(0), algorithm: wire[3], key: wire.subarray(4) };
 }
 
 function problem(

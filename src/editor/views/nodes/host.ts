@@ -1,9 +1,10 @@
 // One node per (host, nameserver): its DNS records and, once asked, its mail set-up.
 import * as vscode from 'vscode';
-import type { DnsLookupEntry, HistoryEntry, MailEntry } from '../history';
+import type { DnsLookupEntry, HistoryEntry, MailEntry, ZoneDriftEntry } from '../history';
 import { ResultNode } from './base';
 import { dnsChildren } from './dns';
 import { MailNode } from './mail';
+import { ZoneDriftNode } from './zoneDrift';
 
 export class HostNode extends ResultNode {
   constructor(
@@ -11,23 +12,26 @@ export class HostNode extends ResultNode {
     readonly server: string | undefined,
     readonly dns: DnsLookupEntry | undefined,
     readonly mail: MailEntry | undefined,
+    readonly drift?: ZoneDriftEntry,
   ) {
     super();
   }
 
   get entries(): HistoryEntry[] {
-    return [this.dns, this.mail].filter((e): e is HistoryEntry => e !== undefined);
+    return [this.dns, this.mail, this.drift].filter((e): e is HistoryEntry => e !== undefined);
   }
 
   toTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.host, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `host:${this.host}@${this.server ?? ''}`;
-    item.description = this.server ? `@${this.server}` : 'system resolver';
+    // A zone compared with no server named was asked of its own nameservers, not a resolver.
+    const unnamed = this.dns || this.mail ? 'system resolver' : 'its nameservers';
+    item.description = this.server ? `@${this.server}` : unnamed;
     item.iconPath = new vscode.ThemeIcon('globe');
     item.contextValue = 'host';
     const at = Math.max(...this.entries.map((e) => e.at));
     item.tooltip = new vscode.MarkdownString(
-      `**${this.host}**\n\nServer: ${this.server ?? 'system resolver'}\n\nLooked up ${new Date(at).toLocaleString()}`,
+      `**${this.host}**\n\nServer: ${this.server ?? unnamed}\n\nLooked up ${new Date(at).toLocaleString()}`,
     );
     return item;
   }
@@ -36,6 +40,7 @@ export class HostNode extends ResultNode {
     return [
       ...(this.dns ? dnsChildren(this.dns) : []),
       ...(this.mail ? [new MailNode(this.mail)] : []),
+      ...(this.drift ? [new ZoneDriftNode(this.drift)] : []),
     ];
   }
 
@@ -44,6 +49,7 @@ export class HostNode extends ResultNode {
       host: this.host,
       ...(this.dns ? { dns: this.dns.result ?? { error: this.dns.error } } : {}),
       ...(this.mail ? { mail: this.mail.setup ?? { error: this.mail.error } } : {}),
+      ...(this.drift ? { zone_drift: this.drift.result } : {}),
     };
   }
 }
@@ -52,14 +58,21 @@ export class HostNode extends ResultNode {
 export function hostNodes(entries: readonly HistoryEntry[]): HostNode[] {
   const groups = new Map<
     string,
-    { dns?: DnsLookupEntry; mail?: MailEntry; host: string; server?: string }
+    {
+      dns?: DnsLookupEntry;
+      mail?: MailEntry;
+      drift?: ZoneDriftEntry;
+      host: string;
+      server?: string;
+    }
   >();
   for (const entry of entries) {
     const key = `${entry.host}@${entry.server ?? ''}`;
     const group = groups.get(key) ?? { host: entry.host, server: entry.server };
     if (entry.kind === 'dns') group.dns ??= entry;
-    else group.mail ??= entry;
+    else if (entry.kind === 'mail') group.mail ??= entry;
+    else group.drift ??= entry;
     groups.set(key, group);
   }
-  return [...groups.values()].map((g) => new HostNode(g.host, g.server, g.dns, g.mail));
+  return [...groups.values()].map((g) => new HostNode(g.host, g.server, g.dns, g.mail, g.drift));
 }

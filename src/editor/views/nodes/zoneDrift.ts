@@ -1,0 +1,130 @@
+// The result of "Compare Zone with Live DNS" in the results view: one node per nameserver with
+// the serial it serves (flagged when it is not the file's: a stale secondary) and, under it,
+// each record that differs with the file's and the live value.
+import * as vscode from 'vscode';
+import type { DriftEntry, ServerSerial } from '../../../services/zone';
+import type { ZoneDriftEntry } from '../history';
+import { icons, MessageNode, ResultNode } from './base';
+
+const KIND_LABELS: Record<DriftEntry['kind'], string> = {
+  missing: 'only in the file',
+  extra: 'only live',
+  changed: 'different',
+};
+
+export class ZoneDriftNode extends ResultNode {
+  constructor(readonly entry: ZoneDriftEntry) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const { drift } = this.entry.result;
+    const item = new vscode.TreeItem('Zone drift', vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `zone-drift:${this.entry.host}@${this.entry.server ?? ''}`;
+    item.description =
+      drift.length === 0 ? 'matches the live zone' : `${drift.length} difference(s)`;
+    item.iconPath =
+      drift.length === 0 && !this.entry.result.serials.some((s) => this.isStale(s))
+        ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
+        : icons.warning;
+    item.tooltip = new vscode.MarkdownString(
+      `**${this.entry.file}** compared with the live zone ${new Date(this.entry.at).toLocaleString()}`,
+    );
+    item.contextValue = 'zoneDrift';
+    return item;
+  }
+
+  children(): ResultNode[] {
+    return this.entry.result.serials.map(
+      (s) =>
+        new DriftServerNode(
+          s,
+          this.isStale(s),
+          this.entry.result.drift.filter((d) => d.server === s.server),
+        ),
+    );
+  }
+
+  json(): unknown {
+    return this.entry.result;
+  }
+
+  private isStale(s: ServerSerial): boolean {
+    return (
+      s.serial !== null && this.entry.fileSerial !== undefined && s.serial !== this.entry.fileSerial
+    );
+  }
+}
+
+class DriftServerNode extends ResultNode {
+  constructor(
+    private readonly serial: ServerSerial,
+    private readonly stale: boolean,
+    private readonly drift: DriftEntry[],
+  ) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const { server, serial, method, error } = this.serial;
+    const item = new vscode.TreeItem(
+      server,
+      this.drift.length > 0 || serial === null
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.None,
+    );
+    const how = method ? ` (${method.toUpperCase()})` : '';
+    item.description =
+      serial === null
+        ? `unreachable: ${error ?? 'no answer'}`
+        : `serial ${serial}${how}${this.stale ? ', not the file’s' : ''}`;
+    item.iconPath =
+      serial === null
+        ? icons.error
+        : this.stale || this.drift.length > 0
+          ? icons.warning
+          : new vscode.ThemeIcon('server');
+    item.tooltip = `${server}: ${item.description}; ${this.drift.length} difference(s)`;
+    item.contextValue = 'driftServer';
+    return item;
+  }
+
+  children(): ResultNode[] {
+    if (this.serial.serial === null) {
+      return [new MessageNode(this.serial.error ?? 'no answer', icons.error)];
+    }
+    return this.drift.map((d) => new DriftItemNode(d));
+  }
+
+  json(): unknown {
+    return { ...this.serial, drift: this.drift };
+  }
+}
+
+class DriftItemNode extends ResultNode {
+  constructor(private readonly drift: DriftEntry) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const d = this.drift;
+    const item = new vscode.TreeItem(`${d.name} ${d.type}`, vscode.TreeItemCollapsibleState.None);
+    item.description = `${KIND_LABELS[d.kind]}: file ${d.file ?? '—'} · live ${d.live ?? '—'}`;
+    item.iconPath = new vscode.ThemeIcon(
+      d.kind === 'missing' ? 'diff-removed' : d.kind === 'extra' ? 'diff-added' : 'diff-modified',
+    );
+    item.tooltip = new vscode.MarkdownString(
+      `**${d.name} ${d.type}** (${d.kind})\n\nFile: \`${d.file ?? 'none'}\`\n\nLive: \`${d.live ?? 'none'}\``,
+    );
+    item.contextValue = 'driftItem';
+    return item;
+  }
+
+  json(): unknown {
+    return this.drift;
+  }
+
+  value(): string {
+    return this.drift.live ?? this.drift.file ?? '';
+  }
+}
