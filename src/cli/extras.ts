@@ -66,7 +66,12 @@ const serveCommand: ExtraCommand = {
         graceSeconds: values.grace,
       },
       process.env,
-      ({ blockPrivate }) => new EmbeddedServices({ blockPrivate }),
+      async ({ blockPrivate }) => {
+        const services = new EmbeddedServices({ blockPrivate });
+        // Listening before the warm-up ends would make the first request wait for it.
+        await services.ready;
+        return services;
+      },
     );
   },
 };

@@ -30,9 +30,12 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   readonly domain: DomainService = this;
   readonly meta: MetaService = this;
 
+  /** Settles when the once-per-process warm-up is over; a server listens only after it. */
+  readonly ready: Promise<void>;
+
   constructor(private readonly options: EmbeddedOptions = {}) {
     // The DNS engine's once-per-process work, done now rather than in the first request.
-    warmUpDns();
+    this.ready = warmUpDns();
   }
 
   private dns(call: CallOptions | undefined) {

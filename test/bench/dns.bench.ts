@@ -12,6 +12,8 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +30,9 @@ import type { BenchRow } from './types';
 
 const DELAY_MS = 50;
 const WARM_RUNS = 7;
+// Cold starts per entry: the figure is their median, so one start slowed by the shared
+// machine's load does not decide the entry alone.
+const COLD_STARTS = 3;
 const DEPTH = 3;
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli.js');
@@ -124,22 +129,44 @@ interface Measured {
   warm: number;
 }
 
-/** A fresh serve: the first request (cold), then the median of the warm ones. */
+/** Fresh serves: the median of their first requests (cold), and of the warm ones after. */
 async function measure(
   path: string,
   check: (body: string) => void,
   env?: Record<string, string>,
   warmUp = false,
 ): Promise<Measured> {
-  const serve = await startServe(env);
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (let start = 0; start < COLD_STARTS; start++) {
+    const serve = await startServe(env);
+    try {
+      if (warmUp) await timeGet(serve, path, check);
+      cold.push(await timeGet(serve, path, check));
+      for (let i = 0; i < WARM_RUNS; i++) warm.push(await timeGet(serve, path, check));
+    } finally {
+      await serve.stop();
+    }
+  }
+  return { cold: median(cold), warm: median(warm) };
+}
+
+/**
+ * The bench's own HTTP client pays for its first request too (undici's code compiled on first
+ * use); that cost is this process's, not the server's, so it is paid against a loopback
+ * server of the bench's own before any serve is timed.
+ */
+async function warmClient(): Promise<void> {
+  const server = createServer((_req, res) => res.end('{}'));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   try {
-    if (warmUp) await timeGet(serve, path, check);
-    const cold = await timeGet(serve, path, check);
-    const warm: number[] = [];
-    for (let i = 0; i < WARM_RUNS; i++) warm.push(await timeGet(serve, path, check));
-    return { cold, warm: median(warm) };
+    const { port } = server.address() as AddressInfo;
+    for (let i = 0; i < 3; i++) {
+      const res = await request(`http://127.0.0.1:${port}/`, { headers: { authorization: TOKEN } });
+      await res.body.text();
+    }
   } finally {
-    await serve.stop();
+    await new Promise((done) => server.close(done));
   }
 }
 
@@ -152,7 +179,8 @@ function row(entry: string, m: Measured, pathMs: number, limit: number, extra = 
     ratio,
     pass: ratio <= limit,
     notes:
-      `critical path ${pathMs} ms; first request of a cold serve; warm median ` +
+      `critical path ${pathMs} ms; first request of a cold serve (median of ${COLD_STARTS} ` +
+      `starts); warm median ` +
       `${m.warm.toFixed(1)} ms (${(m.warm / pathMs).toFixed(2)})${extra}; ` +
       // Both figures are wall times: on a shared machine the load says how far to trust them.
       `load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
@@ -161,6 +189,7 @@ function row(entry: string, m: Measured, pathMs: number, limit: number, extra = 
 
 export default async function dnsBench(): Promise<BenchRow[]> {
   ensureBuilt();
+  await warmClient();
   const dns: DnsFixture = await startDnsServer({
     records: [...loadFixtureZones(), ...dkimRecords(), ...spfRecords()],
     delayMs: DELAY_MS,

@@ -12,7 +12,7 @@ import { outcomeOf } from './records';
 import { query } from './query';
 import { encodeQuery, FLAG_QR, parseMessage } from './wire';
 
-let warmed = false;
+let warming: Promise<void> | undefined;
 
 const SAMPLE: Record<string, unknown> = {
   A: '192.0.2.1',
@@ -27,11 +27,16 @@ const SAMPLE: Record<string, unknown> = {
   SOA: { mname: 'ns.warm.invalid', rname: 'h.warm.invalid', serial: 1 },
 };
 
-/** Runs once per process, soon after the call, never on the caller's stack. */
-export function warmUpDns(): void {
-  if (warmed) return;
-  warmed = true;
-  setTimeout(() => void runWarmUp(), 0).unref();
+/**
+ * Runs once per process, soon after the call, never on the caller's stack. The promise says
+ * when it is over (it never rejects), so a server can start taking requests only then: a
+ * request arriving while the warm-up runs would wait for it on the one event loop.
+ */
+export function warmUpDns(): Promise<void> {
+  warming ??= new Promise<void>((done) => {
+    setTimeout(() => void runWarmUp().then(() => done()), 0);
+  });
+  return warming;
 }
 
 /** The warm-up itself; resolves with the loopback look-up's answer (tests check it). */
