@@ -75,19 +75,16 @@ export function dsDigest(owner: string, key: DnskeyData, digestType: number): Bu
 
 /** The key's size in bits: the RSA modulus, the curve's order, 0 when it does not parse. */
 export function keyBits(key: DnskeyData): number {
+  if (RSA_ALGORITHMS.has(key.algorithm)) {
+    const parts = rsaParts(key.key);
+    if (parts === undefined) return 0;
+    let n = parts.modulus;
+    let skip = 0;
+    while (skip < n.length && n[skip] === 0) skip++;
+    n = n.subarray(skip);
+    return n.length === 0 ? 0 : (n.length - 1) * 8 + (32 - Math.clz32(n[0]));
+  }
   switch (key.algorithm) {
-    case 5:
-    case 7:
-    case 8:
-    case 10: {
-      const parts = rsaParts(key.key);
-      if (parts === undefined) return 0;
-      let n = parts.modulus;
-      let skip = 0;
-      while (skip < n.length && n[skip] === 0) skip++;
-      n = n.subarray(skip);
-      return n.length === 0 ? 0 : (n.length - 1) * 8 + (32 - Math.clz32(n[0]));
-    }
     case 13:
       return 256;
     case 14:
@@ -100,6 +97,9 @@ export function keyBits(key: DnskeyData): number {
       return 0;
   }
 }
+
+/** RSA/SHA-1 (5), RSASHA1-NSEC3-SHA1 (7), RSA/SHA-256 (8), RSA/SHA-512 (10). */
+const RSA_ALGORITHMS: ReadonlySet<number> = new Set([5, 7, 8, 10]);
 
 /** RFC 3110 section 2: exponent length (1 octet, or 0 and 2 octets), exponent, modulus. */
 function rsaParts(data: Buffer): { exponent: Buffer; modulus: Buffer } | undefined {
