@@ -1,32 +1,57 @@
 // npm run bench: runs every test/bench/*.bench.ts (or those named on the command line), prints
 // one table (entry, figure, target, ratio) and writes it to bench-results/bench.json.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchEntry, BenchRow } from './types';
 
+/**
+ * Each bench file runs in a process of its own, so no entry measures code that an earlier one
+ * left compiled for other shapes (a parser timed after a load test ran 2x slower than alone).
+ */
+function runInOwnProcess(file: string): BenchRow[] {
+  const child = spawnSync(process.execPath, [...process.execArgv, __filename, CHILD, file], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = child.stdout.split('\n').find((l) => l.startsWith(ROWS_MARK));
+  if (line !== undefined) return JSON.parse(line.slice(ROWS_MARK.length)) as BenchRow[];
+  return [failed(file, `exit ${child.status ?? child.signal}`)];
+}
+
+async function runOne(dir: string, file: string): Promise<void> {
+  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default: BenchEntry };
+  let rows: BenchRow[];
+  try {
+    rows = await mod.default();
+  } catch (err) {
+    rows = [failed(file, String(err instanceof Error ? err.message : err))];
+  }
+  process.stdout.write(`${ROWS_MARK}${JSON.stringify(rows)}\n`);
+}
+
+function failed(file: string, why: string): BenchRow {
+  return { entry: `${file}: failed`, figure: why, target: '-', ratio: Number.NaN, pass: false };
+}
+
+const CHILD = '--child';
+const ROWS_MARK = 'HOSTLENS_BENCH_ROWS ';
+
 async function main(): Promise<void> {
   const dir = resolve(__dirname);
+  if (process.argv[2] === CHILD) {
+    await runOne(dir, process.argv[3]);
+    process.exit(0);
+  }
   const only = process.argv.slice(2);
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.bench.ts'))
     .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
     .sort();
   const rows: BenchRow[] = [];
-  for (const file of files) {
-    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default: BenchEntry };
-    try {
-      rows.push(...(await mod.default()));
-    } catch (err) {
-      rows.push({
-        entry: `${file}: failed`,
-        figure: String(err instanceof Error ? err.message : err),
-        target: '-',
-        ratio: Number.NaN,
-        pass: false,
-      });
-    }
-  }
+  for (const file of files) rows.push(...runInOwnProcess(file));
   printTable(rows);
   mkdirSync('bench-results', { recursive: true });
   writeFileSync(

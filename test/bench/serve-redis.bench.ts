@@ -53,12 +53,15 @@ async function loadRows(
   const shared: ServeBenchResult[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const withRedis of [false, true]) {
-      const r = await runServeBench(new EmbeddedServices({ blockPrivate: true }), {
-        path,
-        durationMs: SEGMENT_MS,
-        tick: trim,
-        ...(withRedis ? { redisUrl } : {}),
-      });
+      const r = await runServeBench(
+        new EmbeddedServices({ blockPrivate: true, allowCidrs: ['127.0.0.1/32'] }),
+        {
+          path,
+          durationMs: SEGMENT_MS,
+          tick: trim,
+          ...(withRedis ? { redisUrl } : {}),
+        },
+      );
       (withRedis ? shared : local).push(r);
     }
   }
@@ -101,7 +104,7 @@ async function cacheRows(redisUrl: string): Promise<BenchRow[]> {
   // A nameserver 20 ms away: what a cache saves is the upstream's latency.
   const dns = await startDnsServer({ records: loadFixtureZones(), delayMs: 20 });
   const server = await startServer({
-    services: new EmbeddedServices({ blockPrivate: true }),
+    services: new EmbeddedServices({ blockPrivate: true, allowCidrs: ['127.0.0.1/32'] }),
     tokens: [TOKEN],
     port: 0,
     redisUrl,
