@@ -3,10 +3,13 @@
 // one knotd. Used by the DNSSEC tests (against delv) and the DNSSEC bench.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import * as packet from 'dns-packet';
+import { findTool, freePort } from './knot';
+
+export { findTool };
 
 export type Algorithm =
   | 'ECDSAP256SHA256'
@@ -70,25 +73,6 @@ export interface Hierarchy {
   delvAnchorsFile: string;
   zones: ZoneSpec[];
   close(): Promise<void>;
-}
-
-export function findTool(name: string): string | undefined {
-  const dirs = [
-    ...(process.env.PATH ?? '').split(delimiter),
-    '/usr/sbin',
-    '/usr/local/sbin',
-    '/usr/bin',
-  ];
-  for (const dir of dirs) {
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** The tools the hierarchy needs, or the first one missing. */
@@ -221,14 +205,6 @@ function tamper(file: string, zone: string): void {
     file,
     text.replace(pattern, (_all, head: string) => `${head}192.0.2.66`),
   );
-}
-
-async function freePort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
 }
 
 function knotConfig(dir: string, port: number, files: Map<string, string>): string {

@@ -1,11 +1,13 @@
 // Knot DNS on a loopback port serving given zone texts, for the zone drift tests (unit and
 // VS Code). Zones with `transfer` allow AXFR from 127.0.0.1; the others refuse it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createSocket } from 'node:dgram';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { askTcp } from '../../src/engine/zone/axfr';
+import { findTool, freePort } from './knot';
+
+export { freePort };
 
 export interface KnotZone {
   name: string;
@@ -22,23 +24,7 @@ export interface KnotServer {
 }
 
 export function findKnotd(): string | undefined {
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin']) {
-    try {
-      accessSync(join(dir, 'knotd'), constants.X_OK);
-      return join(dir, 'knotd');
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-export async function freePort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
+  return findTool('knotd');
 }
 
 export async function startKnot(knotd: string, zones: KnotZone[]): Promise<KnotServer> {

@@ -34,7 +34,8 @@ export function findTool(name: string): string | undefined {
   return undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free at the moment of asking (the callers retry if someone takes it). */
+export async function freePort(): Promise<number> {
   const socket = createSocket('udp4');
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   const { port } = socket.address();
