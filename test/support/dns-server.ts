@@ -36,6 +36,8 @@ export interface DnsFixture {
 const DEFAULT_TTL = 300;
 const MAX_CNAME_CHAIN = 8;
 const CLASSIC_UDP_LIMIT = 512;
+/** how early a delayed answer's timer is set, the rest being polled (see sendAt) */
+const TIMER_SLACK_MS = 3;
 // dns-packet encodes the RCODE only from the low four bits of `flags`.
 const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 
@@ -130,10 +132,15 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
   const host = options.host ?? '127.0.0.1';
   const zone = new ZoneData(options.records);
   const queries: DnsFixture['queries'] = [];
-  const pending = new Set<NodeJS.Timeout>();
+  const pending = new Set<NodeJS.Timeout | NodeJS.Immediate>();
   const tcpClients = new Set<TcpSocket>();
 
-  const respond = (query: packet.Packet, transport: 'udp' | 'tcp', send: (b: Buffer) => void) => {
+  const respond = (
+    query: packet.Packet,
+    transport: 'udp' | 'tcp',
+    arrived: number,
+    send: (b: Buffer) => void,
+  ) => {
     const question = query.questions?.[0];
     if (question === undefined) return;
     const q = { name: question.name, type: question.type };
@@ -146,20 +153,49 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
       send(reply);
       return;
     }
-    const timer = setTimeout(() => {
-      pending.delete(timer);
-      send(reply);
-    }, delay);
+    sendAt(arrived + delay, () => send(reply));
+  };
+
+  // A nameserver `delayMs` away answers exactly that long after the question arrived. Timers
+  // fire up to a few milliseconds late (libuv counts whole milliseconds, and a busy loop runs
+  // them late), which a bench would charge to the client; so the timer is set a little early
+  // and the last stretch is waited out by polling the clock between turns of the loop.
+  const sendAt = (due: number, send: () => void) => {
+    const poll = () => {
+      if (performance.now() >= due) {
+        send();
+        return;
+      }
+      const next = setImmediate(() => {
+        pending.delete(next);
+        poll();
+      });
+      pending.add(next);
+    };
+    const timer = setTimeout(
+      () => {
+        pending.delete(timer);
+        poll();
+      },
+      Math.max(0, due - performance.now() - TIMER_SLACK_MS),
+    );
     pending.add(timer);
   };
 
   const family = host.includes(':') ? 'udp6' : 'udp4';
   const { udp, tcp, port } = await bindBoth(host, family, options.port ?? 0);
 
+  // Datagrams that arrive together are handed over one by one; each is stamped on arrival and
+  // answered a turn later, so the work on one does not make the next look later than it was.
   udp.on('message', (msg: Buffer, rinfo: RemoteInfo) => {
-    const query = safeDecode(msg);
-    if (query === undefined) return;
-    respond(query, 'udp', (reply) => udp.send(reply, rinfo.port, rinfo.address));
+    const arrived = performance.now();
+    const later = setImmediate(() => {
+      pending.delete(later);
+      const query = safeDecode(msg);
+      if (query === undefined) return;
+      respond(query, 'udp', arrived, (reply) => udp.send(reply, rinfo.port, rinfo.address));
+    });
+    pending.add(later);
   });
 
   let tcpConnections = 0;
@@ -170,6 +206,7 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
     socket.on('error', () => socket.destroy());
     let buffered = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
+      const arrived = performance.now();
       buffered = Buffer.concat([buffered, chunk]);
       while (buffered.length >= 2) {
         const length = buffered.readUInt16BE(0);
@@ -177,7 +214,7 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
         const query = safeDecode(buffered.subarray(2, 2 + length));
         buffered = buffered.subarray(2 + length);
         if (query === undefined) continue;
-        respond(query, 'tcp', (reply) => {
+        respond(query, 'tcp', arrived, (reply) => {
           if (socket.destroyed) return;
           const framed = Buffer.alloc(2 + reply.length);
           framed.writeUInt16BE(reply.length, 0);
@@ -198,7 +235,10 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
       return tcpConnections;
     },
     close: async () => {
-      for (const timer of pending) clearTimeout(timer);
+      for (const timer of pending) {
+        clearTimeout(timer as NodeJS.Timeout);
+        clearImmediate(timer as NodeJS.Immediate);
+      }
       pending.clear();
       for (const socket of tcpClients) socket.destroy();
       await Promise.all([

@@ -18,17 +18,21 @@ export interface AskPlan {
   options: Pick<ExchangeOptions, 'signal' | 'ca'>;
 }
 
-/** One outcome per type, in the order asked; rejects only with `cancelled`. */
+/**
+ * One outcome per type, in the order asked; rejects only with `cancelled`. The questions share
+ * `shared` when given (an operation's session, left open), else a session of their own.
+ */
 export async function askTypes(
   name: Labels,
   types: readonly RecordType[],
   plan: AskPlan,
+  shared?: Session,
 ): Promise<TypeOutcome[]> {
-  const session = new Session();
+  const session = shared ?? new Session();
   try {
     return await Promise.all(types.map((type) => askType(name, type, plan, session)));
   } finally {
-    session.close();
+    if (shared === undefined) session.close();
   }
 }
 

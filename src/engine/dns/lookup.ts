@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { LookupError } from '../../contract/errors';
 import type { DnsRecord, QueryResult, RecordType } from '../../contract/shapes';
 import { DEFAULT_TIMEOUT_MS, DEFAULT_TRIES, query, serversFor, type DnsOptions } from './query';
-import type { NameServer } from './transport';
+import { Session, type NameServer } from './transport';
 import { parseServer } from './server';
 import { isWireName, rawQuery } from './raw-query';
 
@@ -38,6 +38,9 @@ export function resolveLookup(server: string | undefined, options: MailDnsOption
   const budget = (base.timeoutMs ?? DEFAULT_TIMEOUT_MS) * (base.tries ?? DEFAULT_TRIES);
   let servers: Promise<NameServer[]> | undefined;
   base.servers = () => (servers ??= serversFor(server, base, budget));
+  // Every question of the operation goes out on the same sockets (one UDP socket per
+  // nameserver while questions are in flight), not one socket each.
+  base.session = new Session('whileBusy');
   return async (name, type, signal) => {
     const opts = { ...base, ...(signal ? { signal } : {}) };
     try {

@@ -19,7 +19,7 @@ import { askTypes, type AskPlan } from './ask';
 import { textToLabels } from './presentation';
 import type { TypeOutcome } from './records';
 import { nameServers, systemNameServers, type ServerLookup } from './server';
-import type { NameServer } from './transport';
+import type { NameServer, Session } from './transport';
 import { DNS_TIMEOUT_MS, DNS_TRIES } from '../../contract/limits';
 
 export interface DnsOptions {
@@ -38,6 +38,8 @@ export interface DnsOptions {
   ca?: ConnectionOptions['ca'];
   /** the nameservers of `server`, already resolved (a look-up of many questions does it once) */
   servers?: () => Promise<NameServer[]>;
+  /** sockets shared with the other questions of one operation (lookup.ts) */
+  session?: Session;
 }
 
 export const DEFAULT_TIMEOUT_MS = DNS_TIMEOUT_MS;
@@ -86,7 +88,7 @@ export async function query(params: QueryParams, options: DnsOptions = {}): Prom
   throwIfAborted(signal);
   const labels = textToLabels(name);
   const plan: AskPlan = { servers, timeoutMs, tries, deadline, options };
-  const outcomes = await askTypes(labels, types, plan);
+  const outcomes = await askTypes(labels, types, plan, options.session);
   return assemble(types, outcomes);
 }
 

@@ -4,6 +4,7 @@
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { ExchangeError, failureOf } from './errors';
+import { PendingReplies, type Channel } from './replies';
 
 export interface StreamTarget {
   address: string;
@@ -12,14 +13,9 @@ export interface StreamTarget {
   tls?: { servername: string; ca?: ConnectionOptions['ca'] };
 }
 
-interface Waiter {
-  resolve(message: Buffer): void;
-  reject(err: Error): void;
-}
-
-export class StreamConnection {
+export class StreamConnection implements Channel {
   private readonly socket: Socket;
-  private readonly waiters = new Map<number, Waiter>();
+  private readonly replies = new PendingReplies();
   private buffered: Buffer = Buffer.alloc(0);
   private failure: ExchangeError | undefined;
   closed = false;
@@ -47,24 +43,25 @@ export class StreamConnection {
     );
   }
 
-  /** Sends one query; resolves with the reply whose ID matches. */
   ask(id: number, query: Buffer): Promise<Buffer> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (this.waiters.has(id)) {
+    if (this.replies.waitsFor(id)) {
       return Promise.reject(new ExchangeError('upstream_error', 'Duplicate query ID'));
     }
-    return new Promise<Buffer>((resolve, reject) => {
-      this.waiters.set(id, { resolve, reject });
-      const framed = Buffer.alloc(2 + query.length);
-      framed.writeUInt16BE(query.length, 0);
-      query.copy(framed, 2);
-      this.socket.write(framed);
-    });
+    const reply = this.replies.wait(id);
+    const framed = Buffer.alloc(2 + query.length);
+    framed.writeUInt16BE(query.length, 0);
+    query.copy(framed, 2);
+    this.socket.write(framed);
+    return reply;
   }
 
-  /** Stops waiting for one ID (its try timed out or was cancelled). */
   forget(id: number): void {
-    this.waiters.delete(id);
+    this.replies.forget(id);
+  }
+
+  waitsFor(id: number): boolean {
+    return this.replies.waitsFor(id);
   }
 
   close(): void {
@@ -86,17 +83,14 @@ export class StreamConnection {
         this.socket.destroy();
         return;
       }
-      const waiter = this.waiters.get(message.readUInt16BE(0));
-      if (waiter === undefined) continue;
-      this.waiters.delete(message.readUInt16BE(0));
-      waiter.resolve(Buffer.from(message));
+      // A copy: the view would keep the whole read buffer alive.
+      this.replies.deliver(Buffer.from(message));
     }
   }
 
   private fail(err: ExchangeError): void {
     this.closed = true;
     this.failure ??= err;
-    for (const waiter of this.waiters.values()) waiter.reject(this.failure);
-    this.waiters.clear();
+    this.replies.failAll(this.failure);
   }
 }

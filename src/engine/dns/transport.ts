@@ -5,14 +5,13 @@
 //
 // `exchange` is the engine's lowest DNS call: the record look-ups (query.ts) and DNSSEC
 // validation (DO bit, raw RRSIG/DNSKEY/DS/NSEC) both ask through it.
-import { randomInt } from 'node:crypto';
-import { createSocket } from 'node:dgram';
-import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import * as packet from 'dns-packet';
 import { LookupError, throwIfAborted } from '../../contract/errors';
+import { DatagramChannel } from './datagram';
 import { ExchangeError, failureOf } from './errors';
 import { textToLabels } from './presentation';
+import { unusedId, type Channel } from './replies';
 import { StreamConnection, type StreamTarget } from './stream';
 import {
   encodeQuery,
@@ -62,24 +61,60 @@ export interface Reply {
 }
 
 /**
- * The TCP and TLS connections of one look-up, opened on first need and closed together, so
- * every question of the look-up that needs one shares a single handshake.
+ * The sockets and connections of one look-up, opened on first need: every question of the
+ * look-up to one nameserver shares one UDP socket, and one TCP or TLS connection (a single
+ * handshake) when it needs one.
+ *
+ * A session made for one call is closed by it. A session shared by the questions of a whole
+ * operation (the DKIM list, an SPF tree, a DNSSEC chain), which has no end of its own to close
+ * it at, is made `whileBusy`: each socket closes as soon as no question waits on it, after
+ * the current turn of the event loop, so the next level of questions an answer leads to
+ * still finds it open.
  */
 export class Session {
-  private readonly streams = new Map<string, StreamConnection>();
+  private readonly channels = new Map<string, { channel: Channel; inFlight: number }>();
 
-  stream(target: StreamTarget): StreamConnection {
-    const key = `${target.tls ? 'tls' : 'tcp'}|${target.address}|${target.port}`;
-    const open = this.streams.get(key);
-    if (open !== undefined && !open.closed) return open;
-    const fresh = new StreamConnection(target);
-    this.streams.set(key, fresh);
-    return fresh;
+  constructor(private readonly lifetime: 'untilClosed' | 'whileBusy' = 'untilClosed') {}
+
+  /** Sends the query `build` makes for a free ID on the channel to `target`; its reply. */
+  async ask(
+    target: StreamTarget & { kind: 'udp' | 'tcp' | 'tls' },
+    build: (id: number) => Buffer,
+    signal: AbortSignal,
+  ): Promise<Buffer> {
+    const key = `${target.kind}|${target.address}|${target.port}`;
+    let entry = this.channels.get(key);
+    if (entry === undefined || entry.channel.closed) {
+      const channel: Channel =
+        target.kind === 'udp' ? new DatagramChannel(target) : new StreamConnection(target);
+      entry = { channel, inFlight: 0 };
+      this.channels.set(key, entry);
+    }
+    const { channel } = entry;
+    const id = unusedId(channel);
+    const forget = () => channel.forget(id);
+    signal.addEventListener('abort', forget, { once: true });
+    entry.inFlight++;
+    try {
+      return await channel.ask(id, build(id));
+    } finally {
+      signal.removeEventListener('abort', forget);
+      entry.inFlight--;
+      if (entry.inFlight === 0 && this.lifetime === 'whileBusy') this.closeIfIdle(key, entry);
+    }
   }
 
   close(): void {
-    for (const stream of this.streams.values()) stream.close();
-    this.streams.clear();
+    for (const { channel } of this.channels.values()) channel.close();
+    this.channels.clear();
+  }
+
+  private closeIfIdle(key: string, entry: { channel: Channel; inFlight: number }): void {
+    setImmediate(() => {
+      if (entry.inFlight > 0 || this.channels.get(key) !== entry) return;
+      this.channels.delete(key);
+      entry.channel.close();
+    });
   }
 }
 
@@ -120,6 +155,8 @@ export interface Ask {
   session: Session;
 }
 
+const SETTLED = Symbol('settled');
+
 /** Runs one try under its timer and the caller's signal; both end it with a LookupError. */
 function withDeadline<T>(
   options: ExchangeOptions,
@@ -149,7 +186,9 @@ function withDeadline<T>(
       .finally(() => {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
-        controller.abort();
+        // A reason of our own: without one, abort() builds a DOMException, stack and all, for
+        // every question answered.
+        controller.abort(SETTLED);
       });
   });
 }
@@ -183,67 +222,37 @@ export function checkReply(message: Buffer, ask: Ask, transport: Reply['transpor
   };
 }
 
-function newId(): number {
-  return randomInt(0, 0x10000);
-}
-
 function askUdp(ask: Ask, server: NameServer, signal: AbortSignal): Promise<Reply> {
-  const id = newId();
-  const query = encodeQuery(id, ask.name, ask.type, ask.options);
-  // A connected socket takes datagrams from the nameserver's address and port only, and
-  // reports an ICMP port-unreachable as ECONNREFUSED instead of silence.
-  const socket = createSocket(isIP(server.address) === 6 ? 'udp6' : 'udp4');
-  return new Promise<Reply>((resolve, reject) => {
-    const done = () => {
-      signal.removeEventListener('abort', done);
-      socket.removeAllListeners('message');
-      socket.on('error', () => undefined);
-      try {
-        socket.close();
-      } catch {
-        // already closed
-      }
-    };
-    signal.addEventListener('abort', done, { once: true });
-    socket.on('error', (err) => {
-      done();
-      reject(failureOf(err, false));
-    });
-    socket.on('message', (message: Buffer) => {
-      // Not our ID: a late answer to an earlier try, or forged. Keep waiting for ours.
-      if (message.length >= 2 && message.readUInt16BE(0) !== id) return;
-      done();
-      try {
-        resolve(checkReply(message, ask, 'udp'));
-      } catch (err) {
-        reject(err instanceof LookupError ? err : failureOf(err, false));
-      }
-    });
-    socket.connect(server.port, server.address, () => {
-      if (signal.aborted) return;
-      socket.send(query);
-    });
-  });
+  return askOn({ kind: 'udp', address: server.address, port: server.port }, ask, 'udp', signal);
 }
 
-async function askStream(
+function askStream(
   ask: Ask,
   server: NameServer,
   transport: 'tcp' | 'tls',
   signal: AbortSignal,
 ): Promise<Reply> {
-  const target: StreamTarget = { address: server.address, port: server.port };
+  const target: StreamTarget & { kind: 'tcp' | 'tls' } = {
+    kind: transport,
+    address: server.address,
+    port: server.port,
+  };
   if (transport === 'tls' && server.transport === 'tls') {
     target.tls = { servername: server.servername, ca: ask.options.ca };
   }
-  const connection = ask.session.stream(target);
-  const id = newId();
-  const query = encodeQuery(id, ask.name, ask.type, ask.options);
-  const forget = () => connection.forget(id);
-  signal.addEventListener('abort', forget, { once: true });
-  try {
-    return checkReply(await connection.ask(id, query), ask, transport);
-  } finally {
-    signal.removeEventListener('abort', forget);
-  }
+  return askOn(target, ask, transport, signal);
+}
+
+async function askOn(
+  target: StreamTarget & { kind: 'udp' | 'tcp' | 'tls' },
+  ask: Ask,
+  transport: 'udp' | 'tcp' | 'tls',
+  signal: AbortSignal,
+): Promise<Reply> {
+  const message = await ask.session.ask(
+    target,
+    (id) => encodeQuery(id, ask.name, ask.type, ask.options),
+    signal,
+  );
+  return checkReply(message, ask, transport);
 }

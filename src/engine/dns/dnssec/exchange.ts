@@ -32,34 +32,32 @@ export interface ExchangeOptions {
 export function createExchange(options: ExchangeOptions = {}): Exchange {
   const timeoutMs = options.timeoutMs ?? DNS_TIMEOUT_MS;
   const tries = options.tries ?? DNS_TRIES;
+  // The questions of a whole validation share sockets: one UDP socket per nameserver while
+  // any question to it is in flight.
+  const session = new Session('whileBusy');
   return async (name, type, server, signal) => {
     const code = (TYPE_CODES as Record<string, number>)[type];
     if (code === undefined) {
       throw new LookupError('invalid_type', `The validator does not ask for ${type} records`);
     }
-    const session = new Session();
-    try {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const reply = await exchange(
-            { name, type: code },
-            { transport: 'dns', address: server.address, port: server.port },
-            {
-              dnssecOk: true,
-              checkingDisabled: true,
-              timeoutMs,
-              session,
-              ...(signal ? { signal } : {}),
-            },
-          );
-          return reply.packet;
-        } catch (err) {
-          const retry = err instanceof LookupError && err.code === 'upstream_timeout';
-          if (!retry || attempt >= tries) throw err;
-        }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const reply = await exchange(
+          { name, type: code },
+          { transport: 'dns', address: server.address, port: server.port },
+          {
+            dnssecOk: true,
+            checkingDisabled: true,
+            timeoutMs,
+            session,
+            ...(signal ? { signal } : {}),
+          },
+        );
+        return reply.packet;
+      } catch (err) {
+        const retry = err instanceof LookupError && err.code === 'upstream_timeout';
+        if (!retry || attempt >= tries) throw err;
       }
-    } finally {
-      session.close();
     }
   };
 }

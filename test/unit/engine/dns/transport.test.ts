@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
 import * as packet from 'dns-packet';
 import { LookupError } from '../../../../src/contract/errors';
-import { exchange, type NameServer } from '../../../../src/engine/dns/transport';
+import { ExchangeError } from '../../../../src/engine/dns/errors';
+import { exchange, Session, type NameServer } from '../../../../src/engine/dns/transport';
 import { query } from '../../../../src/engine/dns/query';
 import { TYPE_CODES } from '../../../../src/engine/dns/wire';
 import { rawReply } from '../../../support/dns-wire';
@@ -118,5 +119,119 @@ describe('engine/dns transport', () => {
       );
     const r = await query({ host: 'a.test', types: ['TXT'], server: `127.0.0.1:${server.port}` });
     assert.deepEqual(r, { records: [], status: 'NOERROR' });
+  });
+
+  describe('one socket a look-up', () => {
+    const peers = () => new Set(seenFrom.map((r) => r.port));
+    const seenFrom: Array<{ port: number }> = [];
+    beforeEach(() => (seenFrom.length = 0));
+    const remember: Responder = (q, send) => send(a(q));
+    const nodata: Responder = (q, send) => {
+      const type = packet.decode(q).questions![0].type as keyof typeof TYPE_CODES;
+      send(rawReply('a.test', TYPE_CODES[type], [], { id: idOf(q) }));
+    };
+
+    before(() => socket.on('message', (_m, rinfo) => seenFrom.push(rinfo)));
+
+    it('the questions of one look-up share one UDP socket and each gets its own reply', async () => {
+      // Replies come back in the reverse order of the questions: matched by ID, not by order.
+      const held: Array<() => void> = [];
+      responder = (q, send) => {
+        const name = packet.decode(q).questions![0].name;
+        held.push(() =>
+          send(
+            rawReply(
+              name,
+              TYPE_CODES.TXT,
+              [
+                {
+                  owner: name,
+                  type: 16,
+                  rdata: Buffer.concat([Buffer.of(name.length), Buffer.from(name)]),
+                },
+              ],
+              { id: idOf(q) },
+            ),
+          ),
+        );
+        if (held.length === 3) held.reverse().forEach((f) => f());
+      };
+      const session = new Session();
+      try {
+        const names = ['x.test', 'yy.test', 'zzz.test'];
+        const replies = await Promise.all(
+          names.map((name) => exchange({ name, type: 'TXT' }, server, { session })),
+        );
+        assert.deepEqual(
+          replies.map((r, i) => r.message.subarray(r.message.length - names[i].length).toString()),
+          names,
+        );
+      } finally {
+        session.close();
+      }
+      assert.equal(peers().size, 1, 'one source port for the three questions');
+    });
+
+    it('a look-up of the ten types asks them all from one socket', async () => {
+      responder = nodata;
+      await query({ host: 'a.test', server: `127.0.0.1:${server.port}` });
+      assert.equal(seenFrom.length, 10);
+      assert.equal(peers().size, 1);
+    });
+
+    it('a session made whileBusy keeps its socket across waves and closes it when idle', async () => {
+      responder = remember;
+      const session = new Session('whileBusy');
+      // The second question goes out from the first one's answer, as an SPF include does.
+      await exchange({ name: 'a.test', type: 'A' }, server, { session }).then(() =>
+        exchange({ name: 'a.test', type: 'A' }, server, { session }),
+      );
+      assert.equal(peers().size, 1, 'the next wave found the socket open');
+      await new Promise((resolve) => setImmediate(resolve));
+      await exchange({ name: 'a.test', type: 'A' }, server, { session });
+      assert.equal(peers().size, 2, 'an idle socket was closed, and a new one opened');
+      session.close();
+    });
+
+    it('questions on a socket to a closed port all fail at once as connection refused', async () => {
+      const closed = createSocket('udp4');
+      await new Promise<void>((resolve) => closed.bind(0, '127.0.0.1', resolve));
+      const port = closed.address().port;
+      await new Promise<void>((resolve) => closed.close(resolve));
+      const session = new Session();
+      const started = Date.now();
+      try {
+        // The kernel tells of the ICMP error on the next call on the socket: for all but the
+        // first question that is a send, whose failure only its callback hears.
+        const tries = await Promise.allSettled(
+          ['a', 'b', 'c', 'd'].map((n) =>
+            exchange(
+              { name: `${n}.test`, type: 'A' },
+              { transport: 'dns', address: '127.0.0.1', port },
+              { session, timeoutMs: 5000 },
+            ),
+          ),
+        );
+        for (const t of tries) {
+          assert.equal(t.status, 'rejected');
+          assert.equal((t.reason as ExchangeError).failure, 'connection_refused');
+        }
+      } finally {
+        session.close();
+      }
+      assert.ok(Date.now() - started < 2500, `took ${Date.now() - started} ms`);
+    });
+
+    it('closing the session fails the questions still waiting', async () => {
+      responder = () => undefined;
+      const session = new Session();
+      const pending = exchange({ name: 'a.test', type: 'A' }, server, {
+        session,
+        timeoutMs: 5000,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      session.close();
+      await assert.rejects(pending, (e: unknown) => e instanceof LookupError);
+    });
   });
 });
