@@ -153,6 +153,7 @@ export async function serve(
   try {
     running = await startServer({
       logFormat,
+      warmUp: true,
       ...shared,
       ...io.server,
       services,

@@ -25,6 +25,7 @@ import { ServerMetrics } from './metrics';
 import { RedisLink } from './redis';
 import { sendProblem } from './respond';
 import { SharedLimits } from './shared-limits';
+import { warmToken, warmUpServer, warmUpServices, type WarmTarget } from './warm';
 
 export interface ServerOptions {
   services: Services;
@@ -53,6 +54,12 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** `text` (default) or `json`, one object a line. */
   logFormat?: LogFormat;
+  /**
+   * Before listening, answer a few requests on a throwaway server of the same code, so the
+   * first real request does not pay for compiling it (warm.ts). `hostlens serve` does;
+   * default false.
+   */
+  warmUp?: boolean;
 }
 
 export interface RunningServer {
@@ -69,6 +76,7 @@ export interface RunningServer {
 const DEFAULT_RATE_LIMIT: RateLimitOptions = { perMinute: 600, burst: 100 };
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  if (options.warmUp === true) await warmUpServer(throwawayServer);
   const write = options.log ?? (() => undefined);
   const log = (event: LogEvent) => write(formatLog(event, options.logFormat ?? 'text'));
   const metrics = new ServerMetrics();
@@ -117,6 +125,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   return { url: `http://${host}:${address.port}`, port: address.port, close };
+}
+
+/** The same server on a loopback port of its own, with one token of its own, and no Redis. */
+async function throwawayServer(): Promise<WarmTarget> {
+  const token = warmToken();
+  const server = await startServer({
+    services: warmUpServices(),
+    tokens: [token],
+    host: '127.0.0.1',
+    port: 0,
+  });
+  return { url: server.url, token, close: () => server.close(0) };
 }
 
 /** The per-token limits: in this process, or in Redis when a URL is given. */
