@@ -429,7 +429,7 @@ function record(
     type,
     typeCode: code,
     data: parsed.data,
-    wire: toHex(parsed.wire),
+    wire: parsed.wire,
     range,
     typeRange,
   };
@@ -461,12 +461,4 @@ function generatedRecord(text: string, at: SourceRange, out: EntryBuilder): bool
   record(tokens, false, out);
   for (const p of out.problems.slice(before)) p.range = at;
   return out.problems.length === before;
-}
-
-/**
- * Hex in one flat string: appending two digits at a time would leave each record holding a
- * tree of small string pieces until something compares it, and a large zone keeps them all.
- */
-function toHex(octets: number[]): string {
-  return Buffer.from(octets).toString('hex');
 }

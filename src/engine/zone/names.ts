@@ -2,6 +2,7 @@
 // names completed with the origin, `\.` and `\DDD` escapes; limits of 63 octets per label and
 // 255 octets on the wire (253 characters of plain text).
 import { escapeOctets, unescapeOctets } from './lexer';
+import type { WireWriter } from './writer';
 
 export interface ParsedName {
   /** absolute, trailing dot, escapes as written */
@@ -128,32 +129,33 @@ export function splitLabels(text: string): number[][] | undefined {
 }
 
 /** Uncompressed wire form of a key (already lower case). */
-export function nameToWire(key: string, out: number[]): void {
+export function nameToWire(key: string, out: WireWriter): void {
   if (!key.includes('\\') && !NON_ASCII.test(key)) {
     // Plain ASCII: each dot becomes the length of the label after it.
-    let lengthAt = out.length;
-    out.push(0);
+    if (key === '.') {
+      out.u8(0);
+      return;
+    }
+    const at = out.reserve(key.length + 1);
+    const { buffer } = out;
+    let lengthAt = at;
     for (let i = 0; i < key.length; i++) {
       const c = key.charCodeAt(i);
       if (c === 0x2e) {
-        out[lengthAt] = out.length - lengthAt - 1;
-        lengthAt = out.length;
-        out.push(0);
-      } else out.push(c);
+        buffer[lengthAt] = at + i - lengthAt;
+        lengthAt = at + i + 1;
+      } else buffer[at + i + 1] = c;
     }
-    if (key === '.') out.length = lengthAt + 1;
+    buffer[lengthAt] = 0;
     return;
   }
   if (!key.includes('\\')) {
-    for (const label of key.slice(0, -1).split('.')) {
-      const bytes = Buffer.from(label, 'utf8');
-      out.push(bytes.length, ...bytes);
-    }
-    out.push(0);
+    for (const label of key.slice(0, -1).split('.')) out.counted(Buffer.from(label, 'utf8'));
+    out.u8(0);
     return;
   }
-  for (const label of splitLabels(key) ?? []) out.push(label.length, ...label);
-  out.push(0);
+  for (const label of splitLabels(key) ?? []) out.counted(label);
+  out.u8(0);
 }
 
 /** Whether `name` is `zone` or below it (both keys). */

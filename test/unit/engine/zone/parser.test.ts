@@ -126,6 +126,30 @@ describe('engine/zone parser', () => {
     assert.equal(records.find((r) => r.type === 'LOC')!.wire.length, 32);
   });
 
+  it('writes the wire form of names and addresses as a server sends them', () => {
+    const { records, problems } = load(
+      [
+        // RFC 7505 null MX: the root name is one zero octet, as in a transfer of the record
+        'nomail MX 0 .',
+        'Mail MX 10 Mail.Example.NET.',
+        'v6 AAAA 2001:DB8:0:0:1::1',
+        'v4 AAAA ::ffff:192.0.2.1',
+        't TXT "plain" "a \\"q\\" \\059"',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(problems, []);
+    const wire = (key: string) => records.find((r) => r.key === `${key}.example.com.`)!;
+    assert.equal(wire('nomail').wire, '000000');
+    assert.equal(wire('mail').wire, '000a046d61696c076578616d706c65036e657400');
+    assert.equal(wire('v6').wire, '20010db8000000000001000000000001');
+    assert.equal(wire('v6').data, '2001:db8::1:0:0:1');
+    assert.equal(wire('v4').wire, '00000000000000000000ffffc0000201');
+    assert.equal(wire('v4').data, '::ffff:c000:201');
+    assert.equal(wire('t').wire, '05706c61696e076120227122203b');
+    assert.equal(wire('t').data, '"plain" "a \\"q\\" ;"');
+  });
+
   it('recovers: every bad line is reported and the good lines are still loaded', () => {
     const { records, problems } = load(
       'a A 192.0.2.300\nb A 192.0.2.2\nc AAAA zz\nd MX 10\ne BOGUS x\nf A 192.0.2.3 extra\ng A 192.0.2.4\n',
