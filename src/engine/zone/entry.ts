@@ -52,7 +52,10 @@ export function tokenRange(t: PlacedToken): SourceRange {
   return { line: t.line, start: t.start, end: t.end };
 }
 
-/** `lines[line - offset]` is line `line`: a one-shot parse hands over only the entry's lines. */
+/**
+ * `lines[line - offset]` is line `line`: a one-shot parse hands over only the entry's lines, and
+ * keeps no ranges to shift (`trackRanges` false).
+ */
 export function parseEntry(
   lines: LineTokens[],
   first: number,
@@ -60,8 +63,9 @@ export function parseEntry(
   ctxIn: Context,
   env: EntryEnv,
   offset = 0,
+  trackRanges = true,
 ): ParsedEntry {
-  const out = new EntryBuilder(env, { ...ctxIn });
+  const out = new EntryBuilder(env, { ...ctxIn }, trackRanges && env.fileLabel === undefined);
   const tokens: PlacedToken[] = [];
   // where the entry ends, its closing parenthesis included
   let endLine = first;
@@ -126,9 +130,10 @@ class EntryBuilder {
   constructor(
     readonly env: EntryEnv,
     readonly ctx: Context,
+    private readonly trackRanges: boolean,
   ) {}
   range(r: SourceRange): SourceRange {
-    if (this.env.fileLabel === undefined && !this.ranges.includes(r)) this.ranges.push(r);
+    if (this.trackRanges && !this.ranges.includes(r)) this.ranges.push(r);
     return r;
   }
   problem(
@@ -275,7 +280,7 @@ export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntr
         else if (t.kind === 'close') depth = Math.max(0, depth - 1);
       }
       if (depth === 0) {
-        take(parseEntry(pending, first, line, all.ctx, env, first));
+        take(parseEntry(pending, first, line, all.ctx, env, first, false));
         pending.length = 0;
       }
     }
@@ -283,7 +288,7 @@ export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntr
     from = next + 1;
     line++;
   }
-  if (pending.length > 0) take(parseEntry(pending, first, line, all.ctx, env, first));
+  if (pending.length > 0) take(parseEntry(pending, first, line, all.ctx, env, first, false));
   return all;
 }
 
@@ -315,6 +320,7 @@ export function forEachEntry(
 }
 
 function isClass(text: string): boolean {
+  if (CLASSES.has(text)) return true;
   const upper = text.toUpperCase();
   return CLASSES.has(upper) || (upper.startsWith('CLASS') && /^CLASS\d+$/.test(upper));
 }

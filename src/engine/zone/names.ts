@@ -160,7 +160,11 @@ export function nameToWire(key: string, out: WireWriter): void {
 
 /** Whether `name` is `zone` or below it (both keys). */
 export function isAtOrBelow(name: string, zone: string): boolean {
-  return zone === '.' || name === zone || name.endsWith(`.${zone}`);
+  if (zone === '.' || name === zone) return true;
+  // `name` ends with "." and `zone`; compared in place, since every record's owner and target
+  // come through here and building ".zone" each time was a string per call
+  const dot = name.length - zone.length - 1;
+  return dot >= 0 && name.charCodeAt(dot) === 0x2e && name.endsWith(zone);
 }
 
 /** The key one label up, or undefined at the root. */

@@ -127,12 +127,16 @@ export const TYPES: Record<string, TypeSpec> = {
 };
 
 const BY_CODE = new Map(Object.entries(TYPES).map(([name, spec]) => [spec.code, name]));
+const BY_NAME = new Map(Object.entries(TYPES).map(([name, spec]) => [name, spec.code]));
 
 /** A type mnemonic or TYPEnnn to its code; undefined when neither. */
 export function typeCode(token: string): number | undefined {
+  // most files write types in capitals: no upper-case copy for those
+  const exact = BY_NAME.get(token);
+  if (exact !== undefined) return exact;
   const upper = token.toUpperCase();
-  const spec = TYPES[upper];
-  if (spec !== undefined) return spec.code;
+  const spec = BY_NAME.get(upper);
+  if (spec !== undefined) return spec;
   const m = /^TYPE(\d{1,5})$/.exec(upper);
   if (m && Number(m[1]) <= 65535) return Number(m[1]);
   return undefined;
