@@ -5,7 +5,7 @@ import type { LineTokens, Token } from './lexer';
 import { tokenizeLine } from './lexer';
 import { isAtOrBelow, isNameError, parseName } from './names';
 import { parseRdata, splitCharString } from './rdata';
-import { CLASSES, typeCode, typeName } from './rrtypes';
+import { CLASSES, typeCode, typeName, upperCase } from './rrtypes';
 import { looksLikeTtl, parseTtl } from './ttl';
 import { generateLines } from './generate';
 import type { SourceRange, ZoneProblem, ZoneRecord } from './types';
@@ -52,21 +52,32 @@ export function tokenRange(t: PlacedToken): SourceRange {
   return { line: t.line, start: t.start, end: t.end };
 }
 
-/**
- * `lines[line - offset]` is line `line`: a one-shot parse hands over only the entry's lines, and
- * keeps no ranges to shift (`trackRanges` false).
- */
+/** One entry of a held document: its records, problems and ranges, and the context it leaves. */
 export function parseEntry(
   lines: LineTokens[],
   first: number,
   last: number,
   ctxIn: Context,
   env: EntryEnv,
-  offset = 0,
-  trackRanges = true,
 ): ParsedEntry {
-  const out = new EntryBuilder(env, { ...ctxIn }, trackRanges && env.fileLabel === undefined);
+  const out = new EntryBuilder(env, { ...ctxIn }, env.fileLabel === undefined, [], []);
+  readEntry(lines, first, last, 0, out);
+  return out.done();
+}
+
+/**
+ * Reads the entry on lines [first, last] into `out`, in its context (which it updates);
+ * `lines[line - offset]` is line `line`.
+ */
+function readEntry(
+  lines: LineTokens[],
+  first: number,
+  last: number,
+  offset: number,
+  out: EntryBuilder,
+): void {
   const tokens: PlacedToken[] = [];
+  out.hasError = false;
   // where the entry ends, its closing parenthesis included
   let endLine = first;
   let endColumn = 0;
@@ -108,29 +119,34 @@ export function parseEntry(
       end,
     });
   }
-  if (tokens.length === 0 || out.hasError) return out.done();
+  if (tokens.length === 0 || out.hasError) return;
   const leadingBlank = lines[first - offset].leadingBlank;
   if (!leadingBlank && tokens[0].kind === 'word' && tokens[0].text.startsWith('$')) {
     directive(tokens, out);
   } else {
-    record(tokens, leadingBlank, out, { line: endLine, end: endColumn });
+    record(tokens, leadingBlank, out, endLine, endColumn);
   }
-  return out.done();
 }
 
 function span(t: Token): { start: number; end: number } {
   return { start: t.start, end: t.end };
 }
 
+/**
+ * Where entries are read into. A held document makes one per entry; a one-shot parse makes one
+ * for the whole text, its lists the text's and its context carried from entry to entry, so a
+ * large file makes no lists, context copies per line.
+ */
 class EntryBuilder {
-  records: ZoneRecord[] = [];
-  problems: ZoneProblem[] = [];
   ranges: SourceRange[] = [];
   hasError = false;
   constructor(
     readonly env: EntryEnv,
     readonly ctx: Context,
+    /** ranges are listed for a held document, whose lines move; a one-shot parse needs none */
     private readonly trackRanges: boolean,
+    readonly records: ZoneRecord[],
+    readonly problems: ZoneProblem[],
   ) {}
   range(r: SourceRange): SourceRange {
     if (this.trackRanges && !this.ranges.includes(r)) this.ranges.push(r);
@@ -254,13 +270,8 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
  * as forEachEntry cuts them: an unclosed "(" runs to the end of the text.
  */
 export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntry {
-  const all: ParsedEntry = { records: [], problems: [], ranges: [], ctx };
-  const take = (parsed: ParsedEntry): void => {
-    for (const r of parsed.records) all.records.push(r);
-    for (const p of parsed.problems) all.problems.push(p);
-    all.ctx = parsed.ctx;
-  };
-  const pending: LineTokens[] = [];
+  const out = new EntryBuilder(env, { ...ctx }, false, [], []);
+  let pending: LineTokens[] = [];
   let first = 0;
   let depth = 0;
   let line = 0;
@@ -280,16 +291,16 @@ export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntr
         else if (t.kind === 'close') depth = Math.max(0, depth - 1);
       }
       if (depth === 0) {
-        take(parseEntry(pending, first, line, all.ctx, env, first, false));
-        pending.length = 0;
+        readEntry(pending, first, line, first, out);
+        pending = [];
       }
     }
     if (next === -1) break;
     from = next + 1;
     line++;
   }
-  if (pending.length > 0) take(parseEntry(pending, first, line, all.ctx, env, first, false));
-  return all;
+  if (pending.length > 0) readEntry(pending, first, line, first, out);
+  return out.done();
 }
 
 /** Calls `visit(first, last)` for each entry from line `from`; stops when it returns false. */
@@ -320,16 +331,17 @@ export function forEachEntry(
 }
 
 function isClass(text: string): boolean {
-  if (CLASSES.has(text)) return true;
-  const upper = text.toUpperCase();
+  const upper = upperCase(text);
   return CLASSES.has(upper) || (upper.startsWith('CLASS') && /^CLASS\d+$/.test(upper));
 }
 
+/** A record; `endLine` and `endColumn` are where its entry ends (a closing parenthesis). */
 function record(
   tokens: PlacedToken[],
   leadingBlank: boolean,
   out: EntryBuilder,
-  end?: { line: number; end: number },
+  endLine?: number,
+  endColumn?: number,
 ): void {
   let i = 0;
   let owner: string;
@@ -380,7 +392,7 @@ function record(
     out.problem('unknown-type', `unknown record type "${typeToken.text}"`, typeRange);
     return;
   }
-  if (klass !== undefined && klass.text.toUpperCase() !== 'IN') {
+  if (klass !== undefined && upperCase(klass.text) !== 'IN') {
     out.problem('bad-class', `class ${klass.text} is not the zone's class IN`, tokenRange(klass));
     return;
   }
@@ -391,8 +403,8 @@ function record(
   const range = out.range({
     line: tokens[0].line,
     start: tokens[0].start,
-    endLine: end?.line ?? lastToken.line,
-    end: end?.end ?? lastToken.end,
+    endLine: endLine ?? lastToken.line,
+    end: endColumn ?? lastToken.end,
   });
   if ('code' in parsed) {
     const t = rdataTokens[parsed.token] ?? tokens[tokens.length - 1];

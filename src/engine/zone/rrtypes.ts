@@ -129,12 +129,22 @@ export const TYPES: Record<string, TypeSpec> = {
 const BY_CODE = new Map(Object.entries(TYPES).map(([name, spec]) => [spec.code, name]));
 const BY_NAME = new Map(Object.entries(TYPES).map(([name, spec]) => [name, spec.code]));
 
+/**
+ * `text` in upper case, itself when it has no lower-case letter: mnemonics are looked up for
+ * every record, mostly written in capitals already, and a check by char code is cheaper than
+ * String#toUpperCase (which also folds beyond ASCII, so such text goes to it).
+ */
+export function upperCase(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || c >= 0x80) return text.toUpperCase();
+  }
+  return text;
+}
+
 /** A type mnemonic or TYPEnnn to its code; undefined when neither. */
 export function typeCode(token: string): number | undefined {
-  // most files write types in capitals: no upper-case copy for those
-  const exact = BY_NAME.get(token);
-  if (exact !== undefined) return exact;
-  const upper = token.toUpperCase();
+  const upper = upperCase(token);
   const spec = BY_NAME.get(upper);
   if (spec !== undefined) return spec;
   const m = /^TYPE(\d{1,5})$/.exec(upper);
