@@ -440,6 +440,18 @@ function record(
     );
     return;
   }
+  const { target, targetToken, serial } = parsed;
+  const targetRange =
+    target !== undefined && targetToken !== undefined
+      ? out.range(tokenRange(rdataTokens[targetToken]))
+      : undefined;
+  const serialRange =
+    serial !== undefined && rdataTokens[2] !== undefined
+      ? out.range(tokenRange(rdataTokens[2]))
+      : undefined;
+  // Every record has every field (undefined when it does not apply) in one order, the order
+  // JSON writes them in: records of one shape keep the property reads of the checks, the
+  // drift and the editor monomorphic, and no record grows a second properties array.
   const rec: ZoneRecord = {
     owner,
     key: ownerKey,
@@ -450,18 +462,14 @@ function record(
     wire: parsed.wire,
     range,
     typeRange,
+    ownerRange,
+    ttlRange: ttlToken === undefined ? undefined : out.range(tokenRange(ttlToken)),
+    target: targetRange === undefined ? undefined : target,
+    targetRange,
+    serial,
+    serialRange,
+    file: out.env.fileLabel,
   };
-  if (ownerRange) rec.ownerRange = ownerRange;
-  if (ttlToken) rec.ttlRange = out.range(tokenRange(ttlToken));
-  if (parsed.target !== undefined && parsed.targetToken !== undefined) {
-    rec.target = parsed.target;
-    rec.targetRange = out.range(tokenRange(rdataTokens[parsed.targetToken]));
-  }
-  if (parsed.serial !== undefined) {
-    rec.serial = parsed.serial;
-    if (rdataTokens[2] !== undefined) rec.serialRange = out.range(tokenRange(rdataTokens[2]));
-  }
-  if (out.env.fileLabel !== undefined) rec.file = out.env.fileLabel;
   out.records.push(rec);
 }
 
