@@ -46,18 +46,55 @@ function endsWithDot(text: string): boolean {
   return slashes % 2 === 0;
 }
 
+/** How an absolute name is written: plain ASCII, with characters beyond ASCII, or with escapes. */
+function spelling(text: string): 'ascii' | 'unicode' | 'escaped' {
+  let unicode = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) return 'escaped';
+    if (c >= 0x80) unicode = true;
+  }
+  return unicode ? 'unicode' : 'ascii';
+}
+
 function parseAbsolute(text: string): ParsedName | NameError {
   if (text === '.') return { text: '.', key: '.', wireLength: 1 };
-  if (!text.includes('\\')) {
-    // The common case: no escapes, so labels are the text between dots.
+  const kind = spelling(text);
+  if (kind === 'ascii') {
+    // Every owner and target name comes here: labels measured by char code between the dots
+    // of the text before its final dot, with no copy of it.
+    const bodyEnd = text.length - 1;
+    let wire = 1;
+    let from = 0;
+    for (let i = 0; i <= bodyEnd; i++) {
+      if (i < bodyEnd && text.charCodeAt(i) !== 0x2e) continue;
+      const len = i - from;
+      if (len === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
+      if (len > MAX_LABEL) {
+        return { code: 'label-too-long', message: `label of ${len} octets (at most ${MAX_LABEL})` };
+      }
+      wire += len + 1;
+      from = i + 1;
+    }
+    if (wire > MAX_WIRE_NAME) {
+      return {
+        code: 'name-too-long',
+        message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})`,
+      };
+    }
+    // a name already in lower case is kept once, flat, for both (records keep owner and key)
+    const key = text.toLowerCase();
+    return { text: key === text ? key : text, key, wireLength: wire };
+  }
+  if (kind === 'unicode') {
+    // No escapes, so labels are the text between dots, measured in UTF-8.
     const body = text.slice(0, -1);
-    const ascii = !NON_ASCII.test(body);
     let wire = 1;
     let from = 0;
     for (;;) {
       const dot = body.indexOf('.', from);
       const to = dot === -1 ? body.length : dot;
-      const len = ascii ? to - from : Buffer.byteLength(body.slice(from, to));
+      const len = Buffer.byteLength(body.slice(from, to));
       if (len === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
       if (len > MAX_LABEL) {
         return { code: 'label-too-long', message: `label of ${len} octets (at most ${MAX_LABEL})` };
@@ -72,7 +109,6 @@ function parseAbsolute(text: string): ParsedName | NameError {
         message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})`,
       };
     }
-    // a name already in lower case is kept once, flat, for both (records keep owner and key)
     const key = text.toLowerCase();
     return { text: key === text ? key : text, key, wireLength: wire };
   }
