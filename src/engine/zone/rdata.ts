@@ -5,7 +5,7 @@ import type { Token } from './lexer';
 import { escapeOctets, unescapeOctets } from './lexer';
 import { readIPv4, readIPv6 } from './addresses';
 import { isNameError, nameToWire, parseName } from './names';
-import { ALGORITHMS, TYPES, typeCode, typeName, type FieldKind } from './rrtypes';
+import { ALGORITHMS, typeCode, typeName, typeSpec, type FieldKind } from './rrtypes';
 import { parseTtl } from './ttl';
 import { encodeLoc } from './loc';
 import { encodeSvcParams } from './svcb';
@@ -52,7 +52,7 @@ export function parseRdata(
     if (tokens.length > 0 && tokens[0].kind === 'word' && tokens[0].text === '\\#') {
       return parseGeneric(tokens);
     }
-    const spec = TYPES[type];
+    const spec = typeSpec(type);
     if (spec === undefined) {
       return {
         code: 'unknown-type',

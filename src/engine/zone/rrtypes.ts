@@ -128,6 +128,12 @@ export const TYPES: Record<string, TypeSpec> = {
 
 const BY_CODE = new Map(Object.entries(TYPES).map(([name, spec]) => [spec.code, name]));
 const BY_NAME = new Map(Object.entries(TYPES).map(([name, spec]) => [name, spec.code]));
+const SPECS = new Map(Object.entries(TYPES));
+
+/** The fields of a type by its mnemonic (a map: looked up once per record). */
+export function typeSpec(name: string): TypeSpec | undefined {
+  return SPECS.get(name);
+}
 
 /**
  * `text` in upper case, itself when it has no lower-case letter: mnemonics are looked up for
