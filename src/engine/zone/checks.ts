@@ -35,8 +35,17 @@ export class ZoneChecks {
   update(delta: RecordDelta): void {
     const dirty = new Set<string>();
     const cutsChanged = new Set<string>();
+    // Loading into empty indexes makes every owner dirty as its records come: the owners that
+    // point at a dirty name or sit below a new cut are all among them already.
+    const firstLoad = this.byOwner.size === 0 && delta.removed.length === 0;
     for (const r of delta.removed) this.remove(r, dirty, cutsChanged);
     for (const r of delta.added) this.add(r, dirty, cutsChanged);
+    if (!firstLoad) this.spreadDirt(dirty, cutsChanged);
+    for (const key of dirty) this.checkOwner(key);
+  }
+
+  /** Owners a change of others can affect: those pointing at a dirty name, those below a new or gone cut. */
+  private spreadDirt(dirty: Set<string>, cutsChanged: Set<string>): void {
     for (const key of [...dirty]) {
       const refs = this.refs.get(key);
       if (refs !== undefined) for (const ref of refs) dirty.add(ref.key);
@@ -46,7 +55,6 @@ export class ZoneChecks {
         for (const cut of cutsChanged) if (key !== cut && isAtOrBelow(key, cut)) dirty.add(key);
       }
     }
-    for (const key of dirty) this.checkOwner(key);
   }
 
   /** Every problem, in line order. */
@@ -150,8 +158,10 @@ export class ZoneChecks {
     this.checkOccluded(key, sorted, out);
     checkKeyReferences(sorted, out);
     for (const r of sorted) this.checkTarget(r, out);
-    if (out.length === 0) this.ownerProblems.delete(key);
-    else this.ownerProblems.set(key, out.slice());
+    // (a load into empty indexes finds most owners clean and none listed: no look-up for those)
+    if (out.length === 0) {
+      if (this.ownerProblems.size > 0) this.ownerProblems.delete(key);
+    } else this.ownerProblems.set(key, out.slice());
   }
 
   private checkCname(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {

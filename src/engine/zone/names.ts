@@ -46,45 +46,47 @@ function endsWithDot(text: string): boolean {
   return slashes % 2 === 0;
 }
 
-/** How an absolute name is written: plain ASCII, with characters beyond ASCII, or with escapes. */
-function spelling(text: string): 'ascii' | 'unicode' | 'escaped' {
-  let unicode = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c) return 'escaped';
-    if (c >= 0x80) unicode = true;
-  }
-  return unicode ? 'unicode' : 'ascii';
-}
-
 function parseAbsolute(text: string): ParsedName | NameError {
   if (text === '.') return { text: '.', key: '.', wireLength: 1 };
-  const kind = spelling(text);
-  if (kind === 'ascii') {
-    // Every owner and target name comes here: labels measured by char code between the dots
-    // of the text before its final dot, with no copy of it.
-    const bodyEnd = text.length - 1;
-    let wire = 1;
-    let from = 0;
-    for (let i = 0; i <= bodyEnd; i++) {
-      if (i < bodyEnd && text.charCodeAt(i) !== 0x2e) continue;
-      const len = i - from;
-      if (len === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
-      if (len > MAX_LABEL) {
-        return { code: 'label-too-long', message: `label of ${len} octets (at most ${MAX_LABEL})` };
-      }
-      wire += len + 1;
-      from = i + 1;
+  // Every owner and target name comes here. One pass over the text before its final dot
+  // measures the labels by char code between the dots, with no copy of it; an escape or a
+  // character beyond ASCII sends the name to the careful paths below, which decide alone
+  // (so the first failure found here is only kept until the pass is through).
+  const bodyEnd = text.length - 1;
+  let kind: 'ascii' | 'unicode' | 'escaped' = 'ascii';
+  let failure: NameError | undefined;
+  let plainWire = 1;
+  let from = 0;
+  for (let i = 0; i <= bodyEnd; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) {
+      kind = 'escaped';
+      break;
     }
-    if (wire > MAX_WIRE_NAME) {
+    if (c >= 0x80) kind = 'unicode';
+    if ((i < bodyEnd && c !== 0x2e) || kind !== 'ascii' || failure !== undefined) continue;
+    const len = i - from;
+    if (len === 0) failure = { code: 'empty-label', message: `empty label in "${text}"` };
+    else if (len > MAX_LABEL) {
+      failure = {
+        code: 'label-too-long',
+        message: `label of ${len} octets (at most ${MAX_LABEL})`,
+      };
+    }
+    plainWire += len + 1;
+    from = i + 1;
+  }
+  if (kind === 'ascii') {
+    if (failure !== undefined) return failure;
+    if (plainWire > MAX_WIRE_NAME) {
       return {
         code: 'name-too-long',
-        message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})`,
+        message: `name of ${plainWire} octets (at most ${MAX_WIRE_NAME})`,
       };
     }
     // a name already in lower case is kept once, flat, for both (records keep owner and key)
     const key = text.toLowerCase();
-    return { text: key === text ? key : text, key, wireLength: wire };
+    return { text: key === text ? key : text, key, wireLength: plainWire };
   }
   if (kind === 'unicode') {
     // No escapes, so labels are the text between dots, measured in UTF-8.
