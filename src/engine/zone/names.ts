@@ -36,7 +36,50 @@ export function parseName(text: string, origin: string | undefined): ParsedName 
   if (origin === undefined) {
     return { code: 'no-origin', message: `relative name "${text}" with no origin set` };
   }
-  return parseAbsolute(origin === '.' ? `${text}.` : `${text}.${origin}`);
+  if (origin === '.') return parseAbsolute(`${text}.`);
+  // Most names of a file are relative to one origin: its labels are measured once, and a plain
+  // relative part is measured on its own. Anything else, failures included, is the full name's
+  // to judge.
+  const relativeWire = plainLabelsWire(text, text.length);
+  const originWire = plainOriginWire(origin);
+  const full = `${text}.${origin}`;
+  if (relativeWire < 0 || originWire < 0 || relativeWire + originWire > MAX_WIRE_NAME) {
+    return parseAbsolute(full);
+  }
+  const key = full.toLowerCase();
+  return { text: key === full ? key : full, key, wireLength: relativeWire + originWire };
+}
+
+/**
+ * The wire length of the labels of text[0, end) (a length octet each, no root), or -1 when the
+ * text has an escape, a character beyond ASCII, an empty label or one over 63 octets.
+ */
+function plainLabelsWire(text: string, end: number): number {
+  let wire = 0;
+  let from = 0;
+  for (let i = 0; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 0x2e;
+    if (c === 0x5c || c >= 0x80) return -1;
+    if (c !== 0x2e) continue;
+    const len = i - from;
+    if (len === 0 || len > MAX_LABEL) return -1;
+    wire += len + 1;
+    from = i + 1;
+  }
+  return wire;
+}
+
+let lastOrigin: string | undefined;
+let lastOriginWire = -1;
+
+/** The wire length of an absolute origin with plain labels (root included), or -1. */
+function plainOriginWire(origin: string): number {
+  if (origin !== lastOrigin) {
+    lastOrigin = origin;
+    lastOriginWire = endsWithDot(origin) ? plainLabelsWire(origin, origin.length - 1) : -1;
+    if (lastOriginWire >= 0) lastOriginWire += 1;
+  }
+  return lastOriginWire;
 }
 
 function endsWithDot(text: string): boolean {
