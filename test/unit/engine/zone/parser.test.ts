@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { checkZone, guessOrigin, ZoneSession } from '../../../../src/engine/zone/index';
+import { parseName } from '../../../../src/engine/zone/names';
 import { parseTtl } from '../../../../src/engine/zone/ttl';
+import { seeded } from '../../../support/zone-generator';
 
 const HEAD =
   '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
@@ -124,6 +126,46 @@ describe('engine/zone parser', () => {
     );
     assert.ok(records.some((r) => r.type === 'TYPE65280' && r.wire === 'abcdef'));
     assert.equal(records.find((r) => r.type === 'LOC')!.wire.length, 32);
+  });
+
+  it('reads a relative name exactly as the absolute name it stands for', () => {
+    // Relative names are measured apart from their origin; the answer, failures included,
+    // must be the one the completed name gets.
+    const rand = seeded(1035);
+    const pieces = [
+      'a',
+      'B',
+      '.',
+      '..',
+      'é',
+      '\\.',
+      '\\065',
+      '\\300',
+      'x'.repeat(63),
+      'y'.repeat(64),
+      'z'.repeat(40),
+    ];
+    const origins = [
+      'example.com.',
+      'Example.COM.',
+      'a..b.',
+      'ü.example.',
+      `${'o'.repeat(64)}.`,
+      `${'p'.repeat(60)}.${'q'.repeat(60)}.`,
+    ];
+    for (let i = 0; i < 5000; i++) {
+      let text = '';
+      for (let k = 1 + Math.floor(rand() * 6); k > 0; k--)
+        text += pieces[Math.floor(rand() * pieces.length)];
+      if (text.endsWith('.')) continue;
+      for (const origin of origins) {
+        assert.deepEqual(
+          parseName(text, origin),
+          parseName(`${text}.${origin}`, undefined),
+          `${text} in ${origin}`,
+        );
+      }
+    }
   });
 
   it('writes the wire form of names and addresses as a server sends them', () => {
