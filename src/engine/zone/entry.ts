@@ -76,36 +76,53 @@ function readEntry(
   offset: number,
   out: EntryBuilder,
 ): void {
-  const tokens: PlacedToken[] = [];
   out.hasError = false;
   // where the entry ends, its closing parenthesis included
   let endLine = first;
   let endColumn = 0;
   let depth = 0;
-  for (let line = first; line <= last; line++) {
-    const lt = lines[line - offset];
-    if (lt.error) {
-      out.problem('syntax', lt.error.message, {
-        line,
-        start: lt.error.start,
-        end: lt.error.end,
+  const head = lines[first - offset];
+  let tokens: PlacedToken[];
+  if (first === last && !hasParenthesis(head.tokens)) {
+    // The usual entry, one line without parentheses: the line's tokens are the entry's (no
+    // copy: a large file made a fifth of its garbage in copies like it).
+    if (head.error) {
+      out.problem('syntax', head.error.message, {
+        line: first,
+        start: head.error.start,
+        end: head.error.end,
       });
     }
-    for (const t of lt.tokens) {
-      endLine = line;
-      endColumn = t.end;
-      if (t.kind === 'open') {
-        depth++;
-        if (depth > 1) out.problem('syntax', 'nested parentheses', { line, ...span(t) });
-      } else if (t.kind === 'close') {
-        depth--;
-        if (depth < 0) {
-          out.problem('syntax', 'unbalanced parentheses', { line, ...span(t) });
-          depth = 0;
+    tokens = head.tokens;
+    for (const t of tokens) t.line = first;
+    if (tokens.length > 0) endColumn = tokens[tokens.length - 1].end;
+  } else {
+    tokens = [];
+    for (let line = first; line <= last; line++) {
+      const lt = lines[line - offset];
+      if (lt.error) {
+        out.problem('syntax', lt.error.message, {
+          line,
+          start: lt.error.start,
+          end: lt.error.end,
+        });
+      }
+      for (const t of lt.tokens) {
+        endLine = line;
+        endColumn = t.end;
+        if (t.kind === 'open') {
+          depth++;
+          if (depth > 1) out.problem('syntax', 'nested parentheses', { line, ...span(t) });
+        } else if (t.kind === 'close') {
+          depth--;
+          if (depth < 0) {
+            out.problem('syntax', 'unbalanced parentheses', { line, ...span(t) });
+            depth = 0;
+          }
+        } else {
+          t.line = line;
+          tokens.push(t);
         }
-      } else {
-        t.line = line;
-        tokens.push(t);
       }
     }
   }
@@ -126,6 +143,11 @@ function readEntry(
   } else {
     record(tokens, leadingBlank, out, endLine, endColumn);
   }
+}
+
+function hasParenthesis(tokens: Token[]): boolean {
+  for (const t of tokens) if (t.kind === 'open' || t.kind === 'close') return true;
+  return false;
 }
 
 function span(t: Token): { start: number; end: number } {
@@ -271,7 +293,9 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
  */
 export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntry {
   const out = new EntryBuilder(env, { ...ctx }, false, [], []);
-  let pending: LineTokens[] = [];
+  // the lines of the entry being gathered, pending[0, pendingCount): one array for the text
+  const pending: LineTokens[] = [];
+  let pendingCount = 0;
   let first = 0;
   let depth = 0;
   let line = 0;
@@ -283,23 +307,23 @@ export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntr
     const cut = next > from && text.charCodeAt(next - 1) === 0x0d ? next - 1 : end;
     const raw = text.slice(from, cut);
     const lt = tokenizeLine(raw);
-    if (pending.length > 0 || lt.tokens.length > 0 || lt.error !== undefined) {
-      if (pending.length === 0) first = line;
-      pending.push(lt);
+    if (pendingCount > 0 || lt.tokens.length > 0 || lt.error !== undefined) {
+      if (pendingCount === 0) first = line;
+      pending[pendingCount++] = lt;
       for (const t of lt.tokens) {
         if (t.kind === 'open') depth++;
         else if (t.kind === 'close') depth = Math.max(0, depth - 1);
       }
       if (depth === 0) {
         readEntry(pending, first, line, first, out);
-        pending = [];
+        pendingCount = 0;
       }
     }
     if (next === -1) break;
     from = next + 1;
     line++;
   }
-  if (pending.length > 0) readEntry(pending, first, line, first, out);
+  if (pendingCount > 0) readEntry(pending, first, line, first, out);
   return out.done();
 }
 
