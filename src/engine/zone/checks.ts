@@ -11,6 +11,9 @@ const BESIDE_CNAME = new Set(['RRSIG', 'NSEC', 'KEY']);
 /** Types whose records may legitimately differ in TTL within one owner and type. */
 const OWN_TTL = new Set(['RRSIG']);
 
+/** Owners with at most this many records have their RRsets compared pairwise. */
+const SMALL_OWNER = 16;
+
 const TARGET_CNAME: Record<string, { code: string; severity: 'error' | 'warning' }> = {
   NS: { code: 'ns-target-cname', severity: 'error' },
   MX: { code: 'mx-target-cname', severity: 'warning' },
@@ -25,23 +28,33 @@ export class ZoneChecks {
   private readonly cuts = new Set<string>();
   private readonly soas = new Set<ZoneRecord>();
   private readonly ownerProblems = new Map<string, ZoneProblem[]>();
+  private readonly scratch: ZoneProblem[] = [];
 
   constructor(readonly apex: string | undefined) {}
 
   update(delta: RecordDelta): void {
     const dirty = new Set<string>();
     const cutsChanged = new Set<string>();
+    // Loading into empty indexes makes every owner dirty as its records come: the owners that
+    // point at a dirty name or sit below a new cut are all among them already.
+    const firstLoad = this.byOwner.size === 0 && delta.removed.length === 0;
     for (const r of delta.removed) this.remove(r, dirty, cutsChanged);
     for (const r of delta.added) this.add(r, dirty, cutsChanged);
+    if (!firstLoad) this.spreadDirt(dirty, cutsChanged);
+    for (const key of dirty) this.checkOwner(key);
+  }
+
+  /** Owners a change of others can affect: those pointing at a dirty name, those below a new or gone cut. */
+  private spreadDirt(dirty: Set<string>, cutsChanged: Set<string>): void {
     for (const key of [...dirty]) {
-      for (const ref of this.refs.get(key) ?? []) dirty.add(ref.key);
+      const refs = this.refs.get(key);
+      if (refs !== undefined) for (const ref of refs) dirty.add(ref.key);
     }
     if (cutsChanged.size > 0) {
       for (const key of this.byOwner.keys()) {
         for (const cut of cutsChanged) if (key !== cut && isAtOrBelow(key, cut)) dirty.add(key);
       }
     }
-    for (const key of dirty) this.checkOwner(key);
   }
 
   /** Every problem, in line order. */
@@ -133,16 +146,22 @@ export class ZoneChecks {
       this.ownerProblems.delete(key);
       return;
     }
-    const out: ZoneProblem[] = [];
-    // most owners hold one record: nothing to sort, no RRset to compare
-    const sorted = records.length === 1 ? records : [...records].sort(byPosition);
+    // Most owners have no problem: they are gathered in one reused list, copied only when some.
+    const out = this.scratch;
+    // setting the length is a call into the runtime: only when the last owner left some
+    if (out.length > 0) out.length = 0;
+    // Records arrive in file order, so an owner's are mostly in position order already (and
+    // most owners hold one): sorted only when they are not, the sort being stable.
+    const sorted = inPositionOrder(records) ? records : [...records].sort(byPosition);
     this.checkCname(key, sorted, out);
     this.checkRrsets(sorted, out);
     this.checkOccluded(key, sorted, out);
     checkKeyReferences(sorted, out);
     for (const r of sorted) this.checkTarget(r, out);
-    if (out.length === 0) this.ownerProblems.delete(key);
-    else this.ownerProblems.set(key, out);
+    // (a load into empty indexes finds most owners clean and none listed: no look-up for those)
+    if (out.length === 0) {
+      if (this.ownerProblems.size > 0) this.ownerProblems.delete(key);
+    } else this.ownerProblems.set(key, out.slice());
   }
 
   private checkCname(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
@@ -180,12 +199,33 @@ export class ZoneChecks {
 
   private checkRrsets(records: ZoneRecord[], out: ZoneProblem[]): void {
     if (records.length < 2) return;
-    const firstOfType = new Map<string, ZoneRecord>();
-    const seen = new Set<string>();
-    for (const r of records) {
-      const first = firstOfType.get(r.type);
-      if (first === undefined) firstOfType.set(r.type, r);
-      else if (first.ttl !== r.ttl && !OWN_TTL.has(r.type)) {
+    // An owner holds a handful of records: comparing each with those before it beats a map and
+    // a set of "type wire" strings; a crowded owner (an apex with many TXT) gets the maps.
+    const small = records.length <= SMALL_OWNER;
+    const firstOfType = small ? undefined : new Map<string, ZoneRecord>();
+    const seen = small ? undefined : new Set<string>();
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
+      let first: ZoneRecord | undefined;
+      let duplicate = false;
+      if (firstOfType === undefined || seen === undefined) {
+        for (let j = 0; j < i; j++) {
+          const before = records[j];
+          if (before.type !== r.type) continue;
+          first ??= before;
+          if (before.wire === r.wire) {
+            duplicate = true;
+            break;
+          }
+        }
+      } else {
+        first = firstOfType.get(r.type);
+        if (first === undefined) firstOfType.set(r.type, r);
+        const id = `${r.type} ${r.wire}`;
+        duplicate = seen.has(id);
+        seen.add(id);
+      }
+      if (first !== undefined && first.ttl !== r.ttl && !OWN_TTL.has(r.type)) {
         const p = problem(
           'ttl-mismatch',
           'warning',
@@ -196,8 +236,7 @@ export class ZoneChecks {
         if (r.file === undefined) p.fix = ttlFix(r, first.ttl);
         out.push(p);
       }
-      const id = `${r.type} ${r.wire}`;
-      if (seen.has(id)) {
+      if (duplicate) {
         const p = problem('duplicate-record', 'warning', `duplicate ${r.type} record`, r);
         if (r.file === undefined && r.ownerRange !== undefined) {
           p.fix = {
@@ -213,7 +252,6 @@ export class ZoneChecks {
         }
         out.push(p);
       }
-      seen.add(id);
     }
   }
 
@@ -279,10 +317,10 @@ export class ZoneChecks {
 
 /** DS, CDS (RFC 7344) and CDNSKEY records that name a key the owner's DNSKEY set lacks. */
 function checkKeyReferences(records: ZoneRecord[], out: ZoneProblem[]): void {
-  const keys = records.filter((r) => r.type === 'DNSKEY').map((r) => r.wire.toLowerCase());
   // Without the DNSKEY set in the file (a DS at a delegation, the usual case) there is nothing
-  // to compare with.
-  if (keys.length === 0) return;
+  // to compare with; asked first, as every owner comes here.
+  if (!hasType(records, 'DNSKEY')) return;
+  const keys = records.filter((r) => r.type === 'DNSKEY').map((r) => r.wire.toLowerCase());
   const parsed = keys.map(dnskeyFromWire).filter((k): k is DnskeyData => k !== undefined);
   for (const r of records) {
     if (r.type === 'CDNSKEY') {
@@ -360,6 +398,12 @@ function ttlFix(r: ZoneRecord, ttl: number): ZoneFix {
 function hasType(records: readonly ZoneRecord[], type: string): boolean {
   for (const r of records) if (r.type === type) return true;
   return false;
+}
+
+function inPositionOrder(records: readonly ZoneRecord[]): boolean {
+  for (let i = 1; i < records.length; i++)
+    if (byPosition(records[i - 1], records[i]) > 0) return false;
+  return true;
 }
 
 function byPosition(a: ZoneRecord, b: ZoneRecord): number {

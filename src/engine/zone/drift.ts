@@ -249,8 +249,7 @@ function fromContract(name: string, type: RecordType, r: DnsRecord): LiveRecord 
   const parsed = parseRdata(type, tokens, '.');
   if ('code' in parsed)
     return { key: name, type, ttl: r.ttl, wire: `unparsed:${text}`, data: text };
-  const hex = Buffer.from(parsed.wire).toString('hex');
-  return { key: name, type, ttl: r.ttl, wire: hex, data: parsed.data };
+  return { key: name, type, ttl: r.ttl, wire: parsed.wire, data: parsed.data };
 }
 
 function diff(file: ZoneRecord[], live: LiveRecord[], server: string): DriftEntry[] {

@@ -5,7 +5,7 @@ import type { LineTokens, Token } from './lexer';
 import { tokenizeLine } from './lexer';
 import { isAtOrBelow, isNameError, parseName } from './names';
 import { parseRdata, splitCharString } from './rdata';
-import { CLASSES, typeCode, typeName } from './rrtypes';
+import { CLASSES, typeCode, typeName, upperCase } from './rrtypes';
 import { looksLikeTtl, parseTtl } from './ttl';
 import { generateLines } from './generate';
 import type { SourceRange, ZoneProblem, ZoneRecord } from './types';
@@ -52,45 +52,77 @@ export function tokenRange(t: PlacedToken): SourceRange {
   return { line: t.line, start: t.start, end: t.end };
 }
 
-/** `lines[line - offset]` is line `line`: a one-shot parse hands over only the entry's lines. */
+/** One entry of a held document: its records, problems and ranges, and the context it leaves. */
 export function parseEntry(
   lines: LineTokens[],
   first: number,
   last: number,
   ctxIn: Context,
   env: EntryEnv,
-  offset = 0,
 ): ParsedEntry {
-  const out = new EntryBuilder(env, { ...ctxIn });
-  const tokens: PlacedToken[] = [];
+  const out = new EntryBuilder(env, { ...ctxIn }, env.fileLabel === undefined, [], []);
+  readEntry(lines, first, last, 0, out);
+  return out.done();
+}
+
+/**
+ * Reads the entry on lines [first, last] into `out`, in its context (which it updates);
+ * `lines[line - offset]` is line `line`.
+ */
+function readEntry(
+  lines: LineTokens[],
+  first: number,
+  last: number,
+  offset: number,
+  out: EntryBuilder,
+): void {
+  out.hasError = false;
   // where the entry ends, its closing parenthesis included
   let endLine = first;
   let endColumn = 0;
   let depth = 0;
-  for (let line = first; line <= last; line++) {
-    const lt = lines[line - offset];
-    if (lt.error) {
-      out.problem('syntax', lt.error.message, {
-        line,
-        start: lt.error.start,
-        end: lt.error.end,
+  const head = lines[first - offset];
+  let tokens: PlacedToken[];
+  if (first === last && !hasParenthesis(head.tokens)) {
+    // The usual entry, one line without parentheses: the line's tokens are the entry's (no
+    // copy: a large file made a fifth of its garbage in copies like it).
+    if (head.error) {
+      out.problem('syntax', head.error.message, {
+        line: first,
+        start: head.error.start,
+        end: head.error.end,
       });
     }
-    for (const t of lt.tokens) {
-      endLine = line;
-      endColumn = t.end;
-      if (t.kind === 'open') {
-        depth++;
-        if (depth > 1) out.problem('syntax', 'nested parentheses', { line, ...span(t) });
-      } else if (t.kind === 'close') {
-        depth--;
-        if (depth < 0) {
-          out.problem('syntax', 'unbalanced parentheses', { line, ...span(t) });
-          depth = 0;
+    tokens = head.tokens;
+    for (const t of tokens) t.line = first;
+    if (tokens.length > 0) endColumn = tokens[tokens.length - 1].end;
+  } else {
+    tokens = [];
+    for (let line = first; line <= last; line++) {
+      const lt = lines[line - offset];
+      if (lt.error) {
+        out.problem('syntax', lt.error.message, {
+          line,
+          start: lt.error.start,
+          end: lt.error.end,
+        });
+      }
+      for (const t of lt.tokens) {
+        endLine = line;
+        endColumn = t.end;
+        if (t.kind === 'open') {
+          depth++;
+          if (depth > 1) out.problem('syntax', 'nested parentheses', { line, ...span(t) });
+        } else if (t.kind === 'close') {
+          depth--;
+          if (depth < 0) {
+            out.problem('syntax', 'unbalanced parentheses', { line, ...span(t) });
+            depth = 0;
+          }
+        } else {
+          t.line = line;
+          tokens.push(t);
         }
-      } else {
-        t.line = line;
-        tokens.push(t);
       }
     }
   }
@@ -104,31 +136,42 @@ export function parseEntry(
       end,
     });
   }
-  if (tokens.length === 0 || out.hasError) return out.done();
+  if (tokens.length === 0 || out.hasError) return;
   const leadingBlank = lines[first - offset].leadingBlank;
   if (!leadingBlank && tokens[0].kind === 'word' && tokens[0].text.startsWith('$')) {
     directive(tokens, out);
   } else {
-    record(tokens, leadingBlank, out, { line: endLine, end: endColumn });
+    record(tokens, leadingBlank, out, endLine, endColumn);
   }
-  return out.done();
+}
+
+function hasParenthesis(tokens: Token[]): boolean {
+  for (const t of tokens) if (t.kind === 'open' || t.kind === 'close') return true;
+  return false;
 }
 
 function span(t: Token): { start: number; end: number } {
   return { start: t.start, end: t.end };
 }
 
+/**
+ * Where entries are read into. A held document makes one per entry; a one-shot parse makes one
+ * for the whole text, its lists the text's and its context carried from entry to entry, so a
+ * large file makes no lists, context copies per line.
+ */
 class EntryBuilder {
-  records: ZoneRecord[] = [];
-  problems: ZoneProblem[] = [];
   ranges: SourceRange[] = [];
   hasError = false;
   constructor(
     readonly env: EntryEnv,
     readonly ctx: Context,
+    /** ranges are listed for a held document, whose lines move; a one-shot parse needs none */
+    private readonly trackRanges: boolean,
+    readonly records: ZoneRecord[],
+    readonly problems: ZoneProblem[],
   ) {}
   range(r: SourceRange): SourceRange {
-    if (this.env.fileLabel === undefined && !this.ranges.includes(r)) this.ranges.push(r);
+    if (this.trackRanges && !this.ranges.includes(r)) this.ranges.push(r);
     return r;
   }
   problem(
@@ -249,13 +292,10 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
  * as forEachEntry cuts them: an unclosed "(" runs to the end of the text.
  */
 export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntry {
-  const all: ParsedEntry = { records: [], problems: [], ranges: [], ctx };
-  const take = (parsed: ParsedEntry): void => {
-    for (const r of parsed.records) all.records.push(r);
-    for (const p of parsed.problems) all.problems.push(p);
-    all.ctx = parsed.ctx;
-  };
+  const out = new EntryBuilder(env, { ...ctx }, false, [], []);
+  // the lines of the entry being gathered, pending[0, pendingCount): one array for the text
   const pending: LineTokens[] = [];
+  let pendingCount = 0;
   let first = 0;
   let depth = 0;
   let line = 0;
@@ -267,24 +307,24 @@ export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntr
     const cut = next > from && text.charCodeAt(next - 1) === 0x0d ? next - 1 : end;
     const raw = text.slice(from, cut);
     const lt = tokenizeLine(raw);
-    if (pending.length > 0 || lt.tokens.length > 0 || lt.error !== undefined) {
-      if (pending.length === 0) first = line;
-      pending.push(lt);
+    if (pendingCount > 0 || lt.tokens.length > 0 || lt.error !== undefined) {
+      if (pendingCount === 0) first = line;
+      pending[pendingCount++] = lt;
       for (const t of lt.tokens) {
         if (t.kind === 'open') depth++;
         else if (t.kind === 'close') depth = Math.max(0, depth - 1);
       }
       if (depth === 0) {
-        take(parseEntry(pending, first, line, all.ctx, env, first));
-        pending.length = 0;
+        readEntry(pending, first, line, first, out);
+        pendingCount = 0;
       }
     }
     if (next === -1) break;
     from = next + 1;
     line++;
   }
-  if (pending.length > 0) take(parseEntry(pending, first, line, all.ctx, env, first));
-  return all;
+  if (pendingCount > 0) readEntry(pending, first, line, first, out);
+  return out.done();
 }
 
 /** Calls `visit(first, last)` for each entry from line `from`; stops when it returns false. */
@@ -315,15 +355,17 @@ export function forEachEntry(
 }
 
 function isClass(text: string): boolean {
-  const upper = text.toUpperCase();
+  const upper = upperCase(text);
   return CLASSES.has(upper) || (upper.startsWith('CLASS') && /^CLASS\d+$/.test(upper));
 }
 
+/** A record; `endLine` and `endColumn` are where its entry ends (a closing parenthesis). */
 function record(
   tokens: PlacedToken[],
   leadingBlank: boolean,
   out: EntryBuilder,
-  end?: { line: number; end: number },
+  endLine?: number,
+  endColumn?: number,
 ): void {
   let i = 0;
   let owner: string;
@@ -374,7 +416,7 @@ function record(
     out.problem('unknown-type', `unknown record type "${typeToken.text}"`, typeRange);
     return;
   }
-  if (klass !== undefined && klass.text.toUpperCase() !== 'IN') {
+  if (klass !== undefined && upperCase(klass.text) !== 'IN') {
     out.problem('bad-class', `class ${klass.text} is not the zone's class IN`, tokenRange(klass));
     return;
   }
@@ -385,8 +427,8 @@ function record(
   const range = out.range({
     line: tokens[0].line,
     start: tokens[0].start,
-    endLine: end?.line ?? lastToken.line,
-    end: end?.end ?? lastToken.end,
+    endLine: endLine ?? lastToken.line,
+    end: endColumn ?? lastToken.end,
   });
   if ('code' in parsed) {
     const t = rdataTokens[parsed.token] ?? tokens[tokens.length - 1];
@@ -422,6 +464,18 @@ function record(
     );
     return;
   }
+  const { target, targetToken, serial } = parsed;
+  const targetRange =
+    target !== undefined && targetToken !== undefined
+      ? out.range(tokenRange(rdataTokens[targetToken]))
+      : undefined;
+  const serialRange =
+    serial !== undefined && rdataTokens[2] !== undefined
+      ? out.range(tokenRange(rdataTokens[2]))
+      : undefined;
+  // Every record has every field (undefined when it does not apply) in one order, the order
+  // JSON writes them in: records of one shape keep the property reads of the checks, the
+  // drift and the editor monomorphic, and no record grows a second properties array.
   const rec: ZoneRecord = {
     owner,
     key: ownerKey,
@@ -429,21 +483,17 @@ function record(
     type,
     typeCode: code,
     data: parsed.data,
-    wire: toHex(parsed.wire),
+    wire: parsed.wire,
     range,
     typeRange,
+    ownerRange,
+    ttlRange: ttlToken === undefined ? undefined : out.range(tokenRange(ttlToken)),
+    target: targetRange === undefined ? undefined : target,
+    targetRange,
+    serial,
+    serialRange,
+    file: out.env.fileLabel,
   };
-  if (ownerRange) rec.ownerRange = ownerRange;
-  if (ttlToken) rec.ttlRange = out.range(tokenRange(ttlToken));
-  if (parsed.target !== undefined && parsed.targetToken !== undefined) {
-    rec.target = parsed.target;
-    rec.targetRange = out.range(tokenRange(rdataTokens[parsed.targetToken]));
-  }
-  if (parsed.serial !== undefined) {
-    rec.serial = parsed.serial;
-    if (rdataTokens[2] !== undefined) rec.serialRange = out.range(tokenRange(rdataTokens[2]));
-  }
-  if (out.env.fileLabel !== undefined) rec.file = out.env.fileLabel;
   out.records.push(rec);
 }
 
@@ -461,12 +511,4 @@ function generatedRecord(text: string, at: SourceRange, out: EntryBuilder): bool
   record(tokens, false, out);
   for (const p of out.problems.slice(before)) p.range = at;
   return out.problems.length === before;
-}
-
-/**
- * Hex in one flat string: appending two digits at a time would leave each record holding a
- * tree of small string pieces until something compares it, and a large zone keeps them all.
- */
-function toHex(octets: number[]): string {
-  return Buffer.from(octets).toString('hex');
 }

@@ -95,9 +95,12 @@ export function unescapeOctets(text: string): number[] | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === BACKSLASH && i + 1 < text.length) {
-      const d = text.slice(i + 1, i + 4);
-      if (/^\d{3}$/.test(d)) {
-        const value = Number(d);
+      // \DDD read by char code: TXT strings with escapes come through here by the thousand
+      const d1 = digitAt(text, i + 1);
+      const d2 = digitAt(text, i + 2);
+      const d3 = digitAt(text, i + 3);
+      if (d1 >= 0 && d2 >= 0 && d3 >= 0) {
+        const value = d1 * 100 + d2 * 10 + d3;
         if (value > 255) return undefined;
         out.push(value);
         i += 3;
@@ -114,6 +117,12 @@ export function unescapeOctets(text: string): number[] | undefined {
     }
   }
   return out;
+}
+
+/** The decimal digit at `i`, or -1 (also past the end). */
+function digitAt(text: string, i: number): number {
+  const c = text.charCodeAt(i) - 0x30;
+  return c >= 0 && c <= 9 ? c : -1;
 }
 
 function pushChar(out: number[], text: string, i: number): void {

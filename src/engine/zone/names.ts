@@ -2,6 +2,7 @@
 // names completed with the origin, `\.` and `\DDD` escapes; limits of 63 octets per label and
 // 255 octets on the wire (253 characters of plain text).
 import { escapeOctets, unescapeOctets } from './lexer';
+import type { WireWriter } from './writer';
 
 export interface ParsedName {
   /** absolute, trailing dot, escapes as written */
@@ -35,7 +36,50 @@ export function parseName(text: string, origin: string | undefined): ParsedName 
   if (origin === undefined) {
     return { code: 'no-origin', message: `relative name "${text}" with no origin set` };
   }
-  return parseAbsolute(origin === '.' ? `${text}.` : `${text}.${origin}`);
+  if (origin === '.') return parseAbsolute(`${text}.`);
+  // Most names of a file are relative to one origin: its labels are measured once, and a plain
+  // relative part is measured on its own. Anything else, failures included, is the full name's
+  // to judge.
+  const relativeWire = plainLabelsWire(text, text.length);
+  const originWire = plainOriginWire(origin);
+  const full = `${text}.${origin}`;
+  if (relativeWire < 0 || originWire < 0 || relativeWire + originWire > MAX_WIRE_NAME) {
+    return parseAbsolute(full);
+  }
+  const key = full.toLowerCase();
+  return { text: key === full ? key : full, key, wireLength: relativeWire + originWire };
+}
+
+/**
+ * The wire length of the labels of text[0, end) (a length octet each, no root), or -1 when the
+ * text has an escape, a character beyond ASCII, an empty label or one over 63 octets.
+ */
+function plainLabelsWire(text: string, end: number): number {
+  let wire = 0;
+  let from = 0;
+  for (let i = 0; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 0x2e;
+    if (c === 0x5c || c >= 0x80) return -1;
+    if (c !== 0x2e) continue;
+    const len = i - from;
+    if (len === 0 || len > MAX_LABEL) return -1;
+    wire += len + 1;
+    from = i + 1;
+  }
+  return wire;
+}
+
+let lastOrigin: string | undefined;
+let lastOriginWire = -1;
+
+/** The wire length of an absolute origin with plain labels (root included), or -1. */
+function plainOriginWire(origin: string): number {
+  if (origin !== lastOrigin) {
+    lastOrigin = origin;
+    lastOriginWire = endsWithDot(origin) ? plainLabelsWire(origin, origin.length - 1) : -1;
+    if (lastOriginWire >= 0) lastOriginWire += 1;
+  }
+  return lastOriginWire;
 }
 
 function endsWithDot(text: string): boolean {
@@ -47,16 +91,55 @@ function endsWithDot(text: string): boolean {
 
 function parseAbsolute(text: string): ParsedName | NameError {
   if (text === '.') return { text: '.', key: '.', wireLength: 1 };
-  if (!text.includes('\\')) {
-    // The common case: no escapes, so labels are the text between dots.
+  // Every owner and target name comes here. One pass over the text before its final dot
+  // measures the labels by char code between the dots, with no copy of it; an escape or a
+  // character beyond ASCII sends the name to the careful paths below, which decide alone
+  // (so the first failure found here is only kept until the pass is through).
+  const bodyEnd = text.length - 1;
+  let kind: 'ascii' | 'unicode' | 'escaped' = 'ascii';
+  let failure: NameError | undefined;
+  let plainWire = 1;
+  let from = 0;
+  for (let i = 0; i <= bodyEnd; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) {
+      kind = 'escaped';
+      break;
+    }
+    if (c >= 0x80) kind = 'unicode';
+    if ((i < bodyEnd && c !== 0x2e) || kind !== 'ascii' || failure !== undefined) continue;
+    const len = i - from;
+    if (len === 0) failure = { code: 'empty-label', message: `empty label in "${text}"` };
+    else if (len > MAX_LABEL) {
+      failure = {
+        code: 'label-too-long',
+        message: `label of ${len} octets (at most ${MAX_LABEL})`,
+      };
+    }
+    plainWire += len + 1;
+    from = i + 1;
+  }
+  if (kind === 'ascii') {
+    if (failure !== undefined) return failure;
+    if (plainWire > MAX_WIRE_NAME) {
+      return {
+        code: 'name-too-long',
+        message: `name of ${plainWire} octets (at most ${MAX_WIRE_NAME})`,
+      };
+    }
+    // a name already in lower case is kept once, flat, for both (records keep owner and key)
+    const key = text.toLowerCase();
+    return { text: key === text ? key : text, key, wireLength: plainWire };
+  }
+  if (kind === 'unicode') {
+    // No escapes, so labels are the text between dots, measured in UTF-8.
     const body = text.slice(0, -1);
-    const ascii = !NON_ASCII.test(body);
     let wire = 1;
     let from = 0;
     for (;;) {
       const dot = body.indexOf('.', from);
       const to = dot === -1 ? body.length : dot;
-      const len = ascii ? to - from : Buffer.byteLength(body.slice(from, to));
+      const len = Buffer.byteLength(body.slice(from, to));
       if (len === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
       if (len > MAX_LABEL) {
         return { code: 'label-too-long', message: `label of ${len} octets (at most ${MAX_LABEL})` };
@@ -71,7 +154,6 @@ function parseAbsolute(text: string): ParsedName | NameError {
         message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})`,
       };
     }
-    // a name already in lower case is kept once, flat, for both (records keep owner and key)
     const key = text.toLowerCase();
     return { text: key === text ? key : text, key, wireLength: wire };
   }
@@ -128,37 +210,42 @@ export function splitLabels(text: string): number[][] | undefined {
 }
 
 /** Uncompressed wire form of a key (already lower case). */
-export function nameToWire(key: string, out: number[]): void {
+export function nameToWire(key: string, out: WireWriter): void {
   if (!key.includes('\\') && !NON_ASCII.test(key)) {
     // Plain ASCII: each dot becomes the length of the label after it.
-    let lengthAt = out.length;
-    out.push(0);
+    if (key === '.') {
+      out.u8(0);
+      return;
+    }
+    const at = out.reserve(key.length + 1);
+    const { buffer } = out;
+    let lengthAt = at;
     for (let i = 0; i < key.length; i++) {
       const c = key.charCodeAt(i);
       if (c === 0x2e) {
-        out[lengthAt] = out.length - lengthAt - 1;
-        lengthAt = out.length;
-        out.push(0);
-      } else out.push(c);
+        buffer[lengthAt] = at + i - lengthAt;
+        lengthAt = at + i + 1;
+      } else buffer[at + i + 1] = c;
     }
-    if (key === '.') out.length = lengthAt + 1;
+    buffer[lengthAt] = 0;
     return;
   }
   if (!key.includes('\\')) {
-    for (const label of key.slice(0, -1).split('.')) {
-      const bytes = Buffer.from(label, 'utf8');
-      out.push(bytes.length, ...bytes);
-    }
-    out.push(0);
+    for (const label of key.slice(0, -1).split('.')) out.counted(Buffer.from(label, 'utf8'));
+    out.u8(0);
     return;
   }
-  for (const label of splitLabels(key) ?? []) out.push(label.length, ...label);
-  out.push(0);
+  for (const label of splitLabels(key) ?? []) out.counted(label);
+  out.u8(0);
 }
 
 /** Whether `name` is `zone` or below it (both keys). */
 export function isAtOrBelow(name: string, zone: string): boolean {
-  return zone === '.' || name === zone || name.endsWith(`.${zone}`);
+  if (zone === '.' || name === zone) return true;
+  // `name` ends with "." and `zone`; compared in place, since every record's owner and target
+  // come through here and building ".zone" each time was a string per call
+  const dot = name.length - zone.length - 1;
+  return dot >= 0 && name.charCodeAt(dot) === 0x2e && name.endsWith(zone);
 }
 
 /** The key one label up, or undefined at the root. */

@@ -1,15 +1,15 @@
 // Record data from presentation tokens to canonical wire form (names uncompressed, lower case:
 // RFC 4034 section 6.2) and canonical presentation. Both sides of every comparison (duplicates,
 // drift) go through here, so "1.2.3.4" and "\# 4 01020304" are the same record.
-import { isIPv4, isIPv6 } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import type { Token } from './lexer';
 import { escapeOctets, unescapeOctets } from './lexer';
+import { readIPv4, readIPv6 } from './addresses';
 import { isNameError, nameToWire, parseName } from './names';
-import { ALGORITHMS, TYPES, typeCode, typeName, type FieldKind } from './rrtypes';
+import { ALGORITHMS, typeCode, typeName, typeSpec, type FieldKind } from './rrtypes';
 import { parseTtl } from './ttl';
 import { encodeLoc } from './loc';
 import { encodeSvcParams } from './svcb';
+import { WireWriter } from './writer';
 
 export interface RdataError {
   code: string;
@@ -19,7 +19,8 @@ export interface RdataError {
 }
 
 export interface Rdata {
-  wire: number[];
+  /** canonical wire form, hex */
+  wire: string;
   data: string;
   /** key of the name a NS, MX, SRV or CNAME points at, and the index of its token */
   target?: string;
@@ -51,7 +52,7 @@ export function parseRdata(
     if (tokens.length > 0 && tokens[0].kind === 'word' && tokens[0].text === '\\#') {
       return parseGeneric(tokens);
     }
-    const spec = TYPES[type];
+    const spec = typeSpec(type);
     if (spec === undefined) {
       return {
         code: 'unknown-type',
@@ -60,25 +61,44 @@ export function parseRdata(
       };
     }
     const reader = new Reader(tokens, origin);
-    const wire: number[] = [];
-    const parts: string[] = [];
-    const result: Rdata = { wire, data: '' };
-    spec.fields.forEach((kind, index) => {
-      const at = reader.index;
-      const text = readField(kind, reader, wire, type);
-      parts.push(text);
-      if (index === spec.target) {
-        result.target = text.toLowerCase();
-        result.targetToken = at;
+    wire.reset();
+    const { fields } = spec;
+    let data = '';
+    let target: string | undefined;
+    let targetToken: number | undefined;
+    let parts: string[] | undefined;
+    if (fields.length === 1) {
+      data = readField(fields[0], reader, wire, type);
+      if (spec.target === 0) {
+        target = data.toLowerCase();
+        targetToken = 0;
       }
-    });
+    } else {
+      parts = [];
+      for (let index = 0; index < fields.length; index++) {
+        const at = reader.index;
+        const text = readField(fields[index], reader, wire, type);
+        parts.push(text);
+        if (index === spec.target) {
+          target = text.toLowerCase();
+          targetToken = at;
+        }
+      }
+      data = parts.join(' ');
+    }
     if (!reader.done()) fail('extra-rdata', 'extra input after the record data', reader.index);
-    if (type === 'DS' || type === 'CDS') checkDigest(parts, wire.length, reader.index - 1);
-    if (type === 'SOA') {
+    if (parts !== undefined && (type === 'DS' || type === 'CDS')) {
+      checkDigest(parts, wire.length, reader.index - 1);
+    }
+    const result: Rdata = { wire: wire.hex(), data };
+    if (target !== undefined) {
+      result.target = target;
+      result.targetToken = targetToken;
+    }
+    if (parts !== undefined && type === 'SOA') {
       result.serial = Number(parts[2]);
       result.minimum = Number(parts[6]);
     }
-    result.data = parts.join(' ');
     return result;
   } catch (err) {
     if (err instanceof RdataFailure) return err.failure;
@@ -87,6 +107,9 @@ export function parseRdata(
     Error.stackTraceLimit = stackLimit;
   }
 }
+
+/** Record data is parsed one record at a time, so one buffer serves them all. */
+const wire = new WireWriter();
 
 class Reader {
   index = 0;
@@ -126,8 +149,9 @@ function parseGeneric(tokens: Token[]): Rdata {
   if (hex.length / 2 !== length) {
     fail('bad-generic', `RFC 3597 length ${length} but ${hex.length / 2} octets of data`, 1);
   }
-  const wire = [...Buffer.from(hex, 'hex')];
-  return { wire, data: genericText(wire) };
+  // validated hex of even length: its octets' hex is the same digits in lower case
+  const lower = hex.toLowerCase();
+  return { wire: lower, data: length === 0 ? '\\# 0' : `\\# ${length} ${lower}` };
 }
 
 export function genericText(wire: number[]): string {
@@ -150,24 +174,17 @@ function number(text: string, max: number, code: string, token: number, what: st
   return value;
 }
 
-function u16(out: number[], v: number): void {
-  out.push(v >>> 8, v & 0xff);
-}
-function u32(out: number[], v: number): void {
-  out.push(v >>> 24, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
-}
-
-function readField(kind: FieldKind, r: Reader, out: number[], type: string): string {
+function readField(kind: FieldKind, r: Reader, out: WireWriter, type: string): string {
   const at = r.index;
   switch (kind) {
     case 'u8': {
       const v = number(r.next('a number').text, 255, 'bad-number', at, 'value');
-      out.push(v);
+      out.u8(v);
       return String(v);
     }
     case 'caa-flags': {
       const v = number(r.next('the CAA flags').text, 255, 'bad-caa-flags', at, 'CAA flags');
-      out.push(v);
+      out.u8(v);
       return String(v);
     }
     case 'u16':
@@ -180,42 +197,40 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
         at,
         what,
       );
-      u16(out, v);
+      out.u16(v);
       return String(v);
     }
     case 'u32': {
       const v = number(r.next('a number').text, 4294967295, 'bad-number', at, 'value');
-      u32(out, v);
+      out.u32(v);
       return String(v);
     }
     case 'ttl': {
       const text = r.next('a time value').text;
       const v = parseTtl(text);
       if (v === undefined) fail('bad-ttl', `"${text}" is not a time value`, at);
-      u32(out, v);
+      out.u32(v);
       return String(v);
     }
     case 'alg': {
       const text = r.next('the algorithm').text;
       const named = ALGORITHMS[text.toUpperCase()];
       const v = named ?? number(text, 255, 'bad-number', at, 'algorithm');
-      out.push(v);
+      out.u8(v);
       return String(v);
     }
     case 'ipv4': {
       const text = r.next('an IPv4 address').text;
-      if (!isIPv4(text)) fail('bad-address', `"${text}" is not an IPv4 address`, at);
-      for (const part of text.split('.')) out.push(Number(part));
+      if (!readIPv4(text, out.buffer, out.reserve(4))) {
+        fail('bad-address', `"${text}" is not an IPv4 address`, at);
+      }
       return text;
     }
     case 'ipv6': {
       const text = r.next('an IPv6 address').text;
-      if (!isIPv6(text) || text.includes('%')) {
-        fail('bad-address', `"${text}" is not an IPv6 address`, at);
-      }
-      const addr = ipaddr.IPv6.parse(text);
-      out.push(...addr.toByteArray());
-      return addr.toString();
+      const canonical = readIPv6(text, out.buffer, out.reserve(16));
+      if (canonical === undefined) fail('bad-address', `"${text}" is not an IPv6 address`, at);
+      return canonical;
     }
     case 'name': {
       const token = r.next('a name');
@@ -224,25 +239,20 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
       nameToWire(name.key, out);
       return name.key;
     }
-    case 'string': {
-      const octets = charString(r.next('a character-string'), at);
-      out.push(octets.length, ...octets);
-      return `"${escapeOctets(octets, true)}"`;
-    }
+    case 'string':
+      return charString(r.next('a character-string'), at, out);
     case 'strings': {
+      r.rest('a character-string');
+      if (r.tokens.length === at + 1) return charString(r.tokens[at], at, out);
       const texts: string[] = [];
-      r.rest('a character-string').forEach((token, i) => {
-        const octets = charString(token, at + i);
-        out.push(octets.length, ...octets);
-        texts.push(`"${escapeOctets(octets, true)}"`);
-      });
+      for (let i = at; i < r.tokens.length; i++) texts.push(charString(r.tokens[i], i, out));
       return texts.join(' ');
     }
     case 'caa-tag': {
       const text = r.next('the CAA tag').text;
       if (!/^[A-Za-z0-9]+$/.test(text))
         fail('bad-caa-tag', `CAA tag "${text}" is not alphanumeric`, at);
-      out.push(text.length, ...Buffer.from(text.toLowerCase()));
+      out.counted(Buffer.from(text.toLowerCase()));
       return text.toLowerCase();
     }
     case 'caa-value':
@@ -253,7 +263,7 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
       }
       const octets = unescapeOctets(token.text);
       if (octets === undefined) fail('bad-escape', 'an escape \\DDD is over 255', at);
-      out.push(...octets);
+      out.octets(octets);
       return `"${escapeOctets(octets, true)}"`;
     }
     case 'base64': {
@@ -265,7 +275,7 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
         fail('bad-base64', 'bad base64 data', at);
       }
       const bytes = Buffer.from(text, 'base64');
-      out.push(...bytes);
+      out.octets(bytes);
       return bytes.toString('base64');
     }
     case 'hex': {
@@ -275,26 +285,26 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
         .join('');
       if (!/^[0-9a-fA-F]+$/.test(text) || text.length % 2 !== 0)
         fail('bad-hex', 'bad hex data', at);
-      out.push(...Buffer.from(text, 'hex'));
+      out.octets(Buffer.from(text, 'hex'));
       return text.toLowerCase();
     }
     case 'salt': {
       const text = r.next('the salt').text;
       if (text === '-') {
-        out.push(0);
+        out.u8(0);
         return '-';
       }
       if (!/^[0-9a-fA-F]+$/.test(text) || text.length % 2 !== 0 || text.length > 510) {
         fail('bad-hex', `bad salt "${text}"`, at);
       }
-      out.push(text.length / 2, ...Buffer.from(text, 'hex'));
+      out.counted(Buffer.from(text, 'hex'));
       return text.toLowerCase();
     }
     case 'b32hex': {
       const text = r.next('the next hashed owner').text;
       const bytes = base32hex(text);
       if (bytes === undefined) fail('bad-base32', `bad base32hex "${text}"`, at);
-      out.push(bytes.length, ...bytes);
+      out.counted(bytes);
       return text.toLowerCase();
     }
     case 'types': {
@@ -306,21 +316,21 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
       }
       r.index = r.tokens.length;
       const sorted = [...codes].sort((a, b) => a - b);
-      out.push(...typeBitmap(sorted));
+      out.octets(typeBitmap(sorted));
       return sorted.map(typeName).join(' ');
     }
     case 'type': {
       const text = r.next('a type').text;
       const c = typeCode(text);
       if (c === undefined) fail('unknown-type', `unknown type "${text}"`, at);
-      u16(out, c);
+      out.u16(c);
       return typeName(c);
     }
     case 'time': {
       const text = r.next('a time').text;
       const v = sigTime(text);
       if (v === undefined) fail('bad-time', `"${text}" is not a YYYYMMDDHHmmSS time`, at);
-      u32(out, v);
+      out.u32(v);
       return String(v);
     }
     case 'svcparams': {
@@ -328,7 +338,7 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
       r.index = r.tokens.length;
       const encoded = encodeSvcParams(tokens);
       if ('message' in encoded) fail('bad-svcparam', encoded.message, at + encoded.token);
-      out.push(...encoded.wire);
+      out.octets(encoded.wire);
       return encoded.text;
     }
     case 'loc': {
@@ -336,7 +346,7 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
       r.index = r.tokens.length;
       const encoded = encodeLoc(tokens.map((t) => t.text));
       if (typeof encoded === 'string') fail('bad-loc', encoded, at);
-      out.push(...encoded);
+      out.octets(encoded);
       return tokens.map((t) => t.text.toUpperCase()).join(' ');
     }
     default:
@@ -344,13 +354,33 @@ function readField(kind: FieldKind, r: Reader, out: number[], type: string): str
   }
 }
 
-function charString(token: Token, index: number): number[] {
-  const octets = unescapeOctets(token.text);
+/** A character-string into `out` (length first); its text in canonical quoted form. */
+function charString(token: Token, index: number, out: WireWriter): string {
+  const { text } = token;
+  if (text.length <= 255 && isPlainPrintable(text)) {
+    // Printable ASCII with nothing to escape, the usual TXT string: its octets are its
+    // characters and its canonical form is itself in quotes.
+    const at = out.reserve(text.length + 1);
+    out.buffer[at] = text.length;
+    out.buffer.write(text, at + 1, text.length, 'latin1');
+    return `"${text}"`;
+  }
+  const octets = unescapeOctets(text);
   if (octets === undefined) fail('bad-escape', 'an escape \\DDD is over 255', index);
   if (octets.length > 255) {
     fail('string-too-long', `character-string of ${octets.length} octets (at most 255)`, index);
   }
-  return octets;
+  out.counted(octets);
+  return `"${escapeOctets(octets, true)}"`;
+}
+
+/** Space to "~" without the two characters a quoted string escapes (`"` and `\`). */
+function isPlainPrintable(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 const B32 = '0123456789abcdefghijklmnopqrstuv';

@@ -127,12 +127,32 @@ export const TYPES: Record<string, TypeSpec> = {
 };
 
 const BY_CODE = new Map(Object.entries(TYPES).map(([name, spec]) => [spec.code, name]));
+const BY_NAME = new Map(Object.entries(TYPES).map(([name, spec]) => [name, spec.code]));
+const SPECS = new Map(Object.entries(TYPES));
+
+/** The fields of a type by its mnemonic (a map: looked up once per record). */
+export function typeSpec(name: string): TypeSpec | undefined {
+  return SPECS.get(name);
+}
+
+/**
+ * `text` in upper case, itself when it has no lower-case letter: mnemonics are looked up for
+ * every record, mostly written in capitals already, and a check by char code is cheaper than
+ * String#toUpperCase (which also folds beyond ASCII, so such text goes to it).
+ */
+export function upperCase(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || c >= 0x80) return text.toUpperCase();
+  }
+  return text;
+}
 
 /** A type mnemonic or TYPEnnn to its code; undefined when neither. */
 export function typeCode(token: string): number | undefined {
-  const upper = token.toUpperCase();
-  const spec = TYPES[upper];
-  if (spec !== undefined) return spec.code;
+  const upper = upperCase(token);
+  const spec = BY_NAME.get(upper);
+  if (spec !== undefined) return spec;
   const m = /^TYPE(\d{1,5})$/.exec(upper);
   if (m && Number(m[1]) <= 65535) return Number(m[1]);
   return undefined;

@@ -28,7 +28,10 @@ export interface ZoneProblem {
   fix?: ZoneFix;
 }
 
-/** One resource record as loaded, with where it came from. */
+/**
+ * One resource record as loaded, with where it came from. The parser gives every record all
+ * the fields below, those that do not apply set to undefined (one object shape for them all).
+ */
 export interface ZoneRecord {
   /** absolute owner in presentation form, as written (escapes kept), with a trailing dot */
   owner: string;

@@ -89,6 +89,41 @@ describe('engine/zone checks', () => {
     assert.deepEqual(d[0].fix!.range, { line: 5, start: 0, endLine: 6, end: 0 });
   });
 
+  it('compares RRsets the same way at an owner with a few records and at a crowded one', () => {
+    // A few records are compared pairwise, many through maps: both must name the same lines.
+    const rrsets = [
+      'multi 100 A 192.0.2.1',
+      'multi 200 A 192.0.2.2',
+      'multi TXT "one"',
+      'multi 100 A 192.0.2.1',
+      'multi 100 TXT "one"',
+      'multi AAAA 2001:db8::1',
+      'multi AAAA 2001:DB8:0::1',
+    ];
+    const expected = (at: number) => [
+      `${at + 1}:ttl-mismatch`,
+      `${at + 3}:duplicate-record`,
+      `${at + 4}:duplicate-record`,
+      `${at + 4}:ttl-mismatch`,
+      `${at + 6}:duplicate-record`,
+    ];
+    const few = problems(`${rrsets.join('\n')}\n`);
+    assert.deepEqual(
+      few.map((x) => `${x.range.line + 1}:${x.code}`),
+      expected(5),
+    );
+    const filler = Array.from({ length: 30 }, (_, i) => `multi TXT "filler ${i}"`);
+    const crowded = problems(`${[...filler, ...rrsets].join('\n')}\n`);
+    assert.deepEqual(
+      crowded.map((x) => `${x.range.line + 1}:${x.code}`),
+      expected(35),
+    );
+    assert.deepEqual(
+      crowded.map((x) => [x.message, x.fix?.title]),
+      few.map((x) => [x.message, x.fix?.title]),
+    );
+  });
+
   it('malformed addresses, ports, CAA flags', () => {
     assert.deepEqual(
       codes('a A 192.0.2.01\nb AAAA 2001:db8::g\nc SRV 0 0 65536 ns1\nd CAA 300 issue "x"\n'),

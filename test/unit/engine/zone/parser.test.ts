@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { checkZone, guessOrigin, ZoneSession } from '../../../../src/engine/zone/index';
+import { parseName } from '../../../../src/engine/zone/names';
 import { parseTtl } from '../../../../src/engine/zone/ttl';
+import { seeded } from '../../../support/zone-generator';
 
 const HEAD =
   '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
@@ -124,6 +126,70 @@ describe('engine/zone parser', () => {
     );
     assert.ok(records.some((r) => r.type === 'TYPE65280' && r.wire === 'abcdef'));
     assert.equal(records.find((r) => r.type === 'LOC')!.wire.length, 32);
+  });
+
+  it('reads a relative name exactly as the absolute name it stands for', () => {
+    // Relative names are measured apart from their origin; the answer, failures included,
+    // must be the one the completed name gets.
+    const rand = seeded(1035);
+    const pieces = [
+      'a',
+      'B',
+      '.',
+      '..',
+      'é',
+      '\\.',
+      '\\065',
+      '\\300',
+      'x'.repeat(63),
+      'y'.repeat(64),
+      'z'.repeat(40),
+    ];
+    const origins = [
+      'example.com.',
+      'Example.COM.',
+      'a..b.',
+      'ü.example.',
+      `${'o'.repeat(64)}.`,
+      `${'p'.repeat(60)}.${'q'.repeat(60)}.`,
+    ];
+    for (let i = 0; i < 5000; i++) {
+      let text = '';
+      for (let k = 1 + Math.floor(rand() * 6); k > 0; k--)
+        text += pieces[Math.floor(rand() * pieces.length)];
+      if (text.endsWith('.')) continue;
+      for (const origin of origins) {
+        assert.deepEqual(
+          parseName(text, origin),
+          parseName(`${text}.${origin}`, undefined),
+          `${text} in ${origin}`,
+        );
+      }
+    }
+  });
+
+  it('writes the wire form of names and addresses as a server sends them', () => {
+    const { records, problems } = load(
+      [
+        // RFC 7505 null MX: the root name is one zero octet, as in a transfer of the record
+        'nomail MX 0 .',
+        'Mail MX 10 Mail.Example.NET.',
+        'v6 AAAA 2001:DB8:0:0:1::1',
+        'v4 AAAA ::ffff:192.0.2.1',
+        't TXT "plain" "a \\"q\\" \\059"',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(problems, []);
+    const wire = (key: string) => records.find((r) => r.key === `${key}.example.com.`)!;
+    assert.equal(wire('nomail').wire, '000000');
+    assert.equal(wire('mail').wire, '000a046d61696c076578616d706c65036e657400');
+    assert.equal(wire('v6').wire, '20010db8000000000001000000000001');
+    assert.equal(wire('v6').data, '2001:db8::1:0:0:1');
+    assert.equal(wire('v4').wire, '00000000000000000000ffffc0000201');
+    assert.equal(wire('v4').data, '::ffff:c000:201');
+    assert.equal(wire('t').wire, '05706c61696e076120227122203b');
+    assert.equal(wire('t').data, '"plain" "a \\"q\\" ;"');
   });
 
   it('recovers: every bad line is reported and the good lines are still loaded', () => {
