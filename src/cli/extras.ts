@@ -67,7 +67,7 @@ const serveCommand: ExtraCommand = {
       },
       process.env,
       async ({ blockPrivate }) => {
-        const services = new EmbeddedServices({ blockPrivate });
+        const services = new EmbeddedServices({ blockPrivate, warmUp: 'all' });
         // Listening before the warm-up ends would make the first request wait for it.
         await services.ready;
         return services;

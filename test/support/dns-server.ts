@@ -36,8 +36,10 @@ export interface DnsFixture {
 const DEFAULT_TTL = 300;
 const MAX_CNAME_CHAIN = 8;
 const CLASSIC_UDP_LIMIT = 512;
-/** how early a delayed answer's timer is set, the rest being polled (see sendAt) */
-const TIMER_SLACK_MS = 3;
+/** how early a delayed answer's timer is set, the rest being polled (see DelayLine) */
+const TIMER_SLACK_MS = 2;
+/** answers remembered per fixture server (see `memo`) */
+const MEMO_LIMIT = 10_000;
 // dns-packet encodes the RCODE only from the low four bits of `flags`.
 const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 
@@ -128,18 +130,62 @@ function toAnswer(record: FixtureRecord, owner: string): Answer {
   } as Answer;
 }
 
+/**
+ * A nameserver `delayMs` away answers exactly that long after each question arrived. Timers
+ * fire up to a few milliseconds late (libuv counts whole milliseconds, and a busy loop runs
+ * them late), which a bench would charge to the client; so one timer is set a little before
+ * the earliest answer is due and the last stretch is waited out by polling the clock between
+ * turns of the loop. With one delay for every answer, answers fall due in the order their
+ * questions came: a queue, and every answer due is sent in the same turn.
+ */
+class DelayLine {
+  private readonly queue: Array<{ due: number; send: () => void }> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private poller: NodeJS.Immediate | undefined;
+
+  push(due: number, send: () => void): void {
+    this.queue.push({ due, send });
+    if (this.queue.length === 1) this.wait();
+  }
+
+  clear(): void {
+    this.queue.length = 0;
+    clearTimeout(this.timer);
+    clearImmediate(this.poller);
+  }
+
+  private wait(): void {
+    const early = this.queue[0].due - performance.now() - TIMER_SLACK_MS;
+    if (early > 0) this.timer = setTimeout(this.poll, early);
+    else this.poller = setImmediate(this.poll);
+  }
+
+  private readonly poll = (): void => {
+    const now = performance.now();
+    while (this.queue.length > 0 && this.queue[0].due <= now) this.queue.shift()!.send();
+    if (this.queue.length > 0) this.wait();
+  };
+}
+
 export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFixture> {
   const host = options.host ?? '127.0.0.1';
   const zone = new ZoneData(options.records);
   const queries: DnsFixture['queries'] = [];
-  const pending = new Set<NodeJS.Timeout | NodeJS.Immediate>();
+  const pending = new Set<NodeJS.Immediate>();
+  const delayLine = new DelayLine();
   const tcpClients = new Set<TcpSocket>();
+
+  // Normal UDP answers by the query's bytes after the ID: a question asked again is answered
+  // without decoding and encoding it again, as fast as a real server answers, so a bench
+  // measures the client rather than this fixture.
+  const memo = new Map<string, { q: { name: string; type: string }; reply: Buffer }>();
 
   const respond = (
     query: packet.Packet,
     transport: 'udp' | 'tcp',
     arrived: number,
     send: (b: Buffer) => void,
+    memoKey?: string,
   ) => {
     const question = query.questions?.[0];
     if (question === undefined) return;
@@ -148,38 +194,16 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
     const behaviour = options.behaviour?.(q) ?? 'normal';
     if (behaviour === 'timeout') return;
     const reply = buildReply(query, zone, behaviour, transport);
-    const delay = options.delayMs ?? 0;
-    if (delay <= 0) {
-      send(reply);
-      return;
+    if (memoKey !== undefined && behaviour === 'normal' && memo.size < MEMO_LIMIT) {
+      memo.set(memoKey, { q, reply });
     }
-    sendAt(arrived + delay, () => send(reply));
+    answerAt(arrived, reply, send);
   };
 
-  // A nameserver `delayMs` away answers exactly that long after the question arrived. Timers
-  // fire up to a few milliseconds late (libuv counts whole milliseconds, and a busy loop runs
-  // them late), which a bench would charge to the client; so the timer is set a little early
-  // and the last stretch is waited out by polling the clock between turns of the loop.
-  const sendAt = (due: number, send: () => void) => {
-    const poll = () => {
-      if (performance.now() >= due) {
-        send();
-        return;
-      }
-      const next = setImmediate(() => {
-        pending.delete(next);
-        poll();
-      });
-      pending.add(next);
-    };
-    const timer = setTimeout(
-      () => {
-        pending.delete(timer);
-        poll();
-      },
-      Math.max(0, due - performance.now() - TIMER_SLACK_MS),
-    );
-    pending.add(timer);
+  const answerAt = (arrived: number, reply: Buffer, send: (b: Buffer) => void) => {
+    const delay = options.delayMs ?? 0;
+    if (delay <= 0) send(reply);
+    else delayLine.push(arrived + delay, () => send(reply));
   };
 
   const family = host.includes(':') ? 'udp6' : 'udp4';
@@ -191,9 +215,20 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
     const arrived = performance.now();
     const later = setImmediate(() => {
       pending.delete(later);
+      const send = (reply: Buffer) => udp.send(reply, rinfo.port, rinfo.address);
+      if (msg.length < 12) return;
+      const key = msg.toString('latin1', 2);
+      const known = memo.get(key);
+      if (known !== undefined && (options.behaviour?.(known.q) ?? 'normal') === 'normal') {
+        queries.push({ ...known.q, transport: 'udp' });
+        const reply = Buffer.from(known.reply);
+        reply.writeUInt16BE(msg.readUInt16BE(0), 0);
+        answerAt(arrived, reply, send);
+        return;
+      }
       const query = safeDecode(msg);
       if (query === undefined) return;
-      respond(query, 'udp', arrived, (reply) => udp.send(reply, rinfo.port, rinfo.address));
+      respond(query, 'udp', arrived, send, key);
     });
     pending.add(later);
   });
@@ -235,11 +270,9 @@ export async function startDnsServer(options: DnsFixtureOptions): Promise<DnsFix
       return tcpConnections;
     },
     close: async () => {
-      for (const timer of pending) {
-        clearTimeout(timer as NodeJS.Timeout);
-        clearImmediate(timer as NodeJS.Immediate);
-      }
+      for (const later of pending) clearImmediate(later);
       pending.clear();
+      delayLine.clear();
       for (const socket of tcpClients) socket.destroy();
       await Promise.all([
         new Promise<void>((resolve) => udp.close(() => resolve())),

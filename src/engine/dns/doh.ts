@@ -5,12 +5,13 @@ import { createHash } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import { Client } from 'undici';
 import { ExchangeError, failureOf } from './errors';
-import { checkReply, type Ask, type NameServer, type Reply } from './transport';
+import { checkReply, type Ask, type NameServer, type Reply, type TryEnd } from './transport';
 import { encodeQuery } from './wire';
 
 const MAX_CLIENTS = 16;
 const MAX_MESSAGE = 65535;
 const clients = new Map<string, Client>();
+const TRY_ENDED = new ExchangeError('upstream_timeout', 'The try ended');
 
 type HttpsServer = Extract<NameServer, { transport: 'https' }>;
 
@@ -54,7 +55,11 @@ function clientFor(server: HttpsServer, ca: Ask['options']['ca']): Client {
   return client;
 }
 
-export async function askHttps(ask: Ask, server: HttpsServer, signal: AbortSignal): Promise<Reply> {
+export async function askHttps(ask: Ask, server: HttpsServer, end: TryEnd): Promise<Reply> {
+  const cancel = new AbortController();
+  // The try has already failed by then (timeout or cancel): this reason goes nowhere.
+  end.onEnd(() => cancel.abort(TRY_ENDED));
+  const signal = cancel.signal;
   // RFC 8484 section 4.1: ID 0, so identical questions are identical requests.
   const query = encodeQuery(0, ask.name, ask.type, ask.options);
   const url = new URL(server.url);

@@ -77,10 +77,10 @@ export class Session {
   constructor(private readonly lifetime: 'untilClosed' | 'whileBusy' = 'untilClosed') {}
 
   /** Sends the query `build` makes for a free ID on the channel to `target`; its reply. */
-  async ask(
+  ask(
     target: StreamTarget & { kind: 'udp' | 'tcp' | 'tls' },
     build: (id: number) => Buffer,
-    signal: AbortSignal,
+    end: TryEnd,
   ): Promise<Buffer> {
     const key = `${target.kind}|${target.address}|${target.port}`;
     let entry = this.channels.get(key);
@@ -90,18 +90,17 @@ export class Session {
       entry = { channel, inFlight: 0 };
       this.channels.set(key, entry);
     }
-    const { channel } = entry;
-    const id = unusedId(channel);
-    const forget = () => channel.forget(id);
-    signal.addEventListener('abort', forget, { once: true });
-    entry.inFlight++;
-    try {
-      return await channel.ask(id, build(id));
-    } finally {
-      signal.removeEventListener('abort', forget);
-      entry.inFlight--;
-      if (entry.inFlight === 0 && this.lifetime === 'whileBusy') this.closeIfIdle(key, entry);
-    }
+    const open = entry;
+    const id = unusedId(open.channel);
+    open.inFlight++;
+    // However the try ends (answer, timeout, cancel), the ID is let go; the last question of
+    // a busy-only session lets the socket go too.
+    end.onEnd(() => {
+      open.channel.forget(id);
+      open.inFlight--;
+      if (open.inFlight === 0 && this.lifetime === 'whileBusy') this.closeIfIdle(key, open);
+    });
+    return open.channel.ask(id, build(id));
   }
 
   close(): void {
@@ -131,17 +130,17 @@ export async function exchange(
   const session = options.session ?? own!;
   const ask: Ask = { name, type, options, session };
   try {
-    return await withDeadline(options, async (signal) => {
+    return await withDeadline(options, async (end) => {
       if (server.transport === 'https') {
         const { askHttps } = await import('./doh');
-        return askHttps(ask, server, signal);
+        return askHttps(ask, server, end);
       }
       if (server.transport === 'tls') {
-        return askStream(ask, server, 'tls', signal);
+        return askStream(ask, server, 'tls', end);
       }
-      const udp = await askUdp(ask, server, signal);
+      const udp = await askUdp(ask, server, end);
       if ((udp.parsed.flags & FLAG_TC) === 0) return udp;
-      return askStream(ask, server, 'tcp', signal);
+      return askStream(ask, server, 'tcp', end);
     });
   } finally {
     own?.close();
@@ -155,41 +154,66 @@ export interface Ask {
   session: Session;
 }
 
-const SETTLED = Symbol('settled');
+/**
+ * The end of one try, for what must let go of it then: a question waiting on a shared socket,
+ * a DoH request. Lighter than an AbortController, of which every question would make one.
+ */
+export class TryEnd {
+  private hooks: Array<() => void> | undefined;
+  private over = false;
+
+  get ended(): boolean {
+    return this.over;
+  }
+
+  /** Runs `hook` when the try ends (at once if it has). */
+  onEnd(hook: () => void): void {
+    if (this.over) hook();
+    else (this.hooks ??= []).push(hook);
+  }
+
+  end(): void {
+    if (this.over) return;
+    this.over = true;
+    for (const hook of this.hooks ?? []) hook();
+    this.hooks = undefined;
+  }
+}
 
 /** Runs one try under its timer and the caller's signal; both end it with a LookupError. */
-function withDeadline<T>(
-  options: ExchangeOptions,
-  work: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const controller = new AbortController();
+function withDeadline<T>(options: ExchangeOptions, work: (end: TryEnd) => Promise<T>): Promise<T> {
+  const tryEnd = new TryEnd();
   return new Promise<T>((resolve, reject) => {
-    const end = (err: LookupError) => {
-      controller.abort(err);
+    const fail = (err: LookupError) => {
+      tryEnd.end();
       reject(err);
     };
     const onAbort = () =>
-      end(
+      fail(
         new LookupError('cancelled', 'The request was cancelled', {
           cause: options.signal?.reason,
         }),
       );
     const timer = setTimeout(
-      () => end(new ExchangeError('upstream_timeout', 'The nameserver did not answer in time')),
+      () => fail(new ExchangeError('upstream_timeout', 'The nameserver did not answer in time')),
       options.timeoutMs ?? DNS_TIMEOUT_MS,
     );
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    work(controller.signal)
-      .then(resolve, (err: unknown) =>
-        reject(err instanceof LookupError ? err : failureOf(err, false)),
-      )
-      .finally(() => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        // A reason of our own: without one, abort() builds a DOMException, stack and all, for
-        // every question answered.
-        controller.abort(SETTLED);
-      });
+    const settle = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      tryEnd.end();
+    };
+    work(tryEnd).then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (err: unknown) => {
+        settle();
+        reject(err instanceof LookupError ? err : failureOf(err, false));
+      },
+    );
   });
 }
 
@@ -222,15 +246,15 @@ export function checkReply(message: Buffer, ask: Ask, transport: Reply['transpor
   };
 }
 
-function askUdp(ask: Ask, server: NameServer, signal: AbortSignal): Promise<Reply> {
-  return askOn({ kind: 'udp', address: server.address, port: server.port }, ask, 'udp', signal);
+function askUdp(ask: Ask, server: NameServer, end: TryEnd): Promise<Reply> {
+  return askOn({ kind: 'udp', address: server.address, port: server.port }, ask, 'udp', end);
 }
 
 function askStream(
   ask: Ask,
   server: NameServer,
   transport: 'tcp' | 'tls',
-  signal: AbortSignal,
+  end: TryEnd,
 ): Promise<Reply> {
   const target: StreamTarget & { kind: 'tcp' | 'tls' } = {
     kind: transport,
@@ -240,19 +264,19 @@ function askStream(
   if (transport === 'tls' && server.transport === 'tls') {
     target.tls = { servername: server.servername, ca: ask.options.ca };
   }
-  return askOn(target, ask, transport, signal);
+  return askOn(target, ask, transport, end);
 }
 
 async function askOn(
   target: StreamTarget & { kind: 'udp' | 'tcp' | 'tls' },
   ask: Ask,
   transport: 'udp' | 'tcp' | 'tls',
-  signal: AbortSignal,
+  end: TryEnd,
 ): Promise<Reply> {
   const message = await ask.session.ask(
     target,
     (id) => encodeQuery(id, ask.name, ask.type, ask.options),
-    signal,
+    end,
   );
   return checkReply(message, ask, transport);
 }

@@ -6,11 +6,11 @@
 import { createSocket } from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import * as packet from 'dns-packet';
-import { RECORD_TYPES, type QueryResult } from '../../contract/shapes';
+import { RECORD_TYPES, type QueryResult, type RecordType } from '../../contract/shapes';
 import { textToLabels } from './presentation';
 import { outcomeOf } from './records';
 import { query } from './query';
-import { encodeQuery, FLAG_QR, parseMessage } from './wire';
+import { encodeQuery, parseMessage } from './wire';
 
 let warming: Promise<void> | undefined;
 
@@ -66,28 +66,54 @@ export async function runWarmUp(): Promise<QueryResult | undefined> {
  * loopback socket of our own that answers every question with NODATA.
  */
 function askLoopback(): Promise<QueryResult> {
+  return withWarmResponder([], (server) =>
+    query({ host: 'warm.invalid', server }, { timeoutMs: 1000, tries: 1 }),
+  );
+}
+
+/** A record the warm-up responder serves, as dns-packet writes it. */
+export interface WarmRecord {
+  name: string;
+  type: RecordType;
+  data: unknown;
+}
+
+/**
+ * Runs `use` with the address of a loopback responder of our own that answers from `records`
+ * (NODATA for any other question), then closes it. For warm-ups only: nothing leaves the
+ * process.
+ */
+export function withWarmResponder<T>(
+  records: readonly WarmRecord[],
+  use: (server: string) => Promise<T>,
+): Promise<T> {
   const responder = createSocket('udp4');
   responder.unref();
   responder.on('error', () => responder.close());
   responder.on('message', (message: Buffer, peer) => {
     try {
-      const question = parseMessage(message).question;
+      const query = packet.decode(message);
+      const question = query.questions?.[0];
       if (question === undefined) return;
-      // The header with QR set and no records, then the question as it came.
-      const end = 12 + question.name.reduce((n, l) => n + l.length + 1, 1) + 4;
-      const reply = Buffer.from(message.subarray(0, end));
-      reply.writeUInt16BE(message.readUInt16BE(2) | FLAG_QR, 2);
-      reply.writeUInt32BE(0x00010000, 4);
-      reply.writeUInt32BE(0, 8);
+      const name = question.name.toLowerCase();
+      const answers = records
+        .filter((r) => r.name === name && r.type === question.type)
+        .map((r) => ({ type: r.type, name: r.name, ttl: 1, data: r.data }) as packet.Answer);
+      const reply = packet.encode({
+        type: 'response',
+        id: query.id,
+        flags: packet.RECURSION_DESIRED | packet.AUTHORITATIVE_ANSWER,
+        questions: [question],
+        answers,
+      });
       responder.send(reply, peer.port, peer.address);
     } catch {
       // not a message worth answering
     }
   });
-  return new Promise<QueryResult>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     responder.bind(0, '127.0.0.1', () => {
-      const server = `127.0.0.1:${responder.address().port}`;
-      query({ host: 'warm.invalid', server }, { timeoutMs: 1000, tries: 1 })
+      use(`127.0.0.1:${responder.address().port}`)
         .then(resolve, reject)
         .finally(() => responder.close());
     });
