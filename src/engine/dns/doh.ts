@@ -1,10 +1,10 @@
 // DNS over HTTPS (RFC 8484): the query as an application/dns-message POST over HTTP/2. One
 // undici client per resolver (and trust) lives for the process, so after the first question
 // each one costs a single round trip on a connection that is already up.
-import { createHash } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import { Client } from 'undici';
 import { ExchangeError, failureOf } from './errors';
+import { trustKey } from './stream';
 import { checkReply, type Ask, type NameServer, type Reply, type TryEnd } from './transport';
 import { encodeQuery } from './wire';
 
@@ -17,13 +17,7 @@ type HttpsServer = Extract<NameServer, { transport: 'https' }>;
 
 function clientFor(server: HttpsServer, ca: Ask['options']['ca']): Client {
   const url = new URL(server.url);
-  const trust =
-    ca === undefined
-      ? ''
-      : createHash('sha256')
-          .update(String(Array.isArray(ca) ? ca.join('\n') : ca))
-          .digest('hex');
-  const key = `${url.origin}|${server.address}|${trust}`;
+  const key = `${url.origin}|${server.address}|${trustKey(ca)}`;
   const open = clients.get(key);
   if (open !== undefined && !open.closed && !open.destroyed) return open;
   if (clients.size >= MAX_CLIENTS) {

@@ -1,6 +1,7 @@
 // DNS over a byte stream: TCP (RFC 7766) and TLS (RFC 7858). Messages carry a two-octet
 // length prefix; one connection carries many questions at once, told apart by ID, so the
 // questions of one look-up share it instead of paying a handshake each.
+import { createHash } from 'node:crypto';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { ExchangeError, failureOf } from './errors';
@@ -11,6 +12,13 @@ export interface StreamTarget {
   port: number;
   /** TLS: verify the certificate for this name (and send it as SNI when it is not an IP) */
   tls?: { servername: string; ca?: ConnectionOptions['ca'] };
+}
+
+/** A short key for a set of trusted CAs (the system's when none), to tell connections apart. */
+export function trustKey(ca: ConnectionOptions['ca'] | undefined): string {
+  if (ca === undefined) return '';
+  const text = Array.isArray(ca) ? ca.map(String).join('\n') : String(ca);
+  return createHash('sha256').update(text).digest('hex');
 }
 
 export class StreamConnection implements Channel {
@@ -58,6 +66,11 @@ export class StreamConnection implements Channel {
 
   forget(id: number): void {
     this.replies.forget(id);
+  }
+
+  /** Lets the process exit while this connection is open. */
+  unref(): void {
+    this.socket.unref();
   }
 
   waitsFor(id: number): boolean {

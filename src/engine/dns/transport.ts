@@ -12,7 +12,7 @@ import { DatagramChannel } from './datagram';
 import { ExchangeError, failureOf } from './errors';
 import { textToLabels } from './presentation';
 import { unusedId, type Channel } from './replies';
-import { StreamConnection, type StreamTarget } from './stream';
+import { StreamConnection, trustKey, type StreamTarget } from './stream';
 import {
   encodeQuery,
   FLAG_QR,
@@ -62,7 +62,7 @@ export interface Reply {
 
 /**
  * The sockets and connections of one look-up, opened on first need: every question of the
- * look-up to one nameserver shares one UDP socket, and one TCP or TLS connection (a single
+ * look-up to one nameserver shares one UDP socket, and one TCP connection (a single
  * handshake) when it needs one.
  *
  * A session made for one call is closed by it. A session shared by the questions of a whole
@@ -70,51 +70,113 @@ export interface Reply {
  * it at, is made `whileBusy`: each socket closes as soon as no question waits on it, after
  * the current turn of the event loop, so the next level of questions an answer leads to
  * still finds it open.
+ *
+ * DNS over TLS connections outlive look-ups (`tlsConnections` below): RFC 7858 section 3.4
+ * asks clients to reuse them, and a handshake costs more round trips than the question.
  */
 export class Session {
-  private readonly channels = new Map<string, { channel: Channel; inFlight: number }>();
+  private readonly channels = new Map<string, ChannelEntry>();
 
-  constructor(private readonly lifetime: 'untilClosed' | 'whileBusy' = 'untilClosed') {}
+  constructor(private readonly lifetime: SessionLifetime = 'untilClosed') {}
 
   /** Sends the query `build` makes for a free ID on the channel to `target`; its reply. */
-  ask(
-    target: StreamTarget & { kind: 'udp' | 'tcp' | 'tls' },
-    build: (id: number) => Buffer,
-    end: TryEnd,
-  ): Promise<Buffer> {
-    const key = `${target.kind}|${target.address}|${target.port}`;
+  ask(target: ChannelTarget, build: (id: number) => Buffer, end: TryEnd): Promise<Buffer> {
+    if (target.kind === 'tls' && this !== tlsConnections) {
+      return tlsConnections.ask(target, build, end);
+    }
+    const key = channelKey(target);
     let entry = this.channels.get(key);
     if (entry === undefined || entry.channel.closed) {
-      const channel: Channel =
-        target.kind === 'udp' ? new DatagramChannel(target) : new StreamConnection(target);
-      entry = { channel, inFlight: 0 };
+      entry = { channel: this.open(target), inFlight: 0 };
       this.channels.set(key, entry);
     }
     const open = entry;
+    clearTimeout(open.idle);
     const id = unusedId(open.channel);
     open.inFlight++;
-    // However the try ends (answer, timeout, cancel), the ID is let go; the last question of
-    // a busy-only session lets the socket go too.
+    // However the try ends (answer, timeout, cancel), the ID is let go; the last question on
+    // a socket of a session that does not wait for close() lets the socket go in time too.
     end.onEnd(() => {
       open.channel.forget(id);
       open.inFlight--;
-      if (open.inFlight === 0 && this.lifetime === 'whileBusy') this.closeIfIdle(key, open);
+      if (open.inFlight === 0 && this.lifetime !== 'untilClosed') this.closeIfIdle(key, open);
     });
     return open.channel.ask(id, build(id));
   }
 
   close(): void {
-    for (const { channel } of this.channels.values()) channel.close();
+    for (const { channel, idle } of this.channels.values()) {
+      clearTimeout(idle);
+      channel.close();
+    }
     this.channels.clear();
   }
 
-  private closeIfIdle(key: string, entry: { channel: Channel; inFlight: number }): void {
-    setImmediate(() => {
+  private open(target: ChannelTarget): Channel {
+    if (target.kind === 'udp') return new DatagramChannel(target);
+    const connection = new StreamConnection(target);
+    if (typeof this.lifetime === 'object') {
+      // A kept connection never holds the process open; a waiting question's timer does.
+      connection.unref();
+      if (this.channels.size >= this.lifetime.max) this.dropOldestIdle();
+    }
+    return connection;
+  }
+
+  private closeIfIdle(key: string, entry: ChannelEntry): void {
+    const close = () => {
       if (entry.inFlight > 0 || this.channels.get(key) !== entry) return;
       this.channels.delete(key);
       entry.channel.close();
-    });
+    };
+    if (this.lifetime === 'whileBusy') setImmediate(close);
+    else if (typeof this.lifetime === 'object') {
+      entry.idle = setTimeout(close, this.lifetime.idleMs);
+      entry.idle.unref();
+    }
   }
+
+  private dropOldestIdle(): void {
+    for (const [key, entry] of this.channels) {
+      if (entry.inFlight > 0) continue;
+      clearTimeout(entry.idle);
+      this.channels.delete(key);
+      entry.channel.close();
+      return;
+    }
+  }
+}
+
+/**
+ * `untilClosed`: open until close(); `whileBusy`: each socket closes once idle; kept: each
+ * connection closes after `idleMs` idle, at most `max` of them open.
+ */
+export type SessionLifetime = 'untilClosed' | 'whileBusy' | { idleMs: number; max: number };
+
+type ChannelTarget = StreamTarget & { kind: 'udp' | 'tcp' | 'tls' };
+
+interface ChannelEntry {
+  channel: Channel;
+  inFlight: number;
+  idle?: NodeJS.Timeout;
+}
+
+function channelKey(target: ChannelTarget): string {
+  const base = `${target.kind}|${target.address}|${target.port}`;
+  // A TLS connection is only the same one for the same name checked against the same trust.
+  return target.tls === undefined
+    ? base
+    : `${base}|${target.tls.servername}|${trustKey(target.tls.ca)}`;
+}
+
+/** How long an unused DNS over TLS connection is kept, and how many are. */
+const DOT_IDLE_MS = 10_000;
+const DOT_MAX_CONNECTIONS = 16;
+const tlsConnections = new Session({ idleMs: DOT_IDLE_MS, max: DOT_MAX_CONNECTIONS });
+
+/** Closes the DNS over TLS connections kept between look-ups (tests, shutdown). */
+export function closeTlsConnections(): void {
+  tlsConnections.close();
 }
 
 /** Asks one question once. Throws ExchangeError (timeout, refused, malformed) or cancelled. */
@@ -268,7 +330,7 @@ function askStream(
 }
 
 async function askOn(
-  target: StreamTarget & { kind: 'udp' | 'tcp' | 'tls' },
+  target: ChannelTarget,
   ask: Ask,
   transport: 'udp' | 'tcp' | 'tls',
   end: TryEnd,

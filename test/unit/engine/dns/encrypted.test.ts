@@ -7,7 +7,7 @@ import { LookupError } from '../../../../src/contract/errors';
 import type { QueryResult } from '../../../../src/contract/shapes';
 import { closeHttpsClients } from '../../../../src/engine/dns/doh';
 import { query, type DnsOptions } from '../../../../src/engine/dns/query';
-import { exchange } from '../../../../src/engine/dns/transport';
+import { closeTlsConnections, exchange } from '../../../../src/engine/dns/transport';
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../../support/dns-server';
 import {
   makeTestPki,
@@ -69,6 +69,7 @@ describe('engine/dns over TLS and HTTPS', function () {
   });
 
   after(async () => {
+    closeTlsConnections();
     await closeHttpsClients();
     await Promise.all(fronts.map((f) => f.close()));
     await dns?.close();
@@ -83,6 +84,32 @@ describe('engine/dns over TLS and HTTPS', function () {
       );
       assert.deepEqual(r, plain);
       assert.equal(dot.connections - before, 1, 'the ten questions share one connection');
+    });
+
+    it('keeps its connection between look-ups (RFC 7858 section 3.4)', async () => {
+      await query(
+        { host: 'example.test', types: ['A'], server: `tls://dns.test:${dot.port}` },
+        options,
+      );
+      const before = dot.connections;
+      for (let i = 0; i < 3; i++) {
+        await query(
+          { host: 'www.example.test', types: ['A', 'TXT'], server: `tls://dns.test:${dot.port}` },
+          options,
+        );
+      }
+      assert.equal(dot.connections, before, 'no new connection after the first');
+      // Another trust is another connection: a kept one is never used unchecked.
+      const { ca: _ca, ...system } = options;
+      assert.match(
+        await code(
+          query(
+            { host: 'example.test', types: ['A'], server: `tls://dns.test:${dot.port}` },
+            system,
+          ),
+        ),
+        /certificate/,
+      );
     });
 
     it('takes an IP address the certificate names, and the default port form', async () => {
