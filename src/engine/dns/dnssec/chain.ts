@@ -88,9 +88,22 @@ export class Resolver {
         this.server,
         this.signal,
       );
+      const rcode = (reply as { rcode?: string }).rcode ?? 'NOERROR';
+      // REFUSED, SERVFAIL, NOTIMP...: the server declined to answer, which says nothing of the
+      // zone. The common case is an authoritative server asked for the root's keys: it is not
+      // a resolver, and the chain cannot be built through it (indeterminate, not bogus).
+      if (rcode !== 'NOERROR' && rcode !== 'NXDOMAIN') {
+        return {
+          ok: false,
+          error: new LookupError(
+            'upstream_error',
+            `the nameserver answered ${rcode} (validation needs a resolver, or a server for every zone of the chain)`,
+          ),
+        };
+      }
       return {
         ok: true,
-        rcode: (reply as { rcode?: string }).rcode ?? 'NOERROR',
+        rcode,
         answers: rrsets(reply.answers),
         authority: rrsets(reply.authorities),
       };

@@ -258,6 +258,30 @@ describe('engine/dns/dnssec parts', () => {
       );
     });
 
+    it('a server that refuses the chain (an authoritative one, not a resolver): indeterminate, not bogus', async () => {
+      // What Knot or BIND answer, as authoritative servers, when asked for the root's keys.
+      const refusing: Exchange = (name, type) => {
+        const flags = type === 'A' ? 0 : 5; // REFUSED
+        return Promise.resolve(
+          packet.decode(
+            packet.encode({
+              type: 'response',
+              id: 1,
+              flags,
+              questions: [{ name, type: type as packet.RecordType }],
+              answers: type === 'A' ? [{ name, type: 'A', ttl: 60, data: '192.0.2.1' }] : [],
+            }),
+          ),
+        );
+      };
+      const r = await queryWithDnssec(
+        { host: 'www.example.test', types: ['A'], server: '127.0.0.1:53' },
+        { exchange: refusing },
+      );
+      assert.equal(r.dnssec?.status, 'indeterminate');
+      assert.match(r.dnssec.reason, /DNSKEY question for \. failed: .*REFUSED.*resolver/);
+    });
+
     it('an unreadable anchor file: indeterminate with the reason', async () => {
       const r = await queryWithDnssec(
         { host: 'www.example.test', types: ['A'], server: '127.0.0.1:53' },
