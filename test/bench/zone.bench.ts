@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkZoneFile, ZoneSession } from '../../src/services/zone';
-import { generateZone, ORIGIN, seeded } from '../support/zone-generator';
+import { seeded } from '../support/prng';
+import { generateZone, ORIGIN } from '../support/zone-generator';
 import type { BenchRow } from './types';
 
 const TARGET_RECORDS = 50000;

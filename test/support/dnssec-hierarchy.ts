@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as packet from 'dns-packet';
-import { findTool, freePort } from './knot';
+import { findTool, freePort, knotConfig } from './knot';
 
 export { findTool };
 
@@ -207,34 +207,19 @@ function tamper(file: string, zone: string): void {
   );
 }
 
-function knotConfig(dir: string, port: number, files: Map<string, string>): string {
-  return [
-    'server:',
-    `    rundir: "${dir}"`,
-    `    listen: 127.0.0.1@${port}`,
-    'database:',
-    `    storage: "${dir}"`,
-    'log:',
-    '  - target: stderr',
-    '    any: warning',
-    'zone:',
-    ...[...files].flatMap(([name, file]) => [
-      `  - domain: "${name}"`,
-      `    file: "${file}"`,
-      '    zonefile-sync: -1',
-      '    zonefile-load: whole',
-      '    journal-content: none',
-    ]),
-    '',
-  ].join('\n');
-}
-
 /** Builds the hierarchy in a temporary folder and serves it with knotd on a loopback port. */
 export async function startHierarchy(zones: ZoneSpec[] = ZONES): Promise<Hierarchy> {
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-dnssec-'));
   const { files, rootDs } = buildZones(dir, zones);
   const port = await freePort();
-  writeFileSync(join(dir, 'knot.conf'), knotConfig(dir, port, files));
+  writeFileSync(
+    join(dir, 'knot.conf'),
+    knotConfig(
+      dir,
+      port,
+      [...files].map(([domain, file]) => ({ domain, file })),
+    ),
+  );
   const anchorsFile = join(dir, 'anchors.txt');
   writeFileSync(anchorsFile, `; the private root of the DNSSEC tests\n${rootDs}\n`);
   const delvAnchorsFile = join(dir, 'delv-anchors.conf');

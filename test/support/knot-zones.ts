@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { askTcp } from '../../src/engine/zone/axfr';
-import { findTool, freePort } from './knot';
+import { findTool, freePort, knotConfig } from './knot';
 
 export { freePort };
 
@@ -30,29 +30,12 @@ export function findKnotd(): string | undefined {
 export async function startKnot(knotd: string, zones: KnotZone[]): Promise<KnotServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-knot-zone-'));
   const port = await freePort();
-  const config = [
-    'server:',
-    `    rundir: "${dir}"`,
-    `    listen: 127.0.0.1@${port}`,
-    'database:',
-    `    storage: "${dir}"`,
-    'log:',
-    '  - target: stderr',
-    '    any: warning',
-    'acl:',
-    '  - id: transfer',
-    '    address: 127.0.0.1',
-    '    action: transfer',
-    'zone:',
-  ];
-  for (const zone of zones) {
+  const files = zones.map((zone) => {
     const file = join(dir, `${zone.name}.zone`);
     writeFileSync(file, zone.text);
-    config.push(`  - domain: ${zone.name}`, `    file: "${file}"`);
-    if (zone.transfer) config.push('    acl: transfer');
-    config.push('    zonefile-sync: -1', '    journal-content: none');
-  }
-  writeFileSync(join(dir, 'knot.conf'), `${config.join('\n')}\n`);
+    return { domain: zone.name, file, transfer: zone.transfer };
+  });
+  writeFileSync(join(dir, 'knot.conf'), knotConfig(dir, port, files));
   let log = '';
   const knot: ChildProcess = spawn(knotd, ['-c', join(dir, 'knot.conf')], {
     stdio: ['ignore', 'ignore', 'pipe'],

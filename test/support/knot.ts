@@ -3,7 +3,7 @@
 // logs "address already in use") is retried on another port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import * as packet from 'dns-packet';
@@ -43,7 +43,18 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function config(dir: string, port: number, zones: KnotZone[]): string {
+/** A zone as knotd.conf names it: its domain, its file, and whether 127.0.0.1 may AXFR it. */
+export interface KnotConfigZone {
+  domain: string;
+  file: string;
+  transfer?: boolean;
+}
+
+/**
+ * The one knotd.conf of the tests: a loopback listener, state in `dir`, warnings on stderr,
+ * zones read whole from their files and never written back.
+ */
+export function knotConfig(dir: string, port: number, zones: KnotConfigZone[]): string {
   return [
     'server:',
     `    rundir: "${dir}"`,
@@ -53,11 +64,17 @@ function config(dir: string, port: number, zones: KnotZone[]): string {
     'log:',
     '  - target: stderr',
     '    any: warning',
+    'acl:',
+    '  - id: transfer',
+    '    address: 127.0.0.1',
+    '    action: transfer',
     'zone:',
     ...zones.flatMap((z) => [
-      `  - domain: ${z.origin}`,
+      `  - domain: "${z.domain}"`,
       `    file: "${z.file}"`,
+      ...(z.transfer === true ? ['    acl: transfer'] : []),
       '    zonefile-sync: -1',
+      '    zonefile-load: whole',
       '    journal-content: none',
     ]),
     '',
@@ -70,7 +87,14 @@ export async function startKnot(knotd: string, zones: KnotZone[]): Promise<KnotS
   for (let attempt = 0; attempt < 5; attempt++) {
     const dir = mkdtempSync(join(tmpdir(), 'hostlens-knot-'));
     const port = await freePort();
-    writeFileSync(join(dir, 'knot.conf'), config(dir, port, zones));
+    writeFileSync(
+      join(dir, 'knot.conf'),
+      knotConfig(
+        dir,
+        port,
+        zones.map((z) => ({ domain: z.origin, file: z.file })),
+      ),
+    );
     const child = spawn(knotd, ['-c', join(dir, 'knot.conf')], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -139,4 +163,28 @@ function answersSoa(port: number, origin: string): Promise<boolean> {
       '127.0.0.1',
     );
   });
+}
+
+/**
+ * A loopback UDP port nothing listens on, below the kernel's ephemeral range: a port taken
+ * from that range can be handed straight back to the client's own socket, which then asks
+ * itself (and reads its query as a malformed answer) instead of meeting a closed port.
+ */
+export async function closedUdpPort(): Promise<number> {
+  const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const below = Number.isInteger(low) && low > 2048 ? low : 32768;
+  for (;;) {
+    const port = 1024 + Math.floor(Math.random() * (below - 1024));
+    const socket = createSocket('udp4');
+    const bound = await new Promise<boolean>((resolve) => {
+      socket.once('error', () => resolve(false));
+      socket.bind(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue; // taken: the failed socket is already closed
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    return port;
+  }
 }

@@ -4,6 +4,7 @@
 // are asked are host names; odd bytes (spaces, dots, non-ASCII) live in labels of record
 // targets, where they exercise how names are printed.
 import { domainToASCII } from 'node:url';
+import { seeded } from './prng';
 
 export const ORIGIN = 'diff.test';
 
@@ -11,18 +12,6 @@ export interface GeneratedZone {
   text: string;
   /** names to ask, relative names already made absolute (no trailing dot) */
   names: string[];
-}
-
-/** mulberry32: small, fast and good enough to spread test cases; same seed, same zone. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Bytes as the inside of a zone-file quoted string: printable ASCII plain, the rest \DDD. */
@@ -47,7 +36,7 @@ function zoneLabel(bytes: Uint8Array): string {
 }
 
 export function generateZone(seed: number): GeneratedZone {
-  const rnd = prng(seed);
+  const rnd = seeded(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(list: readonly T[]): T => list[int(list.length)];
   const lines: string[] = [

@@ -2,18 +2,6 @@
 // master-file syntax broadly (parentheses, $ORIGIN, omitted owners, TTL units, escapes,
 // RFC 3597, $GENERATE, DNSSEC and service types), and the same zone broken in one way.
 
-/** mulberry32: a small seeded PRNG, so every run generates the same zones. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export const ORIGIN = 'example.com.';
 
 export const MUTATIONS = [

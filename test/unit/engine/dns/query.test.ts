@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createSocket } from 'node:dgram';
 import { LookupError } from '../../../../src/contract/errors';
 import { query, type AllTypesFailed, type DnsOptions } from '../../../../src/engine/dns/query';
 import type { QueryParams } from '../../../../src/contract/services';
@@ -11,6 +10,7 @@ import {
   type DnsFixture,
   type FixtureRecord,
 } from '../../../support/dns-server';
+import { closedUdpPort } from '../../../support/knot';
 
 // Fast timeouts: a silent nameserver costs FAST.timeoutMs × FAST.tries. c-ares 1.34 waits at
 // least about 250 ms before a retry (measured), so a shorter try would never see its second.
@@ -631,12 +631,3 @@ describe('engine/dns query', () => {
     }
   });
 });
-
-/** A loopback UDP port with nothing listening: bound, then closed. */
-async function closedUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
-}

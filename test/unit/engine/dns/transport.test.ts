@@ -12,6 +12,7 @@ import { exchange, Session, type NameServer } from '../../../../src/engine/dns/t
 import { query } from '../../../../src/engine/dns/query';
 import { TYPE_CODES } from '../../../../src/engine/dns/wire';
 import { rawReply } from '../../../support/dns-wire';
+import { closedUdpPort } from '../../../support/knot';
 
 type Responder = (query: Buffer, send: (reply: Buffer) => void) => void;
 
@@ -194,10 +195,7 @@ describe('engine/dns transport', () => {
     });
 
     it('questions on a socket to a closed port all fail at once as connection refused', async () => {
-      const closed = createSocket('udp4');
-      await new Promise<void>((resolve) => closed.bind(0, '127.0.0.1', resolve));
-      const port = closed.address().port;
-      await new Promise<void>((resolve) => closed.close(resolve));
+      const port = await closedUdpPort();
       const session = new Session();
       const started = Date.now();
       try {

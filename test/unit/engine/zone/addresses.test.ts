@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { isIPv4, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { readIPv4, readIPv6 } from '../../../../src/engine/zone/addresses';
-import { seeded } from '../../../support/zone-generator';
+import { seeded } from '../../../support/prng';
 
 function libraryIPv4(text: string): number[] | undefined {
   return isIPv4(text) ? text.split('.').map(Number) : undefined;

@@ -8,13 +8,8 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ZoneSession, type ZoneProblem } from '../../../../src/engine/zone/index';
-import {
-  generateZone,
-  MUTATIONS,
-  ORIGIN,
-  seeded,
-  type Mutation,
-} from '../../../support/zone-generator';
+import { seeded } from '../../../support/prng';
+import { generateZone, MUTATIONS, ORIGIN, type Mutation } from '../../../support/zone-generator';
 
 const SEED = 20261123;
 const ROUNDS = 6;

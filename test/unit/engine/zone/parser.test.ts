@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { checkZone, guessOrigin, ZoneSession } from '../../../../src/engine/zone/index';
 import { parseName } from '../../../../src/engine/zone/names';
 import { parseTtl } from '../../../../src/engine/zone/ttl';
-import { seeded } from '../../../support/zone-generator';
+import { seeded } from '../../../support/prng';
 
 const HEAD =
   '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
