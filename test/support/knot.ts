@@ -171,11 +171,7 @@ function answersSoa(port: number, origin: string): Promise<boolean> {
  * itself (and reads its query as a malformed answer) instead of meeting a closed port.
  */
 export async function closedUdpPort(): Promise<number> {
-  const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
-    .trim()
-    .split(/\s+/)
-    .map(Number);
-  const below = Number.isInteger(low) && low > 2048 ? low : 32768;
+  const below = ephemeralLow();
   for (;;) {
     const port = 1024 + Math.floor(Math.random() * (below - 1024));
     const socket = createSocket('udp4');
@@ -187,4 +183,18 @@ export async function closedUdpPort(): Promise<number> {
     await new Promise<void>((resolve) => socket.close(() => resolve()));
     return port;
   }
+}
+
+/** The kernel's lowest ephemeral port (Linux), or the usual 32768 where it cannot be read. */
+function ephemeralLow(): number {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (Number.isInteger(low) && low > 2048) return low;
+  } catch {
+    // not Linux: fall through
+  }
+  return 32768;
 }
