@@ -108,7 +108,7 @@ export async function diffZoneFile(
 }
 
 export { nextSerial } from '../engine/zone/serial';
-export { TYPES as RECORD_TYPE_INFO } from '../engine/zone/rrtypes';
+export { TYPES as RECORD_TYPE_INFO } from '../engine/dns/rdata/types';
 
 /** Compares records already parsed (an editor's open document) with the live nameservers. */
 export function compareZoneRecords(

@@ -16,7 +16,7 @@ import {
 import type { QueryParams } from '../../contract/services';
 import { createAddressGuard } from '../web/guard';
 import { askTypes, type AskPlan } from './ask';
-import { textToLabels } from './presentation';
+import { textToLabels } from './names';
 import type { TypeOutcome } from './records';
 import { nameServers, systemNameServers, type ServerLookup } from './server';
 import type { NameServer, Session } from './transport';

@@ -2,7 +2,7 @@
 // checks; Knot's semantic checks), kept up to date from record deltas: each owner's problems
 // are cached and only owners an edit can affect are looked at again.
 import { dsDigest, isSupportedDigest, keyTag, type DnskeyData } from '../dns/dnssec/crypto';
-import { isAtOrBelow, parentKey } from './names';
+import { isAtOrBelow, parentKey } from '../dns/names';
 import type { RecordDelta } from './document';
 import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
 

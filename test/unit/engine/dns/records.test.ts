@@ -3,7 +3,7 @@
 // malformed record data refused.
 import assert from 'node:assert/strict';
 import { outcomeOf } from '../../../../src/engine/dns/records';
-import { textToLabels } from '../../../../src/engine/dns/presentation';
+import { textToLabels } from '../../../../src/engine/dns/names';
 import { MalformedMessage, parseMessage, TYPE_CODES } from '../../../../src/engine/dns/wire';
 import {
   caaRdata,

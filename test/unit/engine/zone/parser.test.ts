@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { checkZone, guessOrigin, ZoneSession } from '../../../../src/engine/zone/index';
-import { parseName } from '../../../../src/engine/zone/names';
-import { parseTtl } from '../../../../src/engine/zone/ttl';
+import { parseName } from '../../../../src/engine/dns/names';
+import { parseTtl } from '../../../../src/engine/dns/rdata/ttl';
 import { seeded } from '../../../support/prng';
 
 const HEAD =
