@@ -9,7 +9,7 @@
 import { LookupError, printable } from '../../contract/errors';
 import { MalformedMessage } from './errors';
 import { decimal, escapeOctets, unescapeOctets } from './presentation';
-import type { WireWriter } from './rdata/writer';
+import { WireWriter } from './rdata/writer';
 
 const BACKSLASH = 0x5c;
 
@@ -257,6 +257,13 @@ export function nameToWire(key: string, out: WireWriter): void {
   }
   for (const label of splitLabels(key) ?? []) out.counted(label);
   out.u8(0);
+}
+
+/** The uncompressed wire form of a key (already lower case) as a Buffer of its own. */
+export function keyWire(key: string): Buffer {
+  const out = new WireWriter();
+  nameToWire(key, out);
+  return Buffer.from(out.buffer.subarray(0, out.length));
 }
 
 /** Whether `name` is `zone` or below it (both keys). */

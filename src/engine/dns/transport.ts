@@ -3,10 +3,10 @@
 // (RFC 8484) when the nameserver was given that way. Replies are checked before use: the ID,
 // the question, and that the message parses at all; a malformed reply fails the try at once.
 //
-// `exchange` is the engine's lowest DNS call: the record look-ups (query.ts) and DNSSEC
-// validation (DO bit, raw RRSIG/DNSKEY/DS/NSEC) both ask through it.
+// `exchange` is the engine's lowest DNS call: the record look-ups (query.ts), DNSSEC
+// validation (DO bit, raw RRSIG/DNSKEY/DS/NSEC) and the zone drift (with `transfer`) ask
+// through it.
 import type { ConnectionOptions } from 'node:tls';
-import * as packet from 'dns-packet';
 import { LookupError, throwIfAborted } from '../../contract/errors';
 import { DatagramChannel } from './datagram';
 import { ExchangeError, failureOf } from './errors';
@@ -54,8 +54,6 @@ export interface Reply {
   /** header, question, records with their names as bytes */
   parsed: WireMessage;
   transport: 'udp' | 'tcp' | 'tls' | 'https';
-  /** the reply decoded by dns-packet (every record type it knows: RRSIG, DNSKEY, NSEC...) */
-  readonly packet: packet.Packet;
 }
 
 /**
@@ -346,17 +344,7 @@ export function checkReply(
   if (!withoutQuestion && (q === undefined || q.type !== ask.type || !sameName(q.name, ask.name))) {
     throw new ExchangeError('upstream_error', 'The nameserver answered another question');
   }
-  let decoded: packet.Packet | undefined;
-  return {
-    message,
-    parsed,
-    transport,
-    get packet() {
-      // Decoded on first use only: the record look-ups never need it.
-      decoded ??= packet.decode(message);
-      return decoded;
-    },
-  };
+  return { message, parsed, transport };
 }
 
 function askUdp(ask: Ask, server: NameServer, end: TryEnd): Promise<Reply> {

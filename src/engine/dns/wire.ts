@@ -1,7 +1,8 @@
 // DNS messages at the byte level (RFC 1035 section 4, RFC 6891 for OPT). Names are kept as
 // label bytes, not strings: a label may hold any octet (a space, a dot, non-UTF-8 bytes), and
-// only bytes survive that round trip. dns-packet is used for the DNSSEC-facing decoded view
-// (see transport.ts); this reader is what the records of the contract are built from.
+// only bytes survive that round trip. The one message parser of the engine: record look-ups,
+// DNSSEC validation and the zone drift read replies through it, and the records' data through
+// the type table's codecs (rdata/).
 import { MalformedMessage } from './errors';
 import { readName, type Labels } from './names';
 

@@ -25,6 +25,12 @@ export interface FieldCodec {
    * the rest.
    */
   json(w: WireReader, record: Record<string, unknown>, key: string): void;
+  /**
+   * The field as a value to compute with (the DNSSEC validator): numbers, names as lower-case
+   * keys, octets (base64, hex, salt, hash) as a Buffer, a type bit map as type names, the
+   * printed text for the rest.
+   */
+  value(w: WireReader): unknown;
 }
 
 function isDigits(text: string): boolean {
@@ -71,21 +77,30 @@ function unsigned(
     json(w, record, key) {
       record[key] = get(w);
     },
+    value: get,
   };
 }
 
 /** Where `json` lets `print` write the wire form it does not keep. */
 const discard = new WireWriter();
 
-/** A codec whose JSON value is its printed text. */
-function printed(codec: Omit<FieldCodec, 'json'>): FieldCodec {
+/** A codec whose JSON value (and value, unless it has one) is its printed text. */
+function printed(codec: Omit<FieldCodec, 'json' | 'value'> & Partial<FieldCodec>): FieldCodec {
+  const text = (w: WireReader) => {
+    discard.reset();
+    return codec.print(w, discard);
+  };
   return {
+    value: text,
     ...codec,
     json(w, record, key) {
-      discard.reset();
-      record[key] = codec.print(w, discard);
+      record[key] = text(w);
     },
   };
+}
+
+function octets(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes);
 }
 
 function copy(out: WireWriter, bytes: Uint8Array): void {
@@ -267,6 +282,12 @@ const name: FieldCodec = {
     w.at = next;
     record[key] = nameText(labels);
   },
+  value(w) {
+    const { labels, next } = readName(w.message, w.at);
+    if (next > w.end) w.malformed('a name runs past its record');
+    w.at = next;
+    return keyText(labels, true);
+  },
 };
 
 /** Octets to the end of the record in the quoted form (CAA value, URI target). */
@@ -291,6 +312,7 @@ function quotedRest(what: string, mustQuote: boolean): FieldCodec {
     json(w, record, key) {
       record[key] = bytesText(w.rest());
     },
+    value: (w) => octets(w.rest()),
   };
 }
 
@@ -314,6 +336,7 @@ function blob(encoding: 'base64' | 'hex'): FieldCodec {
       copy(out, rest);
       return Buffer.from(rest.buffer, rest.byteOffset, rest.length).toString(encoding);
     },
+    value: (w) => octets(w.rest()),
   });
 }
 
@@ -367,6 +390,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
     json(w, record, key) {
       record[key] = w.u32('a time');
     },
+    value: (w) => w.u32('a time'),
   },
   ipv4: printed({
     read(r, out) {
@@ -410,6 +434,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
       out.counted(octets);
       return quoted(octets);
     },
+    value: (w) => octets(w.counted('a character-string')),
   }),
   strings: {
     read(r, out) {
@@ -431,6 +456,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
       record[key] = value;
       record.parts = parts;
     },
+    value: (w) => charStrings(w).map(octets),
   },
   'caa-tag': {
     read(r, out) {
@@ -450,6 +476,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
     json(w, record, key) {
       record[key] = escapedText(w.counted('the CAA tag'));
     },
+    value: (w) => Buffer.from(w.counted('the CAA tag')).toString('latin1').toLowerCase(),
   },
   'caa-value': quotedRest('the CAA value', false),
   'uri-target': quotedRest('the URI target', true),
@@ -474,6 +501,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
       out.counted(salt);
       return salt.length === 0 ? '-' : Buffer.from(salt).toString('hex');
     },
+    value: (w) => octets(w.counted('the salt')),
   }),
   b32hex: printed({
     read(r, out) {
@@ -489,6 +517,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
       out.counted(hash);
       return toBase32Hex(hash);
     },
+    value: (w) => octets(w.counted('the next hashed owner')),
   }),
   types: printed({
     read(r, out) {
@@ -509,6 +538,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
       copy(out, w.message.subarray(from, w.at));
       return codes.map(typeName).join(' ');
     },
+    value: (w) => bitmapTypes(w).map(typeName),
   }),
   svcparams: printed({
     read(r, out) {

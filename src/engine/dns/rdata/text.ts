@@ -3,6 +3,7 @@
 // sides of every comparison (duplicates, drift) come to this form, so "1.2.3.4" and
 // "\\# 4 01020304" are the same record.
 import { MalformedMessage } from '../errors';
+import { DIGESTS } from '../keys';
 import { escapeOctets, unescapeOctets } from '../presentation';
 import { CODECS } from './codecs';
 import { fail, RdataFailure, TokenReader, WireReader, type RdataError, type Token } from './reader';
@@ -134,6 +135,23 @@ export function genericText(wire: Uint8Array): string {
   return wire.length === 0 ? '\\# 0' : `\\# ${wire.length} ${Buffer.from(wire).toString('hex')}`;
 }
 
+/**
+ * Record data of `spec`'s type as values by field name (FieldCodec.value). Throws
+ * MalformedMessage when the data does not read as the type.
+ */
+export function rdataValues(
+  message: Uint8Array,
+  at: number,
+  length: number,
+  spec: TypeSpec,
+): Record<string, unknown> {
+  const reader = new WireReader(message, at, at + length, true);
+  const values: Record<string, unknown> = {};
+  for (const field of spec.fields) values[field.name] = CODECS[field.kind].value(reader);
+  if (!reader.done()) reader.malformed('data left after the last field');
+  return values;
+}
+
 /** Writes what printRdata reads: one record at a time. */
 const printed = new WireWriter();
 
@@ -167,11 +185,8 @@ export function splitCharString(text: string): string[] {
   return pieces;
 }
 
-/** Digest lengths of the DS digest types (IANA "Delegation Signer Digest Algorithms"). */
-const DIGEST_LENGTHS: Record<string, number> = { '1': 20, '2': 32, '3': 32, '4': 48 };
-
 function checkDigest(parts: string[], wireLength: number, token: number): void {
-  const expected = DIGEST_LENGTHS[parts[2]];
+  const expected = DIGESTS[Number(parts[2])]?.length;
   const actual = wireLength - 4;
   if (expected !== undefined && actual !== expected) {
     fail('bad-digest', `digest type ${parts[2]} needs ${expected} octets, not ${actual}`, token);

@@ -27,7 +27,10 @@ export type FieldKind =
   | 'svcparams'
   | 'loc';
 
-/** One field of a type's record data: its name (the contract's JSON key for the contract's types) and kind. */
+/**
+ * One field of a type's record data: its name (the contract's JSON key for the contract's types,
+ * the DNSSEC validator's for the DNSSEC types) and kind.
+ */
 export interface Field {
   name: string;
   kind: FieldKind;
@@ -58,7 +61,7 @@ function fields(text: string): Field[] {
 
 const SOA = fields('mname:name rname:name serial:u32 refresh:ttl retry:ttl expire:ttl min_ttl:ttl');
 const DNSKEY = fields('flags:u16 protocol:u8 algorithm:alg key:base64');
-const DS = fields('key_tag:u16 algorithm:alg digest_type:u8 digest:hex');
+const DS = fields('keyTag:u16 algorithm:alg digestType:u8 digest:hex');
 const SVCB = fields('priority:u16 target:name params:svcparams');
 const NAME = fields('value:name');
 const TEXT = fields('value:strings');
@@ -152,7 +155,7 @@ export const TYPES: Record<string, TypeSpec> = {
   RRSIG: {
     code: 46,
     fields: fields(
-      'type_covered:type algorithm:alg labels:u8 original_ttl:ttl expiration:time inception:time key_tag:u16 signer:name signature:base64',
+      'typeCovered:type algorithm:alg labels:u8 originalTTL:ttl expiration:time inception:time keyTag:u16 signersName:name signature:base64',
     ),
     downcase: true,
     rfc: 'RFC 4034',
@@ -160,7 +163,7 @@ export const TYPES: Record<string, TypeSpec> = {
   },
   NSEC: {
     code: 47,
-    fields: fields('next:name types:types'),
+    fields: fields('nextDomain:name rrtypes:types'),
     rfc: 'RFC 4034',
     summary: 'next secure record',
   },
@@ -168,14 +171,14 @@ export const TYPES: Record<string, TypeSpec> = {
   NSEC3: {
     code: 50,
     fields: fields(
-      'hash_algorithm:u8 flags:u8 iterations:u16 salt:salt next_hashed:b32hex types:types',
+      'algorithm:u8 flags:u8 iterations:u16 salt:salt nextDomain:b32hex rrtypes:types',
     ),
     rfc: 'RFC 5155',
     summary: 'hashed next secure record',
   },
   NSEC3PARAM: {
     code: 51,
-    fields: fields('hash_algorithm:u8 flags:u8 iterations:u16 salt:salt'),
+    fields: fields('algorithm:u8 flags:u8 iterations:u16 salt:salt'),
     rfc: 'RFC 5155',
     summary: 'NSEC3 parameters',
   },
