@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { registerPanelCommand } from '../panels/panelCommand';
 import { loadingBase } from '../panels/runView';
 import type { IconsView } from '../../protocol';
-import { panelImages } from '../../services/images';
+import { loadServices } from '../loadServices';
 
 export function registerShowIcons(context: vscode.ExtensionContext, deps: Deps): void {
   registerPanelCommand(context, deps, {
@@ -17,7 +17,9 @@ export function registerShowIcons(context: vscode.ExtensionContext, deps: Deps):
     load: async (url, signal): Promise<IconsView> => {
       const meta = deps.services().meta;
       const data = await meta.icons({ url }, { signal });
-      const images = await panelImages(
+      const images = await (
+        await loadServices()
+      ).panelImages(
         meta,
         data.icons.map((i) => i.url),
         { signal },
