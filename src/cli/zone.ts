@@ -11,7 +11,11 @@ function options(command: ExtraCommand, args: string[]) {
   try {
     parsed = parseArgs({
       args,
-      options: { origin: { type: 'string' }, server: { type: 'string' } },
+      options: {
+        origin: { type: 'string' },
+        server: { type: 'string' },
+        print: { type: 'boolean' },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -22,20 +26,22 @@ function options(command: ExtraCommand, args: string[]) {
   if (file === undefined || extra.length > 0) {
     throw new LookupError('invalid_argument', `give one zone file\nusage: ${command.usage}`);
   }
-  return { file, origin: parsed.values.origin, server: parsed.values.server };
+  const { origin, server, print } = parsed.values;
+  return { file, origin, server, print: print === true };
 }
 
 export const zoneCheckCommand: ExtraCommand = {
   name: 'zone-check',
-  summary: 'check a zone file as BIND does when it loads it (errors exit 1, warnings do not)',
-  usage: 'hostlens zone-check FILE [--origin NAME]',
+  summary:
+    'check a zone file as BIND does when it loads it (errors exit 1, warnings do not); --print adds its records in canonical form',
+  usage: 'hostlens zone-check FILE [--origin NAME] [--print]',
   run(args, io) {
-    const { file, origin, server } = options(this, args);
+    const { file, origin, server, print } = options(this, args);
     if (server !== undefined) {
       throw new LookupError('invalid_argument', `--server is for zone-diff\nusage: ${this.usage}`);
     }
-    const { problems } = checkZoneFile(file, origin);
-    io.printJson({ problems });
+    const { problems, records } = checkZoneFile(file, origin, print);
+    io.printJson(records === undefined ? { problems } : { problems, records });
     return Promise.resolve(problems.some((p) => p.severity === 'error') ? 1 : 0);
   },
 };
@@ -46,7 +52,10 @@ export const zoneDiffCommand: ExtraCommand = {
     'compare a zone file with what its nameservers serve (AXFR when allowed); exit 1 on drift',
   usage: 'hostlens zone-diff FILE [--origin NAME] [--server NS]',
   async run(args, io) {
-    const { file, origin, server } = options(this, args);
+    const { file, origin, server, print } = options(this, args);
+    if (print) {
+      throw new LookupError('invalid_argument', `--print is for zone-check\nusage: ${this.usage}`);
+    }
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
