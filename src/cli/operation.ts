@@ -2,6 +2,7 @@
 // an operation runs, so that nothing else pays for evaluating the engine.
 import { parseArgs } from 'node:util';
 import { LookupError } from '../contract/errors';
+import { invoke } from '../contract/invoke';
 import type { Operation } from '../contract/operations';
 import { EmbeddedServices } from '../services/embedded';
 import { operationUsage } from './usage';
@@ -29,13 +30,7 @@ export async function runOperation(
   const interrupt = () => controller.abort();
   process.once('SIGINT', interrupt);
   try {
-    const call = services[operation.service][operation.method as never] as (
-      p: unknown,
-      o: unknown,
-    ) => Promise<unknown>;
-    const result = await call.call(services[operation.service], params, {
-      signal: controller.signal,
-    });
+    const result = await invoke(services, operation, params, { signal: controller.signal });
     return { result, params };
   } finally {
     process.off('SIGINT', interrupt);
