@@ -74,6 +74,8 @@ export interface ChainEnd {
 
 export interface ChainRequest {
   accept: string;
+  /** GET unless asked; a HEAD chain is followed with HEAD at every hop */
+  method?: 'GET' | 'HEAD';
   language?: string;
 }
 
@@ -255,7 +257,7 @@ export class WebSession {
     const pending = this.agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: 'GET',
+      method: request.method ?? 'GET',
       headers,
       signal: this.signal,
     });
