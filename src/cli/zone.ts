@@ -34,8 +34,9 @@ export const zoneCheckCommand: ExtraCommand = {
     if (server !== undefined) {
       throw new LookupError('invalid_argument', `--server is for zone-diff\nusage: ${this.usage}`);
     }
-    const { problems } = checkZoneFile(file, origin);
-    io.printJson({ problems });
+    const { problems, origin: zone } = checkZoneFile(file, origin);
+    // The text names the file and the zone it was checked as; the JSON stays {problems}.
+    io.print({ problems }, { file, origin: zone });
     return Promise.resolve(problems.some((p) => p.severity === 'error') ? 1 : 0);
   },
 };
@@ -52,7 +53,7 @@ export const zoneDiffCommand: ExtraCommand = {
     process.once('SIGINT', onSigint);
     try {
       const result = await diffZoneFile(file, { origin, server, signal: controller.signal });
-      io.printJson(result);
+      io.print(result, { file });
       return result.drift.length > 0 || result.serials.some((s) => s.serial === null) ? 1 : 0;
     } finally {
       process.removeListener('SIGINT', onSigint);
