@@ -15,7 +15,8 @@ import type { TokenLimits, WorkGate } from './limits';
 import type { NoticeEvent } from './log';
 import type { Refusal, ServerMetrics } from './metrics';
 import { send, sendJson, sendJsonText, sendProblem } from './respond';
-import { invoke, parseParams, ROUTES, type ParsedParams } from './routes';
+import { invoke } from '../contract/invoke';
+import { parseParams, ROUTES, type ParsedParams } from './routes';
 
 export interface HandlerContext {
   services: Services;

@@ -26,9 +26,14 @@ function fileOf(context: RenderContext): string {
   return param(context, 'file') ?? '-';
 }
 
-export const renderZoneCheck = renderer<{ problems: ZoneCheckProblem[] }>((result, context) => {
+export const renderZoneCheck = renderer<{
+  problems: ZoneCheckProblem[];
+  records?: string[];
+}>((result, context) => {
   const file = fileOf(context);
   const origin = param(context, 'origin');
+  // --print: the records as loaded, a zone file of their own, before what is wrong with them
+  const printed = result.records === undefined ? [] : [...result.records, ''];
   const lines = result.problems.map((p) =>
     finding(
       `${p.file ?? file}:${p.line}:${p.column}`,
@@ -39,7 +44,7 @@ export const renderZoneCheck = renderer<{ problems: ZoneCheckProblem[] }>((resul
   );
   if (lines.length === 0) {
     const zone = origin === undefined ? '' : ` (zone ${origin.replace(/\.?$/, '.')})`;
-    return `${file}: ${context.style.green('no problems')}${zone}`;
+    return [...printed, `${file}: ${context.style.green('no problems')}${zone}`].join('\n');
   }
   const errors = result.problems.filter((p) => p.severity === 'error').length;
   lines.push(`${plural(errors, 'error')}, ${plural(result.problems.length - errors, 'warning')}`);

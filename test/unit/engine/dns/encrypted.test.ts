@@ -3,7 +3,6 @@
 // plain DNS, certificates verified (an untrusted one and a wrong name refused), one TLS
 // connection per look-up for DoT, and one HTTP/2 connection kept across look-ups for DoH.
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/contract/errors';
 import type { QueryResult } from '../../../../src/contract/shapes';
 import { closeHttpsClients } from '../../../../src/engine/dns/doh';
 import { query, type DnsOptions } from '../../../../src/engine/dns/query';
@@ -17,17 +16,7 @@ import {
   type EncryptedFront,
   type TestPki,
 } from '../../../support/dns-encrypted';
-
-async function code(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return 'answered';
-  } catch (err) {
-    return err instanceof LookupError
-      ? `${err.code}: ${err.detail}`
-      : `not a LookupError: ${String(err)}`;
-  }
-}
+import { codeAndDetail as code } from '../../../support/settled';
 
 describe('engine/dns over TLS and HTTPS', function () {
   this.timeout(30000);
