@@ -3,12 +3,13 @@
 // zone parser and `zone-check --print` use (as BIND prints), and `escapedText`/`bytesText`, the
 // form of the contract's JSON (UTF-8 kept when valid, as the answers of a look-up show it).
 
-const BACKSLASH = 0x5c;
-const QUOTE = 0x22;
-const SPACE = 0x20;
-const SEMI = 0x3b;
-const OPEN = 0x28;
-const CLOSE = 0x29;
+/** The characters of presentation text that mean something (RFC 1035 section 5.1). */
+export const BACKSLASH = 0x5c;
+export const QUOTE = 0x22;
+export const SPACE = 0x20;
+export const SEMI = 0x3b;
+export const OPEN = 0x28;
+export const CLOSE = 0x29;
 
 export function decimal(byte: number): string {
   return `\\${byte.toString().padStart(3, '0')}`;
