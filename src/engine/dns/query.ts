@@ -123,9 +123,11 @@ function assemble(types: RecordType[], outcomes: TypeOutcome[]): QueryResult {
   const records: DnsRecord[] = [];
   const errors: TypeFailure[] = [];
   const reasons = new Set<string | undefined>();
+  const chain = new CnameChain();
   let nxdomain = false;
   outcomes.forEach((outcome, i) => {
     const type = types[i];
+    if ('chain' in outcome) chain.add(outcome.chain);
     if (outcome.kind === 'records') records.push(...outcome.records);
     else if (outcome.kind === 'nxdomain') nxdomain = true;
     else if (outcome.kind === 'failed') {
@@ -145,7 +147,23 @@ function assemble(types: RecordType[], outcomes: TypeOutcome[]): QueryResult {
     status: nxdomain && records.length === 0 ? 'NXDOMAIN' : 'NOERROR',
   };
   if (errors.length > 0) result.errors = errors;
+  if (chain.links.length > 0) result.chain = chain.links;
   return result;
+}
+
+/** The CNAMEs the asked types followed, once each, in the order followed. */
+export class CnameChain {
+  readonly links: DnsRecord[] = [];
+  private readonly seen = new Set<string>();
+
+  add(links: readonly DnsRecord[] | undefined): void {
+    for (const link of links ?? []) {
+      const key = `${link.name ?? ''} ${link.value ?? ''}`.toLowerCase();
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      this.links.push(link);
+    }
+  }
 }
 
 const FAILURE_TEXT: Record<TypeFailure['code'], string> = {
