@@ -8,8 +8,10 @@
 //   JSON uses.
 import { LookupError, printable } from '../../contract/errors';
 import { MalformedMessage } from './errors';
-import { BACKSLASH, decimal, escapeOctets, unescapeOctets } from './presentation';
+import { decimal, escapeOctets, unescapeOctets } from './presentation';
 import { WireWriter } from './rdata/writer';
+
+const BACKSLASH = 0x5c;
 
 export interface ParsedName {
   /** absolute, trailing dot, escapes as written */

@@ -2,7 +2,6 @@
 // the lines around it (quoted strings do not cross lines, parentheses only group), so editors
 // can cache them per line and re-tokenise only the lines an edit touched.
 
-import { BACKSLASH, CLOSE, OPEN, QUOTE, SEMI, SPACE } from '../dns/presentation';
 import type { Token as RdataToken } from '../dns/rdata/reader';
 
 export type TokenKind = RdataToken['kind'];
@@ -23,8 +22,17 @@ export interface LineTokens {
   error?: { start: number; end: number; message: string };
 }
 
+// Constants of this module, not imports: the loop over every character of a file reads them,
+// and an imported binding is a property read through the module's exports object each time
+// outside the bundle (tests, benches under tsx).
+const SPACE = 0x20;
 const TAB = 0x09;
 const CR = 0x0d;
+const QUOTE = 0x22;
+const SEMI = 0x3b;
+const OPEN = 0x28;
+const CLOSE = 0x29;
+const BACKSLASH = 0x5c;
 
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || c === CR;
