@@ -89,7 +89,7 @@ export async function query(params: QueryParams, options: DnsOptions = {}): Prom
   const labels = textToLabels(name);
   const plan: AskPlan = { servers, timeoutMs, tries, deadline, options };
   const outcomes = await askTypes(labels, types, plan, options.session);
-  return assemble(types, outcomes);
+  return assemble(types, outcomes, { server: params.server, waitedMs: timeoutMs * tries });
 }
 
 /** The nameservers to ask: the `server` parameter's, or the system's resolvers. */
@@ -119,7 +119,11 @@ function positiveInt(value: number | undefined, fallback: number, what: string):
   return value;
 }
 
-function assemble(types: RecordType[], outcomes: TypeOutcome[]): QueryResult {
+function assemble(
+  types: RecordType[],
+  outcomes: TypeOutcome[],
+  asked: { server: unknown; waitedMs: number },
+): QueryResult {
   const records: DnsRecord[] = [];
   const errors: TypeFailure[] = [];
   const reasons = new Set<string | undefined>();
@@ -140,7 +144,7 @@ function assemble(types: RecordType[], outcomes: TypeOutcome[]): QueryResult {
   });
   if (errors.length === types.length) {
     const [reason] = reasons;
-    throw allFailed(errors, reasons.size === 1 ? reason : undefined);
+    throw everyTypeFailed(errors, { ...asked, reason: reasons.size === 1 ? reason : undefined });
   }
   const result: QueryResult = {
     records,
@@ -166,12 +170,13 @@ export class CnameChain {
   }
 }
 
-const FAILURE_TEXT: Record<TypeFailure['code'], string> = {
-  upstream_timeout: 'did not answer in time',
-  upstream_error: 'sent an unusable answer',
-  servfail: 'answered SERVFAIL',
-  refused: 'answered REFUSED',
-  connection_refused: 'refused the connection',
+/** What the nameserver did, after its name: "127.0.0.1:53 did not answer in 5 s". */
+const FAILURE_TEXT: Record<TypeFailure['code'], (waited: string) => string> = {
+  upstream_timeout: (waited) => `did not answer in ${waited}`,
+  upstream_error: () => 'sent an unusable answer',
+  servfail: () => 'answered SERVFAIL',
+  refused: () => 'answered REFUSED',
+  connection_refused: () => 'refused the connection',
 };
 
 /** What a failed `query` carries as its `cause`: the failure of every type asked. */
@@ -179,13 +184,27 @@ export interface AllTypesFailed {
   failures: TypeFailure[];
 }
 
-function allFailed(errors: TypeFailure[], reason: string | undefined): LookupError {
+/**
+ * The error of a look-up that got no type answered, in one sentence: the nameserver as the
+ * caller named it (the system's are not named: their addresses are internal), what it did,
+ * and for how long it was waited for. `reason` is added only where it says more (a
+ * certificate that did not verify).
+ */
+export function everyTypeFailed(
+  errors: TypeFailure[],
+  asked: { server: unknown; waitedMs: number; reason?: string },
+): LookupError {
   const codes = [...new Set(errors.map((e) => e.code))];
-  const detail =
-    `The nameserver ${codes.map((c) => FAILURE_TEXT[c]).join(' or ')} for every type asked` +
-    (reason !== undefined ? ` (${reason})` : '');
+  const named = typeof asked.server === 'string' ? printable(asked.server.trim()) : '';
+  const who = named === '' ? "The system's nameservers" : named;
+  const waited = `${Math.round(asked.waitedMs / 100) / 10} s`;
+  const did = codes.map((c) => FAILURE_TEXT[c](waited)).join(' or ');
+  const answered = codes.some((c) => c === 'servfail' || c === 'refused');
+  const every = answered && errors.length > 1 ? ' for every type asked' : '';
+  const why =
+    asked.reason !== undefined && codes.includes('upstream_error') ? ` (${asked.reason})` : '';
   const cause: AllTypesFailed = { failures: errors };
   const code =
     codes.length === 1 && codes[0] === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error';
-  return new LookupError(code, detail, { cause });
+  return new LookupError(code, `${who} ${did}${every}${why}`, { cause });
 }

@@ -7,6 +7,7 @@ import type { DnsRecord, DnssecResult, QueryResult, TypeFailure } from '../../..
 import type { QueryParams } from '../../../contract/services';
 import {
   CnameChain,
+  everyTypeFailed,
   parseTypes,
   queryName,
   DEFAULT_TIMEOUT_MS,
@@ -81,12 +82,7 @@ export async function queryWithDnssec(
     }
   });
   if (errors.length === types.length) {
-    const codes = [...new Set(errors.map((e) => e.code))];
-    throw new LookupError(
-      codes.length === 1 && codes[0] === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error',
-      `The nameserver failed for every type asked (${codes.join(', ')})`,
-      { cause: { failures: errors } },
-    );
+    throw everyTypeFailed(errors, { server: params.server, waitedMs: timeoutMs * tries });
   }
   const result: QueryResult = {
     records,
