@@ -1,11 +1,14 @@
 // Bundles: the extension (Node, cjs, vscode external), the webview script (browser), the
-// command line (dist/cli.js) and, with --tests, the integration suites for the VS Code
-// harness. --production minifies; --watch rebuilds on change.
+// command line (dist/cli.js and its chunks in dist/cli/) and the integration suites for the
+// VS Code harness. --production minifies; --watch rebuilds on change; `--cli-out DIR` builds
+// only the command line, into DIR (tests and benches build their own copy this way).
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const cliOutIndex = process.argv.indexOf('--cli-out');
+const cliOut = cliOutIndex === -1 ? 'dist' : process.argv[cliOutIndex + 1];
 
 const common = {
   bundle: true,
@@ -28,12 +31,7 @@ const builds = [
     outfile: 'dist/extension.js',
     external: ['vscode'],
   },
-  {
-    ...node,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
-  },
+  ...cliBuilds(cliOut),
   {
     ...common,
     entryPoints: ['src/webview/main.ts'],
@@ -53,8 +51,52 @@ const builds = [
   },
 ];
 
+/**
+ * The command line in two parts, so that a command loads only what it needs. dist/cli.js is a
+ * small CommonJS launcher (src/cli/bin.ts: the compile cache, then main); main and every
+ * command module, imported lazily by the command table, are ES modules split into shared
+ * chunks in dist/cli/ (esbuild splits only ES modules). Bundled CommonJS dependencies call
+ * `require`, which an ES module lacks: each chunk makes one from its own URL.
+ */
+function cliBuilds(outdir) {
+  const mainEntry = {
+    name: 'cli-main-entry',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/main$/, namespace: 'file' }, () => ({
+        path: './cli/main.mjs',
+        external: true,
+      }));
+    },
+  };
+  return [
+    {
+      ...node,
+      entryPoints: ['src/cli/bin.ts'],
+      outfile: `${outdir}/cli.js`,
+      banner: { js: '#!/usr/bin/env node' },
+      plugins: [mainEntry],
+    },
+    {
+      ...node,
+      format: 'esm',
+      splitting: true,
+      entryPoints: { main: 'src/cli/main.ts' },
+      outdir: `${outdir}/cli`,
+      outExtension: { '.js': '.mjs' },
+      chunkNames: '[name]-[hash]',
+      banner: {
+        js: "import { createRequire as __hostlensRequire } from 'node:module'; const require = __hostlensRequire(import.meta.url);",
+      },
+    },
+  ];
+}
+
+// The chunks' names change with their content: old ones go first, so none is shipped stale.
+rmSync(`${cliOut}/cli`, { recursive: true, force: true });
+
 // The webview bundle joins once its source exists (it arrives with the first panel).
-const present = builds.filter((b) => b.entryPoints.every((e) => existsSync(e)));
+const wanted = cliOutIndex === -1 ? builds : cliBuilds(cliOut);
+const present = wanted.filter((b) => Object.values(b.entryPoints).every((e) => existsSync(e)));
 
 if (watch) {
   for (const options of present) {

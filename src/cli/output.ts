@@ -2,7 +2,7 @@
 // piped (one line, byte for byte what it always was), either on request. Errors follow the
 // same choice: one readable line, or the problem JSON.
 import { toLookupError, toProblem, LookupError } from '../contract/errors';
-import { renderText } from './text/index';
+import type { renderText } from './text/index';
 import { makeGlyphs, makeStyle } from './text/style';
 
 export type Format = 'text' | 'json';
@@ -42,6 +42,8 @@ export interface Output {
   colour: boolean;
   errorColour: boolean;
   ascii: boolean;
+  /** the text renderers, loaded (by loadRenderer) only when the answer is printed as text */
+  renderText?: typeof renderText;
 }
 
 export const OUTPUT_OPTIONS = [
@@ -115,6 +117,13 @@ export function decideOutput(flags: OutputFlags, terminal: Terminal): Output {
   };
 }
 
+/** Loads the text renderers when the output is text; JSON output never evaluates them. */
+export async function loadRenderer(output: Output): Promise<Output> {
+  if (output.format !== 'text' || output.renderText) return output;
+  const { renderText } = await import('./text/index');
+  return { ...output, renderText };
+}
+
 export function printResult(
   command: string,
   result: unknown,
@@ -122,13 +131,13 @@ export function printResult(
   output: Output,
   terminal: Terminal,
 ): void {
-  if (output.format === 'json') {
+  if (output.format === 'json' || !output.renderText) {
     process.stdout.write(
       `${output.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)}\n`,
     );
     return;
   }
-  const text = renderText(command, result, {
+  const text = output.renderText(command, result, {
     style: makeStyle(output.colour),
     glyphs: makeGlyphs(output.ascii),
     now: terminal.now(),

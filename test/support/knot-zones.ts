@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { askTcp } from '../../src/engine/zone/axfr';
+import { askRecords } from '../../src/engine/zone/axfr';
 import { findTool, freePort, knotConfig } from './knot';
 
 export { freePort };
@@ -56,7 +56,7 @@ export async function startKnot(knotd: string, zones: KnotZone[]): Promise<KnotS
     try {
       const soas = await Promise.all(
         zones.map((z) =>
-          askTcp(`${z.name}.`, 'SOA', { address: '127.0.0.1', port }, { timeoutMs: 500 }),
+          askRecords(`${z.name}.`, 6, { address: '127.0.0.1', port }, { timeoutMs: 500 }),
         ),
       );
       if (soas.every((soa) => soa.length === 1)) break;

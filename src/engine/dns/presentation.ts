@@ -1,94 +1,75 @@
-// Names and character-strings as text (RFC 1035 section 5.1). A label byte that is not a
-// letter, digit, hyphen or underscore is escaped: printable punctuation as `\c` (so a dot
-// inside a label reads `\.`), anything else as `\DDD`. `*` (wildcards) and `/` (RFC 2317
-// classless delegation) stay as they are, as the common tools print them.
-import { LookupError, printable } from '../../contract/errors';
-import type { Labels } from './wire';
+// Character-strings and label octets as text (RFC 1035 section 5.1), both ways: `\DDD` is one
+// octet in decimal, `\X` is X itself. Two printers: `escapeOctets`, the master-file form the
+// zone parser and `zone-check --print` use (as BIND prints), and `escapedText`/`bytesText`, the
+// form of the contract's JSON (UTF-8 kept when valid, as the answers of a look-up show it).
 
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
+/** What ends a word outside quotes (RFC 1035 section 5.1): `;`, `(`, `)` and the blanks. */
+const ENDS_WORD = new Set([0x3b, 0x28, 0x29]);
 
-function plainNameByte(byte: number): boolean {
-  return (
-    (byte >= 0x30 && byte <= 0x39) ||
-    (byte >= 0x41 && byte <= 0x5a) ||
-    (byte >= 0x61 && byte <= 0x7a) ||
-    byte === 0x2d ||
-    byte === 0x5f ||
-    byte === 0x2a ||
-    byte === 0x2f
-  );
-}
-
-function decimal(byte: number): string {
+export function decimal(byte: number): string {
   return `\\${byte.toString().padStart(3, '0')}`;
 }
 
-/** One label in presentation form. */
-export function labelText(label: Uint8Array): string {
-  let out = '';
-  for (const byte of label) {
-    if (plainNameByte(byte)) out += String.fromCharCode(byte);
-    // '#' is printed numerically: a leading '#' reads as the RFC 3597 generic form elsewhere.
-    else if (byte > 0x20 && byte < 0x7f && byte !== 0x23) out += `\\${String.fromCharCode(byte)}`;
-    else out += decimal(byte);
+/**
+ * The octets of a character-string or word as RFC 1035 section 5.1 reads it: `\DDD` is one
+ * octet in decimal, `\X` is X itself. Characters beyond ASCII count as their UTF-8 octets.
+ * Returns undefined when a `\DDD` is over 255.
+ */
+export function unescapeOctets(text: string): number[] | undefined {
+  const out: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH && i + 1 < text.length) {
+      // \DDD read by char code: TXT strings with escapes come through here by the thousand
+      const d1 = digitAt(text, i + 1);
+      const d2 = digitAt(text, i + 2);
+      const d3 = digitAt(text, i + 3);
+      if (d1 >= 0 && d2 >= 0 && d3 >= 0) {
+        const value = d1 * 100 + d2 * 10 + d3;
+        if (value > 255) return undefined;
+        out.push(value);
+        i += 3;
+      } else {
+        i++;
+        pushChar(out, text, i);
+        if (text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff) i++;
+      }
+    } else if (c < 0x80) {
+      out.push(c);
+    } else {
+      pushChar(out, text, i);
+      if (c >= 0xd800 && c <= 0xdbff) i++;
+    }
   }
   return out;
 }
 
-/** A fully qualified name in presentation form, with its trailing dot; the root is ".". */
-export function nameText(labels: Labels): string {
-  if (labels.length === 0) return '.';
-  return `${labels.map(labelText).join('.')}.`;
+/** The decimal digit at `i`, or -1 (also past the end). */
+function digitAt(text: string, i: number): number {
+  const c = text.charCodeAt(i) - 0x30;
+  return c >= 0 && c <= 9 ? c : -1;
 }
 
-/**
- * A name given as text into labels. Escapes (`\.`, `\\`, `\DDD`) are read, so every name this
- * module prints comes back as the same bytes. Other characters are taken as UTF-8.
- */
-export function textToLabels(text: string): Labels {
-  const invalid = (why: string) =>
-    new LookupError('invalid_host', `"${printable(text)}" is not a domain name (${why})`);
-  if (text === '.' || text === '') return [];
-  const labels: Labels = [];
-  let current: number[] = [];
-  const bytes = Buffer.from(text, 'utf8');
-  let total = 1;
-  const close = () => {
-    if (current.length === 0) throw invalid('empty label');
-    if (current.length > 63) throw invalid('label over 63 octets');
-    total += current.length + 1;
-    labels.push(Uint8Array.from(current));
-    current = [];
-  };
-  let endsWithSeparator = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i];
-    endsWithSeparator = byte === 0x2e;
-    if (byte === 0x2e) {
-      close();
-      continue;
-    }
-    if (byte !== BACKSLASH) {
-      current.push(byte);
-      continue;
-    }
-    const digits = /^\d{3}/.exec(bytes.toString('latin1', i + 1, i + 4));
-    if (digits !== null) {
-      const value = Number(digits[0]);
-      if (value > 255) throw invalid('escape over 255');
-      current.push(value);
-      i += 3;
-    } else if (i + 1 < bytes.length) {
-      current.push(bytes[++i]);
-    } else {
-      throw invalid('lone backslash at the end');
-    }
+function pushChar(out: number[], text: string, i: number): void {
+  const cp = text.codePointAt(i) ?? 0;
+  if (cp < 0x80) out.push(cp);
+  else for (const b of Buffer.from(String.fromCodePoint(cp), 'utf8')) out.push(b);
+}
+
+/** Octets back to presentation: printable ASCII as is, `"` `\` `;` escaped, the rest `\DDD`. */
+export function escapeOctets(octets: ArrayLike<number>, inQuotes: boolean): string {
+  let out = '';
+  for (let i = 0; i < octets.length; i++) {
+    const b = octets[i];
+    if (b === QUOTE || b === BACKSLASH || (!inQuotes && ENDS_WORD.has(b)))
+      out += `\\${String.fromCharCode(b)}`;
+    else if (b > 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else if (b === 0x20 && inQuotes) out += ' ';
+    else out += `\\${String(b).padStart(3, '0')}`;
   }
-  if (current.length > 0) close();
-  else if (!endsWithSeparator) throw invalid('empty label');
-  if (total > 255) throw invalid('over 255 octets');
-  return labels;
+  return out;
 }
 
 /** Bytes of a character-string in the RFC 1035 presentation form, without the quotes. */

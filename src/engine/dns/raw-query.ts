@@ -7,7 +7,7 @@
 import { LookupError, throwIfAborted } from '../../contract/errors';
 import type { QueryResult, RecordType } from '../../contract/shapes';
 import { askTypes } from './ask';
-import { textToLabels } from './presentation';
+import { textToLabels } from './names';
 import { DEFAULT_TIMEOUT_MS, DEFAULT_TRIES, serversFor, type DnsOptions } from './query';
 
 /** Whether a name is a legal wire name of printable ASCII (labels 1-63, at most 253). */

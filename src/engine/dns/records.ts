@@ -1,27 +1,16 @@
 // One reply turned into the contract's records, or into an outcome: NXDOMAIN, NODATA, or a
 // failure code. Only records on the asked name's CNAME chain are used, each with its own TTL;
-// names are printed in presentation form and character-strings by the rules of
-// presentation.ts (UTF-8 when valid, `\DDD` escapes otherwise).
-import ipaddr from 'ipaddr.js';
+// the records' data is read by the codecs of the type table (rdata/json.ts).
 import type { DnsRecord, RecordType, TypeFailure } from '../../contract/shapes';
-import { bytesText, escapedText, isUtf8, nameText } from './presentation';
-import {
-  CLASS_IN,
-  MalformedMessage,
-  RCODE,
-  readName,
-  sameName,
-  TYPE_CNAME,
-  TYPE_CODES,
-  type Labels,
-  type WireMessage,
-  type WireRecord,
-} from './wire';
+import { nameText, readName, sameName, type Labels } from './names';
+import { recordJson } from './rdata/json';
+import { CLASS_IN, RCODE, TYPE_CNAME, TYPE_CODES, type WireMessage, type WireRecord } from './wire';
 
+/** `chain`: the CNAME records followed from the asked name, when the answer followed any */
 export type TypeOutcome =
-  | { kind: 'records'; records: DnsRecord[] }
-  | { kind: 'nxdomain' }
-  | { kind: 'nodata' }
+  | { kind: 'records'; records: DnsRecord[]; chain?: DnsRecord[] }
+  | { kind: 'nxdomain'; chain?: DnsRecord[] }
+  | { kind: 'nodata'; chain?: DnsRecord[] }
   /** `reason`: what went wrong on the way, when the code alone does not say (a certificate) */
   | { kind: 'failed'; code: TypeFailure['code']; reason?: string }
   | { kind: 'cancelled' };
@@ -31,20 +20,30 @@ const MAX_CHAIN = 16;
 
 /**
  * The answer records that answer `type` at `name`: those of the name itself, or of the last
- * name of the CNAME chain that starts at it. Records owned by any other name are ignored.
+ * name of the CNAME chain that starts at it (`owner`), with the CNAMEs followed (`links`).
+ * Records owned by any other name are ignored.
  */
-export function chainRecords(reply: WireMessage, name: Labels, type: number): WireRecord[] {
+export function chainRecords(
+  reply: WireMessage,
+  name: Labels,
+  type: number,
+): { records: WireRecord[]; links: WireRecord[]; owner: Labels } {
   const inClass = reply.answers.filter((r) => r.class === CLASS_IN);
+  const links: WireRecord[] = [];
   let current = name;
   for (let hop = 0; hop <= MAX_CHAIN; hop++) {
+    // A loop ends where a name comes back: its links are then shown once each.
+    if (links.some((link) => sameName(link.owner, current))) break;
     const owned = inClass.filter((r) => sameName(r.owner, current));
     const matching = owned.filter((r) => r.type === type);
-    if (matching.length > 0 || type === TYPE_CNAME) return matching;
+    if (matching.length > 0 || type === TYPE_CNAME)
+      return { records: matching, links, owner: current };
     const alias = owned.find((r) => r.type === TYPE_CNAME);
-    if (alias === undefined) return [];
+    if (alias === undefined) break;
+    links.push(alias);
     current = readName(alias.message, alias.rdataOffset).labels;
   }
-  return [];
+  return { records: [], links, owner: current };
 }
 
 /** What one reply says about one type at one name. */
@@ -52,9 +51,18 @@ export function outcomeOf(reply: WireMessage, name: Labels, type: RecordType): T
   switch (reply.rcode) {
     case RCODE.NOERROR:
     case RCODE.NXDOMAIN: {
-      const records = chainRecords(reply, name, TYPE_CODES[type]).map((r) => toRecord(r, type));
-      if (records.length > 0) return { kind: 'records', records };
-      return reply.rcode === RCODE.NXDOMAIN ? { kind: 'nxdomain' } : { kind: 'nodata' };
+      const found = chainRecords(reply, name, TYPE_CODES[type]);
+      // Records of another owner than the asked name say whose they are, as dig shows them.
+      const owner = found.links.length > 0 ? nameText(found.owner) : undefined;
+      const records = found.records.map((r) => owned(owner, toRecord(r, type)));
+      const chain =
+        found.links.length > 0
+          ? { chain: found.links.map((r) => owned(nameText(r.owner), toRecord(r, 'CNAME'))) }
+          : {};
+      if (records.length > 0) return { kind: 'records', records, ...chain };
+      return reply.rcode === RCODE.NXDOMAIN
+        ? { kind: 'nxdomain', ...chain }
+        : { kind: 'nodata', ...chain };
     }
     case RCODE.SERVFAIL:
       return { kind: 'failed', code: 'servfail' };
@@ -66,103 +74,12 @@ export function outcomeOf(reply: WireMessage, name: Labels, type: RecordType): T
   }
 }
 
+/** The record with its owner first, when it has one to say. */
+function owned(owner: string | undefined, record: DnsRecord): DnsRecord {
+  return owner === undefined ? record : { name: owner, ...record };
+}
+
 /** The contract's record for one resource record of the asked type. */
 export function toRecord(record: WireRecord, type: RecordType): DnsRecord {
-  const { message, rdataOffset: at, rdataLength: length, ttl } = record;
-  const end = at + length;
-  const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
-  const need = (bytes: number) => {
-    if (length < bytes) throw new MalformedMessage(`${type} data too short`);
-  };
-  const name = (offset: number) => {
-    const read = readName(message, offset);
-    if (read.next > end) throw new MalformedMessage(`${type} name runs past its record`);
-    return { text: nameText(read.labels), next: read.next };
-  };
-  switch (type) {
-    case 'A':
-      if (length !== 4) throw new MalformedMessage('A data is not 4 octets');
-      return { type, value: message.subarray(at, end).join('.'), ttl };
-    case 'AAAA':
-      if (length !== 16) throw new MalformedMessage('AAAA data is not 16 octets');
-      return {
-        type,
-        value: ipaddr.fromByteArray([...message.subarray(at, end)]).toString(),
-        ttl,
-      };
-    case 'CNAME':
-    case 'NS':
-    case 'PTR':
-      return { type, value: name(at).text, ttl };
-    case 'MX':
-      need(3);
-      return { type, value: name(at + 2).text, priority: view.getUint16(at), ttl };
-    case 'SRV':
-      need(7);
-      return {
-        type,
-        priority: view.getUint16(at),
-        weight: view.getUint16(at + 2),
-        port: view.getUint16(at + 4),
-        value: name(at + 6).text,
-        ttl,
-      };
-    case 'SOA': {
-      const mname = name(at);
-      const rname = name(mname.next);
-      if (rname.next + 20 !== end) throw new MalformedMessage('SOA data has the wrong length');
-      const n = (i: number) => view.getUint32(rname.next + 4 * i);
-      return {
-        type,
-        mname: mname.text,
-        rname: rname.text,
-        serial: n(0),
-        refresh: n(1),
-        retry: n(2),
-        expire: n(3),
-        min_ttl: n(4),
-        ttl,
-      };
-    }
-    case 'TXT':
-      return txtRecord(characterStrings(message.subarray(at, end)), ttl);
-    case 'CAA': {
-      // RFC 8659 section 4.1: flags, tag length, tag, then the value to the end of the data.
-      need(2);
-      const tagLength = message[at + 1];
-      if (2 + tagLength > length) throw new MalformedMessage('CAA tag runs past its record');
-      const tag = message.subarray(at + 2, at + 2 + tagLength);
-      return {
-        type,
-        flags: message[at],
-        tag: escapedText(tag),
-        value: bytesText(message.subarray(at + 2 + tagLength, end)),
-        ttl,
-      };
-    }
-  }
-}
-
-function characterStrings(data: Uint8Array): Uint8Array[] {
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i < data.length;) {
-    const length = data[i];
-    if (i + 1 + length > data.length) throw new MalformedMessage('TXT string runs past its record');
-    parts.push(data.subarray(i + 1, i + 1 + length));
-    i += 1 + length;
-  }
-  return parts;
-}
-
-/**
- * A TXT record's strings as `value` (joined) and `parts`. The choice between UTF-8 text and the
- * escaped form is made once for the whole record, on the joined bytes: a UTF-8 character cut
- * between two strings still reads as text in `value`, and only that part is shown escaped.
- */
-export function txtRecord(strings: Uint8Array[], ttl?: number): DnsRecord {
-  const joined = Buffer.concat(strings);
-  const asText = isUtf8(joined);
-  const value = asText ? joined.toString('utf8') : escapedText(joined);
-  const parts = strings.map((s) => (asText ? bytesText(s) : escapedText(s)));
-  return { type: 'TXT', value, parts, ...(ttl !== undefined ? { ttl } : {}) };
+  return recordJson(record.message, record.rdataOffset, record.rdataLength, type, record.ttl);
 }

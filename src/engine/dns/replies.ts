@@ -7,6 +7,8 @@ import type { ExchangeError } from './errors';
 interface Waiter {
   resolve(message: Buffer): void;
   reject(err: Error): void;
+  /** keeps waiting after a reply: a zone transfer's answer is many messages with one ID */
+  many?: boolean;
 }
 
 /** A connection that carries many questions at once, told apart by ID. */
@@ -33,6 +35,33 @@ export class PendingReplies {
   }
 
   /**
+   * Hands every message with `id` to `onMessage` until it returns true (then resolves) or
+   * throws (then rejects with what it threw).
+   */
+  waitMany(id: number, onMessage: (message: Buffer) => boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        many: true,
+        resolve: (message) => {
+          let done: boolean;
+          try {
+            done = onMessage(message);
+          } catch (err) {
+            this.waiters.delete(id);
+            reject(err instanceof Error ? err : new Error(String(err)));
+            return;
+          }
+          if (!done) return;
+          this.waiters.delete(id);
+          resolve();
+        },
+        reject,
+      };
+      this.waiters.set(id, waiter);
+    });
+  }
+
+  /**
    * Hands a message (at least two octets) to the question waiting for its ID. A message
    * nobody waits for (a late answer to an earlier try, or a forgery) is dropped.
    */
@@ -40,7 +69,7 @@ export class PendingReplies {
     const id = message.readUInt16BE(0);
     const waiter = this.waiters.get(id);
     if (waiter === undefined) return;
-    this.waiters.delete(id);
+    if (waiter.many !== true) this.waiters.delete(id);
     waiter.resolve(message);
   }
 

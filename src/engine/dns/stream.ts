@@ -52,11 +52,20 @@ export class StreamConnection implements Channel {
   }
 
   ask(id: number, query: Buffer): Promise<Buffer> {
+    return this.send(id, query, () => this.replies.wait(id));
+  }
+
+  /** Sends one query whose answer is many messages (a zone transfer), each to `onMessage`. */
+  askMany(id: number, query: Buffer, onMessage: (message: Buffer) => boolean): Promise<void> {
+    return this.send(id, query, () => this.replies.waitMany(id, onMessage));
+  }
+
+  private send<T>(id: number, query: Buffer, wait: () => Promise<T>): Promise<T> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.replies.waitsFor(id)) {
       return Promise.reject(new ExchangeError('upstream_error', 'Duplicate query ID'));
     }
-    const reply = this.replies.wait(id);
+    const reply = wait();
     const framed = Buffer.alloc(2 + query.length);
     framed.writeUInt16BE(query.length, 0);
     query.copy(framed, 2);

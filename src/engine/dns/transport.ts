@@ -3,14 +3,14 @@
 // (RFC 8484) when the nameserver was given that way. Replies are checked before use: the ID,
 // the question, and that the message parses at all; a malformed reply fails the try at once.
 //
-// `exchange` is the engine's lowest DNS call: the record look-ups (query.ts) and DNSSEC
-// validation (DO bit, raw RRSIG/DNSKEY/DS/NSEC) both ask through it.
+// `exchange` is the engine's lowest DNS call: the record look-ups (query.ts), DNSSEC
+// validation (DO bit, raw RRSIG/DNSKEY/DS/NSEC) and the zone drift (with `transfer`) ask
+// through it.
 import type { ConnectionOptions } from 'node:tls';
-import * as packet from 'dns-packet';
 import { LookupError, throwIfAborted } from '../../contract/errors';
 import { DatagramChannel } from './datagram';
 import { ExchangeError, failureOf } from './errors';
-import { textToLabels } from './presentation';
+import { sameName, textToLabels, type Labels } from './names';
 import { unusedId, type Channel } from './replies';
 import { StreamConnection, trustKey, type StreamTarget } from './stream';
 import {
@@ -19,9 +19,7 @@ import {
   FLAG_TC,
   parseMessage,
   RCODE,
-  sameName,
   TYPE_CODES,
-  type Labels,
   type QueryMessageOptions,
   type WireMessage,
 } from './wire';
@@ -56,8 +54,6 @@ export interface Reply {
   /** header, question, records with their names as bytes */
   parsed: WireMessage;
   transport: 'udp' | 'tcp' | 'tls' | 'https';
-  /** the reply decoded by dns-packet (every record type it knows: RRSIG, DNSKEY, NSEC...) */
-  readonly packet: packet.Packet;
 }
 
 /**
@@ -84,6 +80,24 @@ export class Session {
     if (target.kind === 'tls' && this !== tlsConnections) {
       return tlsConnections.ask(target, build, end);
     }
+    const { channel, id } = this.claim(target, end);
+    return channel.ask(id, build(id));
+  }
+
+  /** Like ask, over TCP, for a question answered by many messages (a zone transfer). */
+  askMany(
+    target: StreamTarget,
+    build: (id: number) => Buffer,
+    end: TryEnd,
+    onMessage: (message: Buffer) => boolean,
+  ): Promise<void> {
+    const { channel, id } = this.claim({ ...target, kind: 'tcp' }, end);
+    if (!(channel instanceof StreamConnection)) throw new Error('a TCP channel is a stream');
+    return channel.askMany(id, build(id), onMessage);
+  }
+
+  /** The channel to `target` (opened when there is none) and a free ID on it until `end`. */
+  private claim(target: ChannelTarget, end: TryEnd): { channel: Channel; id: number } {
     const key = channelKey(target);
     let entry = this.channels.get(key);
     if (entry === undefined || entry.channel.closed) {
@@ -101,7 +115,7 @@ export class Session {
       open.inFlight--;
       if (open.inFlight === 0 && this.lifetime !== 'untilClosed') this.closeIfIdle(key, open);
     });
-    return open.channel.ask(id, build(id));
+    return { channel: open.channel, id };
   }
 
   close(): void {
@@ -209,6 +223,38 @@ export async function exchange(
   }
 }
 
+/**
+ * A zone transfer (AXFR, RFC 5936) over TCP: every message of the answer, checked, to
+ * `onMessage` until it returns true. The whole transfer runs under `options.timeoutMs`.
+ * Throws ExchangeError (timeout, refused, malformed, a message of another question) or
+ * cancelled, or what `onMessage` throws.
+ */
+export async function transfer(
+  question: Question,
+  server: { address: string; port: number },
+  options: ExchangeOptions,
+  onMessage: (reply: Reply) => boolean,
+): Promise<void> {
+  throwIfAborted(options.signal);
+  const name = typeof question.name === 'string' ? textToLabels(question.name) : question.name;
+  const type = typeof question.type === 'number' ? question.type : TYPE_CODES[question.type];
+  const session = new Session();
+  const ask: Ask = { name, type, options, session };
+  try {
+    await withDeadline(options, (end) =>
+      session.askMany(
+        { address: server.address, port: server.port },
+        (id) => encodeQuery(id, name, type, { ...options, edns: false }),
+        end,
+        // RFC 5936 section 2.2.1: messages after the first may leave the question out
+        (message) => onMessage(checkReply(message, ask, 'tcp', true)),
+      ),
+    );
+  } finally {
+    session.close();
+  }
+}
+
 export interface Ask {
   name: Labels;
   type: number;
@@ -280,32 +326,25 @@ function withDeadline<T>(options: ExchangeOptions, work: (end: TryEnd) => Promis
 }
 
 /** A reply to our query, or why it is not one (the ID was already matched). */
-export function checkReply(message: Buffer, ask: Ask, transport: Reply['transport']): Reply {
+export function checkReply(
+  message: Buffer,
+  ask: Ask,
+  transport: Reply['transport'],
+  questionOptional = false,
+): Reply {
   const parsed = parseMessage(message);
   const q = parsed.question;
   if ((parsed.flags & FLAG_QR) === 0) {
     throw new ExchangeError('upstream_error', 'The nameserver sent a query, not an answer');
   }
   // An error reply may leave the question out (RFC 1035 leaves FORMERR unspecified).
-  const errorWithoutQuestion =
-    q === undefined && parsed.rcode !== RCODE.NOERROR && parsed.rcode !== RCODE.NXDOMAIN;
-  if (
-    !errorWithoutQuestion &&
-    (q === undefined || q.type !== ask.type || !sameName(q.name, ask.name))
-  ) {
+  const withoutQuestion =
+    q === undefined &&
+    (questionOptional || (parsed.rcode !== RCODE.NOERROR && parsed.rcode !== RCODE.NXDOMAIN));
+  if (!withoutQuestion && (q === undefined || q.type !== ask.type || !sameName(q.name, ask.name))) {
     throw new ExchangeError('upstream_error', 'The nameserver answered another question');
   }
-  let decoded: packet.Packet | undefined;
-  return {
-    message,
-    parsed,
-    transport,
-    get packet() {
-      // Decoded on first use only: the record look-ups never need it.
-      decoded ??= packet.decode(message);
-      return decoded;
-    },
-  };
+  return { message, parsed, transport };
 }
 
 function askUdp(ask: Ask, server: NameServer, end: TryEnd): Promise<Reply> {

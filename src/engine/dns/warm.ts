@@ -7,7 +7,7 @@ import { createSocket } from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import * as packet from 'dns-packet';
 import { RECORD_TYPES, type QueryResult, type RecordType } from '../../contract/shapes';
-import { textToLabels } from './presentation';
+import { textToLabels } from './names';
 import { outcomeOf } from './records';
 import { query } from './query';
 import { encodeQuery, parseMessage } from './wire';

@@ -1,13 +1,18 @@
 // DNS messages at the byte level (RFC 1035 section 4, RFC 6891 for OPT). Names are kept as
 // label bytes, not strings: a label may hold any octet (a space, a dot, non-UTF-8 bytes), and
-// only bytes survive that round trip. dns-packet is used for the DNSSEC-facing decoded view
-// (see transport.ts); this reader is what the records of the contract are built from.
-import { LookupError } from '../../contract/errors';
+// only bytes survive that round trip. The one message parser of the engine: record look-ups,
+// DNSSEC validation and the zone drift read replies through it, and the records' data through
+// the type table's codecs (rdata/).
+import { MalformedMessage } from './errors';
+import { readName, type Labels } from './names';
 
 export const CLASS_IN = 1;
 export const TYPE_OPT = 41;
 export const TYPE_CNAME = 5;
 export const EDNS_UDP_PAYLOAD = 1232;
+
+export { MalformedMessage };
+export type { Labels };
 
 export const TYPE_CODES = {
   A: 1,
@@ -36,9 +41,6 @@ export const RCODE = {
   NOTIMP: 4,
   REFUSED: 5,
 } as const;
-
-/** A name as its labels' bytes, root = []. */
-export type Labels = Uint8Array[];
 
 export interface WireRecord {
   owner: Labels;
@@ -70,46 +72,6 @@ export const FLAG_TC = 0x0200;
 export const FLAG_RD = 0x0100;
 export const FLAG_CD = 0x0010;
 export const EDNS_DO = 0x8000;
-
-/** Thrown for a message that does not parse; the caller fails that try at once. */
-export class MalformedMessage extends LookupError {
-  constructor(why: string) {
-    super('upstream_error', `The nameserver sent a malformed answer (${why})`);
-  }
-}
-
-const MAX_NAME_OCTETS = 255;
-
-/** Reads a possibly compressed name; returns its labels and the offset after it. */
-export function readName(message: Uint8Array, start: number): { labels: Labels; next: number } {
-  const labels: Labels = [];
-  let offset = start;
-  let next = -1;
-  let octets = 1;
-  // Each pointer must go strictly backwards, so a loop of pointers cannot run forever.
-  let limit = start;
-  for (;;) {
-    if (offset >= message.length) throw new MalformedMessage('name runs past the end');
-    const length = message[offset];
-    if ((length & 0xc0) === 0xc0) {
-      if (offset + 1 >= message.length) throw new MalformedMessage('cut compression pointer');
-      const target = ((length & 0x3f) << 8) | message[offset + 1];
-      if (target >= limit) throw new MalformedMessage('compression pointer goes forwards');
-      if (next === -1) next = offset + 2;
-      offset = target;
-      limit = target;
-      continue;
-    }
-    if ((length & 0xc0) !== 0) throw new MalformedMessage('unknown label type');
-    if (length === 0) break;
-    if (offset + 1 + length > message.length) throw new MalformedMessage('label runs past the end');
-    octets += length + 1;
-    if (octets > MAX_NAME_OCTETS) throw new MalformedMessage('name longer than 255 octets');
-    labels.push(message.subarray(offset + 1, offset + 1 + length));
-    offset += 1 + length;
-  }
-  return { labels, next: next === -1 ? offset + 1 : next };
-}
 
 function readRecord(message: Uint8Array, view: DataView, start: number) {
   const { labels, next } = readName(message, start);
@@ -231,22 +193,4 @@ export function encodeQuery(
     out.writeUInt16BE(0, offset + 9);
   }
   return out;
-}
-
-/** ASCII case folding only (RFC 4343): other octets compare exactly. */
-export function sameName(a: Labels, b: Labels): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x.length !== y.length) return false;
-    for (let j = 0; j < x.length; j++) {
-      if (fold(x[j]) !== fold(y[j])) return false;
-    }
-  }
-  return true;
-}
-
-function fold(byte: number): number {
-  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
 }

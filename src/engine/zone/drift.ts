@@ -5,15 +5,11 @@
 // serial, so a stale secondary shows.
 import { isIP } from 'node:net';
 import { LookupError, throwIfAborted } from '../../contract/errors';
-import { RECORD_TYPES, type DnsRecord, type RecordType } from '../../contract/shapes';
-import { query } from '../dns/query';
+import { isAtOrBelow } from '../dns/names';
+import type { CanonicalRecord } from '../dns/rdata/canonical';
 import { parseServer, resolveServer } from '../dns/server';
-import { askTcp, transferZone, type TcpTarget } from './axfr';
-import { isAtOrBelow } from './names';
-import { parseRdata } from './rdata';
-import { tokenizeLine } from './lexer';
+import { askRecords, transferZone, type TcpTarget } from './axfr';
 import type { ZoneRecord } from './types';
-import type { WireRecord } from './wire';
 
 export type DriftKind = 'missing' | 'extra' | 'changed';
 
@@ -27,8 +23,10 @@ export interface DriftEntry {
   live: string | null;
   /** additive: the server that differs */
   server: string;
-  /** additive: where the file's record is (0-based line), for editors */
+  /** additive: where the file's record is (1-based line, as zone-check and editors count) */
   line?: number;
+  /** additive: the 1-based column the record starts at, beside `line` */
+  column?: number;
 }
 
 export interface ServerSerial {
@@ -53,10 +51,11 @@ export interface DriftOptions {
   concurrency?: number;
 }
 
+/** A served record: canonical wire form (hex, as the parser gives a file's records) and text. */
 interface LiveRecord {
   key: string;
   type: string;
-  ttl: number | undefined;
+  ttl: number;
   wire: string;
   data: string;
 }
@@ -158,8 +157,8 @@ async function compareWith(
   };
 }
 
-function fromWire(r: WireRecord): LiveRecord {
-  return { key: r.key, type: r.type, ttl: r.ttl, wire: r.wire, data: r.data };
+function fromWire(r: CanonicalRecord): LiveRecord {
+  return { key: r.key, type: r.type, ttl: r.ttl, wire: r.wire.toString('hex'), data: r.data };
 }
 
 function authoritative(zone: string, records: ZoneRecord[]): ZoneRecord[] {
@@ -177,79 +176,22 @@ async function askEach(
   server: Server,
   options: DriftOptions,
 ): Promise<LiveRecord[]> {
-  const questions = [...new Set(records.map((r) => `${r.key} ${r.type}`))].map((q) => q.split(' '));
+  const questions = new Map<string, { key: string; typeCode: number }>();
+  for (const r of records) questions.set(`${r.key} ${r.typeCode}`, r);
+  const queue = [...questions.values()];
   const out: LiveRecord[] = [];
   let next = 0;
   const width = options.concurrency ?? 8;
-  const serverText = server.target.address.includes(':')
-    ? `[${server.target.address}]:${server.target.port}`
-    : `${server.target.address}:${server.target.port}`;
+  const tcp = { signal: options.signal, timeoutMs: options.timeoutMs ?? 3000 };
   await Promise.all(
-    Array.from({ length: Math.min(width, questions.length) }, async () => {
-      while (next < questions.length) {
-        const [name, type] = questions[next++];
-        out.push(...(await askOne(name, type, server.target, serverText, options)));
+    Array.from({ length: Math.min(width, queue.length) }, async () => {
+      while (next < queue.length) {
+        const { key, typeCode } = queue[next++];
+        out.push(...(await askRecords(key, typeCode, server.target, tcp)).map(fromWire));
       }
     }),
   );
   return out;
-}
-
-async function askOne(
-  name: string,
-  type: string,
-  target: TcpTarget,
-  serverText: string,
-  options: DriftOptions,
-): Promise<LiveRecord[]> {
-  if ((RECORD_TYPES as readonly string[]).includes(type) && !name.includes('\\')) {
-    const result = await query(
-      { host: name, types: [type], server: serverText },
-      { signal: options.signal, timeoutMs: options.timeoutMs ?? 3000, tries: 2 },
-    );
-    const failure = result.errors?.[0];
-    if (failure !== undefined)
-      throw new LookupError('upstream_error', `${name} ${type}: ${failure.code}`);
-    return result.records
-      .filter((r) => r.type === type)
-      .map((r) => fromContract(name, type as RecordType, r));
-  }
-  return (
-    await askTcp(name, type, target, {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs ?? 3000,
-    })
-  ).map(fromWire);
-}
-
-/** A record of the engine's query function back into canonical form through the file parser. */
-function fromContract(name: string, type: RecordType, r: DnsRecord): LiveRecord {
-  const quote = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-  let text: string;
-  switch (type) {
-    case 'MX':
-      text = `${r.priority} ${r.value}`;
-      break;
-    case 'SRV':
-      text = `${r.priority} ${r.weight} ${r.port} ${r.value}`;
-      break;
-    case 'CAA':
-      text = `${r.flags} ${r.tag} ${quote(r.value ?? '')}`;
-      break;
-    case 'TXT':
-      text = (r.parts ?? [r.value ?? '']).map(quote).join(' ');
-      break;
-    case 'SOA':
-      text = `${r.mname} ${r.rname} ${r.serial} ${r.refresh} ${r.retry} ${r.expire} ${r.min_ttl}`;
-      break;
-    default:
-      text = r.value ?? '';
-  }
-  const tokens = tokenizeLine(text).tokens;
-  const parsed = parseRdata(type, tokens, '.');
-  if ('code' in parsed)
-    return { key: name, type, ttl: r.ttl, wire: `unparsed:${text}`, data: text };
-  return { key: name, type, ttl: r.ttl, wire: parsed.wire, data: parsed.data };
 }
 
 function diff(file: ZoneRecord[], live: LiveRecord[], server: string): DriftEntry[] {
@@ -275,8 +217,7 @@ function diff(file: ZoneRecord[], live: LiveRecord[], server: string): DriftEntr
     const extra = l.filter((x) => !f.some((r) => r.wire === x.wire));
     for (const r of f) {
       const twin = l.find((x) => x.wire === r.wire);
-      // A TTL the server did not give (some answers of the query path) cannot differ.
-      if (twin !== undefined && twin.ttl !== undefined && twin.ttl !== r.ttl) {
+      if (twin !== undefined && twin.ttl !== r.ttl) {
         out.push(entry(r, twin, 'changed', server));
       }
     }
@@ -305,9 +246,12 @@ function entry(
     type: file?.type ?? live!.type,
     kind,
     file: file === undefined ? null : `${file.ttl} ${file.data}`,
-    live: live === undefined ? null : `${live.ttl ?? '-'} ${live.data}`,
+    live: live === undefined ? null : `${live.ttl} ${live.data}`,
     server,
   };
-  if (file !== undefined && file.file === undefined) e.line = file.range.line;
+  if (file !== undefined && file.file === undefined) {
+    e.line = file.range.line + 1;
+    e.column = file.range.start + 1;
+  }
   return e;
 }

@@ -3,10 +3,10 @@
 // owner and TTL (RFC 1035 section 5.1, RFC 2308 section 4).
 import type { LineTokens, Token } from './lexer';
 import { tokenizeLine } from './lexer';
-import { isAtOrBelow, isNameError, parseName } from './names';
-import { parseRdata, splitCharString } from './rdata';
-import { CLASSES, typeCode, typeName, upperCase } from './rrtypes';
-import { looksLikeTtl, parseTtl } from './ttl';
+import { isAtOrBelow, isNameError, parseName } from '../dns/names';
+import { parseRdata, splitCharString } from '../dns/rdata/text';
+import { CLASSES, typeCode, typeName, upperCase } from '../dns/rdata/types';
+import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
 import { generateLines } from './generate';
 import type { SourceRange, ZoneProblem, ZoneRecord } from './types';
 

@@ -2,9 +2,9 @@
 // record data and comments kept as written. Directives, comment lines, records spread over
 // parentheses and lines that do not read as a record are left exactly as they are.
 import { tokenizeLine, type Token } from './lexer';
-import { looksLikeTtl } from './ttl';
-import { typeCode } from './rrtypes';
-import { CLASSES } from './rrtypes';
+import { looksLikeTtl } from '../dns/rdata/ttl';
+import { typeCode } from '../dns/rdata/types';
+import { CLASSES } from '../dns/rdata/types';
 
 interface Row {
   line: number;

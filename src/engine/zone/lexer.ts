@@ -2,14 +2,11 @@
 // the lines around it (quoted strings do not cross lines, parentheses only group), so editors
 // can cache them per line and re-tokenise only the lines an edit touched.
 
-export type TokenKind = 'word' | 'quoted' | 'open' | 'close';
+import type { Token as RdataToken } from '../dns/rdata/reader';
 
-export interface Token {
-  kind: TokenKind;
-  /** the token as written: escapes kept, the quotes of a quoted string dropped */
-  text: string;
-  start: number;
-  end: number;
+export type TokenKind = RdataToken['kind'];
+
+export interface Token extends RdataToken {
   /**
    * the line the token is on: 0 from the lexer (a line's tokens do not know where the line
    * is, and cached lines move as an editor inserts lines); the entry parser sets it as it
@@ -25,6 +22,9 @@ export interface LineTokens {
   error?: { start: number; end: number; message: string };
 }
 
+// Constants of this module, not imports: the loop over every character of a file reads them,
+// and an imported binding is a property read through the module's exports object each time
+// outside the bundle (tests, benches under tsx).
 const SPACE = 0x20;
 const TAB = 0x09;
 const CR = 0x0d;
@@ -83,64 +83,4 @@ export function tokenizeLine(line: string): LineTokens {
     }
   }
   return { tokens, leadingBlank };
-}
-
-/**
- * The octets of a character-string or word as RFC 1035 section 5.1 reads it: `\DDD` is one
- * octet in decimal, `\X` is X itself. Characters beyond ASCII count as their UTF-8 octets.
- * Returns undefined when a `\DDD` is over 255.
- */
-export function unescapeOctets(text: string): number[] | undefined {
-  const out: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === BACKSLASH && i + 1 < text.length) {
-      // \DDD read by char code: TXT strings with escapes come through here by the thousand
-      const d1 = digitAt(text, i + 1);
-      const d2 = digitAt(text, i + 2);
-      const d3 = digitAt(text, i + 3);
-      if (d1 >= 0 && d2 >= 0 && d3 >= 0) {
-        const value = d1 * 100 + d2 * 10 + d3;
-        if (value > 255) return undefined;
-        out.push(value);
-        i += 3;
-      } else {
-        i++;
-        pushChar(out, text, i);
-        if (text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff) i++;
-      }
-    } else if (c < 0x80) {
-      out.push(c);
-    } else {
-      pushChar(out, text, i);
-      if (c >= 0xd800 && c <= 0xdbff) i++;
-    }
-  }
-  return out;
-}
-
-/** The decimal digit at `i`, or -1 (also past the end). */
-function digitAt(text: string, i: number): number {
-  const c = text.charCodeAt(i) - 0x30;
-  return c >= 0 && c <= 9 ? c : -1;
-}
-
-function pushChar(out: number[], text: string, i: number): void {
-  const cp = text.codePointAt(i) ?? 0;
-  if (cp < 0x80) out.push(cp);
-  else for (const b of Buffer.from(String.fromCodePoint(cp), 'utf8')) out.push(b);
-}
-
-/** Octets back to presentation: printable ASCII as is, `"` `\` `;` escaped, the rest `\DDD`. */
-export function escapeOctets(octets: ArrayLike<number>, inQuotes: boolean): string {
-  let out = '';
-  for (let i = 0; i < octets.length; i++) {
-    const b = octets[i];
-    if (b === QUOTE || b === BACKSLASH || (!inQuotes && (b === SEMI || b === OPEN || b === CLOSE)))
-      out += `\\${String.fromCharCode(b)}`;
-    else if (b > 0x20 && b < 0x7f) out += String.fromCharCode(b);
-    else if (b === SPACE && inQuotes) out += ' ';
-    else out += `\\${String(b).padStart(3, '0')}`;
-  }
-  return out;
 }

@@ -153,7 +153,7 @@ describe('hostlens output on a terminal and in a pipe', () => {
     const hasScript = spawnSync('script', ['--version']).status === 0;
 
     function underScript(args: string[], env: Record<string, string>) {
-      const command = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', ...args]
+      const command = [process.execPath, '--import', 'tsx', 'src/cli/bin.ts', ...args]
         .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
         .join(' ');
       const childEnv: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', ...env };
@@ -187,7 +187,7 @@ describe('hostlens output on a terminal and in a pipe', () => {
         [
           '--import',
           'tsx',
-          'src/cli/main.ts',
+          'src/cli/bin.ts',
           'query',
           'example.test',
           'MX',

@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/contract/errors';
 import type {
@@ -23,6 +22,7 @@ import type {
 import { EmbeddedServices } from '../../../src/services/embedded';
 import { queryString } from '../../../src/services/http';
 import { findOperation, OPERATIONS, type Operation } from '../../../src/contract/operations';
+import { buildCli } from '../../support/cli-build';
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../support/dns-server';
 import { startRdapServer, type RdapFixture } from '../../support/rdap-server';
 import { OpenApiChecker } from '../../support/openapi';
@@ -405,23 +405,14 @@ describe('three ways: engine, HTTP client through the server, command line', fun
   before(async function () {
     this.timeout(60_000);
     tmp = mkdtempSync(join(tmpdir(), 'hostlens-three-way-'));
-    cli = join(tmp, 'cli.js');
     const records = loadFixtureZones();
     const [built, dns4, dns6, web] = await Promise.all([
-      build({
-        entryPoints: [resolve(__dirname, '../../../src/cli/main.ts')],
-        outfile: cli,
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        logLevel: 'silent',
-      }),
+      buildCli(tmp),
       startDnsServer({ records }),
       startDnsServer({ records, host: '::1' }),
       startWebServer(),
     ]);
-    assert.deepEqual(built.errors, []);
+    cli = built;
     fx = { dns4, dns6, web };
     rdap = await startRdapServer({
       '/domain/example.cz': { body: RDAP_CZ },

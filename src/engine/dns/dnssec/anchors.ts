@@ -2,7 +2,7 @@
 // root-anchors.xml), or the DS/DNSKEY lines of the file HOSTLENS_TRUST_ANCHORS names, for a
 // private root or a test hierarchy (it replaces the root's, it does not add to them).
 import { readFileSync } from 'node:fs';
-import type { DnskeyData } from './crypto';
+import type { DnskeyData } from '../keys';
 import { canonicalName, isAtOrBelow, labelCount } from './names';
 
 export interface DsData {

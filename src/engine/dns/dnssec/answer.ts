@@ -133,7 +133,7 @@ export async function validateQuestion(
       const where = zone.status === 'secure' ? `signed by ${zone.zone}` : 'unsigned';
       return finish(verdict, worst, `${name} ${qtype} is ${where}`, reply.rcode);
     }
-    const target = canonicalName(String(alias.data[0]));
+    const target = canonicalName(alias.data[0].value as string);
     if (seen.has(target))
       return verdict('bogus', `the CNAME chain from ${start} loops at ${target}`, reply.rcode);
     name = target;
@@ -163,10 +163,6 @@ const RANK: Record<Status, number> = { secure: 0, insecure: 1, indeterminate: 2,
 
 export function pick<T extends { status: Status }>(a: T | undefined, b: T): T {
   return a === undefined || RANK[b.status] > RANK[a.status] ? b : a;
-}
-
-export function worseThan(a: Status, b: Status): boolean {
-  return RANK[a] > RANK[b];
 }
 
 function mergeChain(into: ChainLink[], links: readonly ChainLink[]): void {

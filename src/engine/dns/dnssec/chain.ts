@@ -3,26 +3,20 @@
 // one of those DS records names, or a signed proof that the cut has no DS (insecure below).
 // Every DS and DNSKEY question of the walk goes out at once; the walk then reads the answers
 // top down, so the chain costs one round trip however deep it is.
-import type * as packet from 'dns-packet';
 import { LookupError } from '../../../contract/errors';
 import type { TrustAnchor, DsData } from './anchors';
-import {
-  algorithmName,
-  dsDigest,
-  isSupportedAlgorithm,
-  isSupportedDigest,
-  keyBits,
-  keyTag,
-  DEPRECATED_ALGORITHMS,
-  ZONE_KEY_FLAG,
-  type DnskeyData,
-} from './crypto';
-import { proveDenial, decodeBase32Hex, type Denial, type Nsec, type Nsec3 } from './denial';
+import { dsDigest, isSupportedDigest, keyTag, ZONE_KEY_FLAG, type DnskeyData } from '../keys';
+import { algorithmName, isSupportedAlgorithm, keyBits, DEPRECATED_ALGORITHMS } from './crypto';
+import { fromBase32Hex } from '../rdata/base32hex';
+import { proveDenial, type Denial, type Nsec, type Nsec3 } from './denial';
 import type { Exchange, Nameserver } from './exchange';
+import { parseMessage, RCODE } from '../wire';
 import { canonicalName, fromLabels, labels, namesBelow } from './names';
 import {
   absoluteTime,
   checkRrset,
+  dnskeysOf,
+  dsOf,
   findRrset,
   rrsets,
   type RRset,
@@ -48,6 +42,8 @@ export type SecureZone = Extract<ZoneState, { status: 'secure' }>;
 export type Reply =
   | { ok: true; rcode: string; answers: RRset[]; authority: RRset[] }
   | { ok: false; error: LookupError };
+
+const RCODE_NAMES = Object.fromEntries(Object.entries(RCODE).map(([n, code]) => [code, n]));
 
 /** How many names of one walk are asked ahead at once (names deeper than this wait their turn). */
 const PREFETCH_DEPTH = 16;
@@ -82,13 +78,9 @@ export class Resolver {
 
   private async fetch(name: string, type: string): Promise<Reply> {
     try {
-      const reply: packet.Packet = await this.exchange(
-        canonicalName(name),
-        type,
-        this.server,
-        this.signal,
-      );
-      const rcode = (reply as { rcode?: string }).rcode ?? 'NOERROR';
+      const message = await this.exchange(canonicalName(name), type, this.server, this.signal);
+      const reply = parseMessage(message);
+      const rcode = RCODE_NAMES[reply.rcode] ?? `RCODE ${reply.rcode}`;
       // REFUSED, SERVFAIL, NOTIMP...: the server declined to answer, which says nothing of the
       // zone. The common case is an authoritative server asked for the root's keys: it is not
       // a resolver, and the chain cannot be built through it (indeterminate, not bogus).
@@ -109,7 +101,7 @@ export class Resolver {
       };
     } catch (err) {
       if (err instanceof LookupError) return { ok: false, error: err };
-      // dns-packet refuses some malformed records while decoding: an unusable answer.
+      // not a LookupError: a fault of ours, reported as an unusable answer, not thrown
       return {
         ok: false,
         error: new LookupError('upstream_error', `An unusable answer for ${name} ${type}`),
@@ -192,7 +184,7 @@ export class Resolver {
           chain,
         };
       }
-      return this.zoneKeys(name, ds.data as DsData[], chain, `the DS records in ${parent.zone}`);
+      return this.zoneKeys(name, dsOf(ds), chain, `the DS records in ${parent.zone}`);
     }
     // A CNAME is never at a zone cut; the name is an alias inside the parent's zone.
     if (findRrset(reply.answers, name, 'CNAME') !== undefined) return 'same';
@@ -301,7 +293,7 @@ export class Resolver {
         chain: next,
       };
     }
-    const keys = (set.data as DnskeyData[]).filter((k) => Buffer.isBuffer(k.key));
+    const keys = dnskeysOf(set);
     link.dnskey = keys.map((k) => ({
       key_tag: keyTag(k),
       algorithm: k.algorithm,
@@ -357,37 +349,30 @@ function minTtl(reply: Extract<Reply, { ok: true }>): number {
   return ttls.length === 0 ? 0 : Math.min(...ttls);
 }
 
-function toNsec(owner: string, data: unknown): Nsec {
-  const d = data as { nextDomain?: unknown; rrtypes?: unknown };
+/** An NSEC record's fields (by the type table's names: nextDomain, rrtypes). */
+function toNsec(owner: string, data: Record<string, unknown>): Nsec {
   return {
     owner,
-    next: canonicalName(typeof d.nextDomain === 'string' ? d.nextDomain : '.'),
-    types: new Set(Array.isArray(d.rrtypes) ? d.rrtypes.map(String) : []),
+    next: canonicalName(data.nextDomain as string),
+    types: new Set(data.rrtypes as string[]),
   };
 }
 
-function toNsec3(owner: string, data: unknown): Nsec3[] {
-  const d = data as Partial<{
-    algorithm: number;
-    flags: number;
-    iterations: number;
-    salt: Buffer;
-    nextDomain: Buffer;
-    rrtypes: string[];
-  }>;
+/** An NSEC3 record's fields; none when its owner's first label is not a base32hex hash. */
+function toNsec3(owner: string, data: Record<string, unknown>): Nsec3[] {
   const [first, ...rest] = labels(owner);
-  const hash = first === undefined ? undefined : decodeBase32Hex(first);
-  if (hash === undefined || !Buffer.isBuffer(d.salt) || !Buffer.isBuffer(d.nextDomain)) return [];
+  const hash = first === undefined ? undefined : fromBase32Hex(first);
+  if (hash === undefined) return [];
   return [
     {
       zone: fromLabels(rest),
       hash,
-      algorithm: d.algorithm ?? 0,
-      flags: d.flags ?? 0,
-      iterations: d.iterations ?? 0,
-      salt: d.salt,
-      next: d.nextDomain,
-      types: new Set(d.rrtypes ?? []),
+      algorithm: data.algorithm as number,
+      flags: data.flags as number,
+      iterations: data.iterations as number,
+      salt: data.salt as Buffer,
+      next: data.nextDomain as Buffer,
+      types: new Set(data.rrtypes as string[]),
     },
   ];
 }

@@ -1,20 +1,9 @@
-// DNSSEC's cryptography over node:crypto: key tags (RFC 4034 appendix B), DS digests (RFC 4034
-// section 5.1.4, RFC 4509, RFC 6605), and signature checks for the algorithms a validator is
+// DNSSEC's cryptography over node:crypto: signature checks for the algorithms a validator is
 // expected to support today (RFC 8624): 8 and 10 (RSA, RFC 5702), 13 and 14 (ECDSA, RFC 6605),
 // 15 and 16 (EdDSA, RFC 8080). 5 and 7 (RSA/SHA-1) are still validated, as BIND and Unbound
 // do, but reported as deprecated (RFC 8624 section 3.1: not to be used for signing).
-import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { nameToWire } from './names';
-
-export interface DnskeyData {
-  flags: number;
-  algorithm: number;
-  key: Buffer;
-}
-
-export const ZONE_KEY_FLAG = 0x0100;
-export const SEP_FLAG = 0x0001;
-export const REVOKE_FLAG = 0x0080;
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import type { DnskeyData } from '../keys';
 
 export const ALGORITHM_NAMES: Record<number, string> = {
   1: 'RSAMD5',
@@ -33,7 +22,6 @@ export const ALGORITHM_NAMES: Record<number, string> = {
 
 export const DEPRECATED_ALGORITHMS: ReadonlySet<number> = new Set([1, 3, 5, 6, 7, 12]);
 const SUPPORTED_ALGORITHMS: ReadonlySet<number> = new Set([5, 7, 8, 10, 13, 14, 15, 16]);
-const SUPPORTED_DIGESTS: ReadonlySet<number> = new Set([1, 2, 4]);
 
 export function algorithmName(algorithm: number): string {
   return ALGORITHM_NAMES[algorithm] ?? `algorithm ${algorithm}`;
@@ -41,36 +29,6 @@ export function algorithmName(algorithm: number): string {
 
 export function isSupportedAlgorithm(algorithm: number): boolean {
   return SUPPORTED_ALGORITHMS.has(algorithm);
-}
-
-export function isSupportedDigest(digestType: number): boolean {
-  return SUPPORTED_DIGESTS.has(digestType);
-}
-
-/** The DNSKEY RDATA as it is on the wire (flags, protocol 3, algorithm, key). */
-export function dnskeyRdata(key: DnskeyData): Buffer {
-  const out = Buffer.alloc(4 + key.key.length);
-  out.writeUInt16BE(key.flags & 0xffff, 0);
-  out[2] = 3;
-  out[3] = key.algorithm & 0xff;
-  key.key.copy(out, 4);
-  return out;
-}
-
-/** RFC 4034 appendix B (algorithm 1's different rule is moot: it is not supported). */
-export function keyTag(key: DnskeyData): number {
-  const rdata = dnskeyRdata(key);
-  let acc = 0;
-  for (let i = 0; i < rdata.length; i++) acc += i & 1 ? rdata[i] : rdata[i] << 8;
-  acc += (acc >> 16) & 0xffff;
-  return acc & 0xffff;
-}
-
-/** The digest a DS record of this type holds for the key owned by `owner`; undefined if unknown. */
-export function dsDigest(owner: string, key: DnskeyData, digestType: number): Buffer | undefined {
-  const hash = { 1: 'sha1', 2: 'sha256', 4: 'sha384' }[digestType];
-  if (hash === undefined) return undefined;
-  return createHash(hash).update(nameToWire(owner)).update(dnskeyRdata(key)).digest();
 }
 
 /** The key's size in bits: the RSA modulus, the curve's order, 0 when it does not parse. */

@@ -3,7 +3,6 @@
 // bit (send the RRSIGs and denial records) and the CD bit (a validating upstream still hands
 // over bogus data, so we can say why it is bogus). The validator sees just the `Exchange`
 // signature.
-import type * as packet from 'dns-packet';
 import { LookupError } from '../../../contract/errors';
 import { DNS_TIMEOUT_MS, DNS_TRIES } from '../../../contract/limits';
 import { exchange, Session } from '../transport';
@@ -14,13 +13,13 @@ export interface Nameserver {
   port: number;
 }
 
-/** One question, one decoded answer; throws LookupError (upstream_timeout, upstream_error, cancelled). */
+/** One question, the answer message as received; throws LookupError (upstream_timeout, upstream_error, cancelled). */
 export type Exchange = (
   name: string,
   type: string,
   server: Nameserver,
   signal?: AbortSignal,
-) => Promise<packet.Packet>;
+) => Promise<Buffer>;
 
 export interface ExchangeOptions {
   /** per try, in milliseconds */
@@ -53,7 +52,7 @@ export function createExchange(options: ExchangeOptions = {}): Exchange {
             ...(signal ? { signal } : {}),
           },
         );
-        return reply.packet;
+        return reply.message;
       } catch (err) {
         const retry = err instanceof LookupError && err.code === 'upstream_timeout';
         if (!retry || attempt >= tries) throw err;

@@ -1,5 +1,7 @@
 // Domain names as the validator needs them: absolute, lower case (ASCII only, RFC 4034 section
-// 6.2), split into labels, compared in canonical order (RFC 4034 section 6.1).
+// 6.2), split into labels, compared in canonical order (RFC 4034 section 6.1). Wire form and
+// at-or-below are the engine's name module's (../names.ts), on the canonical key.
+import * as keys from '../names';
 
 /** "Www.Example.TLD" or "www.example.tld." -> "www.example.tld."; the root is ".". */
 export function canonicalName(name: string): string {
@@ -24,11 +26,7 @@ export function fromLabels(parts: readonly string[]): string {
 
 /** Whether `name` is `ancestor` or below it. */
 export function isAtOrBelow(name: string, ancestor: string): boolean {
-  const n = labels(name);
-  const a = labels(ancestor);
-  if (a.length > n.length) return false;
-  const offset = n.length - a.length;
-  return a.every((label, i) => n[offset + i] === label);
+  return keys.isAtOrBelow(canonicalName(name), canonicalName(ancestor));
 }
 
 export function isBelow(name: string, ancestor: string): boolean {
@@ -70,16 +68,7 @@ export function compareNames(a: string, b: string): number {
   return la.length - lb.length;
 }
 
-/** The wire form of a canonical name (no compression). */
+/** The wire form of a name, canonical (no compression, lower case). */
 export function nameToWire(name: string): Buffer {
-  const parts = labels(name).map((l) => Buffer.from(l));
-  const out = Buffer.alloc(parts.reduce((n, p) => n + p.length + 1, 1));
-  let offset = 0;
-  for (const p of parts) {
-    out[offset++] = p.length;
-    p.copy(out, offset);
-    offset += p.length;
-  }
-  out[offset] = 0;
-  return out;
+  return keys.keyWire(canonicalName(name));
 }

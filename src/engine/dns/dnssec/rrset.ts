@@ -1,15 +1,14 @@
 // RRsets of a decoded answer and the check of one RRSIG over one RRset (RFC 4035 section 5.3):
 // the canonical form and order of RFC 4034 section 6, the validity window in serial-number
 // arithmetic (RFC 4034 section 3.1.5), the wildcard rule of the labels field.
-import * as packet from 'dns-packet';
-import {
-  REVOKE_FLAG,
-  ZONE_KEY_FLAG,
-  isSupportedAlgorithm,
-  keyTag,
-  verifySignature,
-  type DnskeyData,
-} from './crypto';
+import { keyText } from '../names';
+import { canonicalRecord } from '../rdata/canonical';
+import { rdataValues } from '../rdata/text';
+import { specOf, typeCode } from '../rdata/types';
+import { CLASS_IN, TYPE_OPT, type WireRecord } from '../wire';
+import { keyTag, REVOKE_FLAG, ZONE_KEY_FLAG, type DnskeyData } from '../keys';
+import { isSupportedAlgorithm, verifySignature } from './crypto';
+import type { DsData } from './anchors';
 import { canonicalName, fromLabels, labelCount, labels, isAtOrBelow, nameToWire } from './names';
 
 export interface RrsigData {
@@ -29,41 +28,53 @@ export interface RRset {
   name: string;
   type: string;
   ttl: number;
-  /** each record's data as dns-packet decoded it */
-  data: unknown[];
+  /** each record's fields by the type table's names (FieldCodec.value) */
+  data: Array<Record<string, unknown>>;
+  /** each record's data in the canonical form of RFC 4034 section 6.2 */
+  rdata: Buffer[];
+  /** the records as received, for the contract's JSON */
+  records: WireRecord[];
   sigs: RrsigData[];
 }
 
-/** Groups a section's records (class IN) into RRsets, each with the RRSIGs that cover it. */
-export function rrsets(section: readonly packet.Answer[] | undefined): RRset[] {
+/**
+ * Groups a section's records (class IN) into RRsets, each with the RRSIGs that cover it.
+ * Throws MalformedMessage when a record's data does not read as its type.
+ */
+export function rrsets(section: readonly WireRecord[]): RRset[] {
   const sets = new Map<string, RRset>();
   const sigs: Array<{ name: string; sig: RrsigData }> = [];
-  for (const rr of section ?? []) {
-    if (rr.type === 'OPT') continue;
-    const record = rr as {
-      name: string;
-      type: string;
-      ttl?: number;
-      class?: string;
-      data: unknown;
-    };
-    if (record.class !== undefined && record.class !== 'IN') continue;
-    const name = canonicalName(record.name);
-    if (record.type === 'RRSIG') {
-      sigs.push({ name, sig: record.data as RrsigData });
+  for (const record of section) {
+    if (record.type === TYPE_OPT || record.class !== CLASS_IN) continue;
+    const name = keyText(record.owner, true);
+    const canonical = canonicalRecord(record, 'dnssec');
+    const spec = specOf(record.type);
+    const data =
+      spec === undefined
+        ? {}
+        : rdataValues(record.message, record.rdataOffset, record.rdataLength, spec);
+    if (canonical.type === 'RRSIG') {
+      sigs.push({ name, sig: rrsigOf(data) });
       continue;
     }
-    const key = `${name} ${record.type}`;
-    const set = sets.get(key) ?? {
-      name,
-      type: record.type,
-      ttl: record.ttl ?? 0,
-      data: [],
-      sigs: [],
-    };
-    set.ttl = Math.min(set.ttl, record.ttl ?? 0);
-    set.data.push(record.data);
-    sets.set(key, set);
+    const key = `${name} ${canonical.type}`;
+    let set = sets.get(key);
+    if (set === undefined) {
+      set = {
+        name,
+        type: canonical.type,
+        ttl: record.ttl,
+        data: [],
+        rdata: [],
+        records: [],
+        sigs: [],
+      };
+      sets.set(key, set);
+    }
+    set.ttl = Math.min(set.ttl, record.ttl);
+    set.data.push(data);
+    set.rdata.push(canonical.wire);
+    set.records.push(record);
   }
   for (const { name, sig } of sigs) {
     const set = sets.get(`${name} ${sig.typeCovered}`);
@@ -72,49 +83,45 @@ export function rrsets(section: readonly packet.Answer[] | undefined): RRset[] {
   return [...sets.values()];
 }
 
+/**
+ * A record's fields as `T`, whose keys are the type table's field names for its type
+ * (types.ts names the DNSSEC types' fields as the validator's shapes do).
+ */
+function typed<T>(values: Record<string, unknown>, keys: ReadonlyArray<keyof T & string>): T {
+  const out: Partial<T> = {};
+  for (const key of keys) out[key] = values[key] as T[typeof key];
+  return out as T;
+}
+
+const RRSIG_FIELDS = [
+  'typeCovered',
+  'algorithm',
+  'labels',
+  'originalTTL',
+  'expiration',
+  'inception',
+  'keyTag',
+  'signersName',
+  'signature',
+] as const;
+
+function rrsigOf(values: Record<string, unknown>): RrsigData {
+  return typed<RrsigData>(values, RRSIG_FIELDS);
+}
+
+/** The DS records of a DS RRset. */
+export function dsOf(set: RRset): DsData[] {
+  return set.data.map((d) => typed<DsData>(d, ['keyTag', 'algorithm', 'digestType', 'digest']));
+}
+
+/** The keys of a DNSKEY RRset. */
+export function dnskeysOf(set: RRset): DnskeyData[] {
+  return set.data.map((d) => typed<DnskeyData>(d, ['flags', 'algorithm', 'key']));
+}
+
 export function findRrset(sets: readonly RRset[], name: string, type: string): RRset | undefined {
   const wanted = canonicalName(name);
   return sets.find((s) => s.name === wanted && s.type === type);
-}
-
-const lowerAscii = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-/** RFC 4034 section 6.2 item 3 (as RFC 6840 section 5.1 narrowed it: NSEC is left alone). */
-function lowerNames(type: string, data: unknown): unknown {
-  const d = data as Record<string, unknown>;
-  switch (type) {
-    case 'NS':
-    case 'CNAME':
-    case 'PTR':
-    case 'DNAME':
-      return lowerAscii(String(data));
-    case 'MX':
-      return { ...d, exchange: lowerAscii(String(d.exchange)) };
-    case 'SOA':
-      return { ...d, mname: lowerAscii(String(d.mname)), rname: lowerAscii(String(d.rname)) };
-    case 'SRV':
-      return { ...d, target: lowerAscii(String(d.target)) };
-    case 'RP':
-      return { ...d, mbox: lowerAscii(String(d.mbox)), txt: lowerAscii(String(d.txt)) };
-    case 'NAPTR':
-      return { ...d, replacement: lowerAscii(String(d.replacement)) };
-    case 'RRSIG':
-      return { ...d, signersName: lowerAscii(String(d.signersName)) };
-    default:
-      return data;
-  }
-}
-
-/** The record's RDATA in canonical form, or undefined when it cannot be encoded back. */
-export function canonicalRdata(type: string, data: unknown): Buffer | undefined {
-  try {
-    // dns-packet's per-type encoders are public but missing from its typings.
-    const codec = packet as unknown as { record(t: string): { encode(d: unknown): Buffer } };
-    const framed = codec.record(type).encode(lowerNames(type, data));
-    return Buffer.from(framed.subarray(2));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Seconds since the epoch, mapped into the 32-bit serial space of RRSIG times. */
@@ -253,43 +260,29 @@ function signedOwner(name: string, sigLabels: number): string {
 
 /** RFC 4034 section 3.1.8.1: RRSIG RDATA without the signature, then the sorted RRs. */
 function signedData(set: RRset, sig: RrsigData, owner: string): Buffer | undefined {
-  const sigRdata = canonicalRdata('RRSIG', { ...sig, signature: Buffer.alloc(0) });
-  if (sigRdata === undefined) return undefined;
-  const rdatas: Buffer[] = [];
-  for (const d of set.data) {
-    const r = canonicalRdata(set.type, d);
-    if (r === undefined) return undefined;
-    rdatas.push(r);
-  }
-  rdatas.sort((a, b) => Buffer.compare(a, b));
+  const covered = typeCode(sig.typeCovered);
+  if (covered === undefined) return undefined;
+  const signer = nameToWire(canonicalName(sig.signersName));
+  const fields = Buffer.alloc(18);
+  fields.writeUInt16BE(covered, 0);
+  fields[2] = sig.algorithm & 0xff;
+  fields[3] = sig.labels & 0xff;
+  fields.writeUInt32BE(sig.originalTTL >>> 0, 4);
+  fields.writeUInt32BE(sig.expiration >>> 0, 8);
+  fields.writeUInt32BE(sig.inception >>> 0, 12);
+  fields.writeUInt16BE(sig.keyTag & 0xffff, 16);
+  const rdatas = [...set.rdata].sort((a, b) => Buffer.compare(a, b));
   const unique = rdatas.filter((r, i) => i === 0 || !r.equals(rdatas[i - 1]));
   const ownerWire = nameToWire(owner);
   const fixed = Buffer.alloc(10);
-  fixed.writeUInt16BE(typeNumber(set.type), 0);
-  fixed.writeUInt16BE(1, 2); // class IN
+  fixed.writeUInt16BE(covered, 0);
+  fixed.writeUInt16BE(CLASS_IN, 2);
   fixed.writeUInt32BE(sig.originalTTL >>> 0, 4);
-  const parts: Buffer[] = [sigRdata];
+  const parts: Buffer[] = [fields, signer];
   for (const rdata of unique) {
     const head = Buffer.from(fixed);
     head.writeUInt16BE(rdata.length, 8);
     parts.push(ownerWire, head, rdata);
   }
   return Buffer.concat(parts);
-}
-
-const typeNumbers = new Map<string, number>();
-
-/** dns-packet's number for a type name (its table is not in its typings, its encoder is). */
-export function typeNumber(type: string): number {
-  let n = typeNumbers.get(type);
-  if (n === undefined) {
-    const probe = packet.encode({
-      type: 'query',
-      id: 0,
-      questions: [{ name: '.', type: type as packet.RecordType }],
-    });
-    n = probe.readUInt16BE(probe.length - 4);
-    typeNumbers.set(type, n);
-  }
-  return n;
 }

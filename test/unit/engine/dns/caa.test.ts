@@ -3,7 +3,7 @@
 // the bytes to the end of the record: a NUL inside it is kept, non-UTF-8 bytes escaped.
 import * as assert from 'node:assert/strict';
 import { outcomeOf } from '../../../../src/engine/dns/records';
-import { textToLabels } from '../../../../src/engine/dns/presentation';
+import { textToLabels } from '../../../../src/engine/dns/names';
 import { parseMessage, TYPE_CODES } from '../../../../src/engine/dns/wire';
 import { caaRdata, rawReply } from '../../../support/dns-wire';
 

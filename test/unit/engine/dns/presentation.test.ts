@@ -2,9 +2,10 @@
 // refusals: the forms users read must map back to the exact bytes on the wire.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bytesText, nameText, textToLabels } from '../../../../src/engine/dns/presentation';
-import { txtRecord } from '../../../../src/engine/dns/records';
-import { MalformedMessage, parseMessage, readName } from '../../../../src/engine/dns/wire';
+import { bytesText } from '../../../../src/engine/dns/presentation';
+import { nameText, readName, textToLabels } from '../../../../src/engine/dns/names';
+import { stringsJson } from '../../../../src/engine/dns/rdata/codecs';
+import { MalformedMessage, parseMessage } from '../../../../src/engine/dns/wire';
 import { LookupError } from '../../../../src/contract/errors';
 
 const b = (s: string) => Buffer.from(s, 'latin1');
@@ -70,11 +71,11 @@ describe('engine/dns presentation', () => {
   it('TXT: one choice for the whole record, made on the joined bytes', () => {
     const cafe = Buffer.from('café', 'utf8');
     // é cut between two strings: the value is text, the parts show the cut bytes
-    const cut = txtRecord([cafe.subarray(0, 4), cafe.subarray(4)], 5);
-    assert.deepEqual(cut, { type: 'TXT', value: 'café', parts: ['caf\\195', '\\169'], ttl: 5 });
-    const latin = txtRecord([b('a\xe9'), b('ok')]);
-    assert.deepEqual(latin, { type: 'TXT', value: 'a\\233ok', parts: ['a\\233', 'ok'] });
-    assert.deepEqual(txtRecord([Buffer.alloc(0)]), { type: 'TXT', value: '', parts: [''] });
+    const cut = stringsJson([cafe.subarray(0, 4), cafe.subarray(4)]);
+    assert.deepEqual(cut, { value: 'café', parts: ['caf\\195', '\\169'] });
+    const latin = stringsJson([b('a\xe9'), b('ok')]);
+    assert.deepEqual(latin, { value: 'a\\233ok', parts: ['a\\233', 'ok'] });
+    assert.deepEqual(stringsJson([Buffer.alloc(0)]), { value: '', parts: [''] });
   });
 
   describe('the message reader', () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { isIPv4, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { readIPv4, readIPv6 } from '../../../../src/engine/zone/addresses';
+import { readIPv4, readIPv6 } from '../../../../src/engine/dns/rdata/addresses';
 import { seeded } from '../../../support/prng';
 
 function libraryIPv4(text: string): number[] | undefined {

@@ -1,11 +1,11 @@
 // `hostlens completion bash|zsh|fish`: a completion script generated from the operation table
 // (src/contract/operations.ts), the extra commands and the record types, so a parameter
 // added to the table completes without anyone editing a script.
-import { LookupError } from '../contract/errors';
-import { OPERATIONS } from '../contract/operations';
-import { RECORD_TYPES } from '../contract/shapes';
-import type { ExtraCommand } from './extras';
-import { FORMATS, OUTPUT_OPTIONS } from './output';
+import { LookupError } from '../../contract/errors';
+import { OPERATIONS } from '../../contract/operations';
+import { RECORD_TYPES } from '../../contract/shapes';
+import { COMMANDS, type Command, type CommandRun } from '../commands';
+import { FORMATS, OUTPUT_OPTIONS } from '../output';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -28,42 +28,38 @@ const OPTION_VALUES: Record<string, readonly string[]> = {
 };
 const OUTPUT_SWITCHES = OUTPUT_OPTIONS.filter((o) => o !== '--format');
 
-export function completionCommand(extras: () => ExtraCommand[]): ExtraCommand {
-  return {
-    name: 'completion',
-    summary: 'print a shell completion script (eval "$(hostlens completion bash)")',
-    usage: 'hostlens completion bash|zsh|fish',
-    run(args) {
-      const shell = args[0];
-      if (args.length !== 1 || !SHELLS.includes(shell as Shell))
-        throw new LookupError(
-          'invalid_argument',
-          `Name a shell: bash, zsh or fish\nusage: ${this.usage}`,
-        );
-      process.stdout.write(completionScript(shell as Shell, commandSpecs(extras())));
-      return Promise.resolve(0);
-    },
-  };
-}
+export const run: CommandRun = (args, _io, command) => {
+  const shell = args[0];
+  if (args.length !== 1 || !SHELLS.includes(shell as Shell))
+    throw new LookupError(
+      'invalid_argument',
+      `Name a shell: bash, zsh or fish\nusage: ${command.usage}`,
+    );
+  process.stdout.write(completionScript(shell as Shell, commandSpecs(COMMANDS)));
+  return Promise.resolve(0);
+};
 
-export function commandSpecs(extras: ExtraCommand[]): CommandSpec[] {
+export function commandSpecs(commands: readonly Command[]): CommandSpec[] {
   const operations: CommandSpec[] = OPERATIONS.map((op) => ({
     name: op.name,
     summary: op.summary,
-    valued: [...op.params.map((p) => `--${p.name}`), '--format'],
-    switches: [...OUTPUT_SWITCHES],
+    // A flag (--dnssec) takes no value: after it come more options or types, not a file name.
+    valued: [...op.params.filter((p) => !p.flag).map((p) => `--${p.name}`), '--format'],
+    switches: [...op.params.filter((p) => p.flag).map((p) => `--${p.name}`), ...OUTPUT_SWITCHES],
     positionals: op.name === 'query' ? RECORD_TYPES : [],
   }));
-  const others: CommandSpec[] = extras.map((command) => {
-    const { valued, switches } = optionsOfUsage(command.usage);
-    return {
-      name: command.name,
-      summary: command.summary,
-      valued: [...valued, '--format'],
-      switches: [...switches, ...OUTPUT_SWITCHES],
-      positionals: [],
-    };
-  });
+  const others: CommandSpec[] = commands
+    .filter((command) => command.name !== 'completion')
+    .map((command) => {
+      const { valued, switches } = optionsOfUsage(command.usage);
+      return {
+        name: command.name,
+        summary: command.summary,
+        valued: [...valued, '--format'],
+        switches: [...switches, ...OUTPUT_SWITCHES],
+        positionals: [],
+      };
+    });
   const completion: CommandSpec = {
     name: 'completion',
     summary: 'print a shell completion script',

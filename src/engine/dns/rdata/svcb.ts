@@ -1,9 +1,9 @@
-// SvcParams of SVCB and HTTPS (RFC 9460 section 2.1 and 7) from presentation to wire form,
-// sorted by key as the wire form requires.
+// SvcParams of SVCB and HTTPS (RFC 9460 section 2.1 and 7): presentation to wire form, sorted
+// by key as the wire form requires, and wire form back to presentation as BIND prints it.
 import { isIPv4, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Token } from './lexer';
-import { unescapeOctets } from './lexer';
+import { escapeOctets, unescapeOctets } from '../presentation';
+import type { Token } from './reader';
 
 const KEYS: Record<string, number> = {
   mandatory: 0,
@@ -104,5 +104,75 @@ function encodeValue(code: number, value: string | undefined): number[] | string
     }
     default:
       return value === undefined ? [] : (unescapeOctets(value) ?? 'bad escape');
+  }
+}
+
+const KEY_NAMES = new Map(Object.entries(KEYS).map(([name, code]) => [code, name]));
+
+function keyName(code: number): string {
+  return KEY_NAMES.get(code) ?? `key${code}`;
+}
+
+/** The SvcParams of wire form in presentation; undefined when they are not well formed. */
+export function decodeSvcParams(wire: Uint8Array): string | undefined {
+  const texts: string[] = [];
+  let last = -1;
+  for (let at = 0; at < wire.length;) {
+    if (at + 4 > wire.length) return undefined;
+    const code = (wire[at] << 8) | wire[at + 1];
+    const length = (wire[at + 2] << 8) | wire[at + 3];
+    const value = wire.subarray(at + 4, at + 4 + length);
+    // RFC 9460 section 2.2: keys in strictly increasing order
+    if (code <= last || value.length !== length) return undefined;
+    last = code;
+    const text = valueText(code, value);
+    if (text === undefined) return undefined;
+    texts.push(text === '' ? keyName(code) : `${keyName(code)}=${text}`);
+    at += 4 + length;
+  }
+  return texts.join(' ');
+}
+
+/** A value's text ('' for none), or undefined when it is not well formed for its key. */
+function valueText(code: number, value: Uint8Array): string | undefined {
+  switch (code) {
+    case 0: {
+      if (value.length === 0 || value.length % 2 !== 0) return undefined;
+      const keys: string[] = [];
+      for (let i = 0; i < value.length; i += 2) keys.push(keyName((value[i] << 8) | value[i + 1]));
+      return keys.join(',');
+    }
+    case 1: {
+      const ids: string[] = [];
+      for (let i = 0; i < value.length; i += 1 + value[i]) {
+        const id = value.subarray(i + 1, i + 1 + value[i]);
+        if (id.length === 0 || id.length !== value[i]) return undefined;
+        // a comma inside an id is escaped in the value list (RFC 9460 appendix A.1)
+        ids.push(escapeOctets(id, true).replace(/,/g, '\\\\,'));
+      }
+      return ids.length === 0 ? undefined : `"${ids.join(',')}"`;
+    }
+    case 2:
+      return value.length === 0 ? '' : undefined;
+    case 3:
+      return value.length === 2 ? String((value[0] << 8) | value[1]) : undefined;
+    case 4: {
+      if (value.length === 0 || value.length % 4 !== 0) return undefined;
+      const out: string[] = [];
+      for (let i = 0; i < value.length; i += 4) out.push(value.subarray(i, i + 4).join('.'));
+      return out.join(',');
+    }
+    case 5:
+      return Buffer.from(value).toString('base64');
+    case 6: {
+      if (value.length === 0 || value.length % 16 !== 0) return undefined;
+      const out: string[] = [];
+      for (let i = 0; i < value.length; i += 16) {
+        out.push(ipaddr.fromByteArray([...value.subarray(i, i + 16)]).toString());
+      }
+      return out.join(',');
+    }
+    default:
+      return value.length === 0 ? '' : `"${escapeOctets(value, true)}"`;
   }
 }

@@ -1,8 +1,17 @@
-// Domain names in master-file presentation form (RFC 1035 sections 3.1, 5.1): `@`, relative
-// names completed with the origin, `\.` and `\DDD` escapes; limits of 63 octets per label and
-// 255 octets on the wire (253 characters of plain text).
-import { escapeOctets, unescapeOctets } from './lexer';
-import type { WireWriter } from './writer';
+// Domain names, the one module of the engine for them (RFC 1035 sections 3.1, 4.1.4, 5.1;
+// RFC 4034 section 6 for the canonical form and order). Two forms:
+// - text keys, as the zone parser and the record codecs carry names: absolute, trailing dot,
+//   `\.` and `\DDD` escapes, lower case for comparisons; `@` and relative names completed with
+//   the origin; limits of 63 octets per label and 255 octets on the wire;
+// - label bytes (`Labels`), as messages carry them: read from a message (compression pointers
+//   followed), compared with ASCII case folding, printed in the presentation form the contract's
+//   JSON uses.
+import { LookupError, printable } from '../../contract/errors';
+import { MalformedMessage } from './errors';
+import { decimal, escapeOctets, unescapeOctets } from './presentation';
+import { WireWriter } from './rdata/writer';
+
+const BACKSLASH = 0x5c;
 
 export interface ParsedName {
   /** absolute, trailing dot, escapes as written */
@@ -209,6 +218,17 @@ export function splitLabels(text: string): number[][] | undefined {
   return labels;
 }
 
+/** Label bytes as a text key (the form parseName gives), in lower case when `lower`. */
+export function keyText(labels: Labels, lower: boolean): string {
+  if (labels.length === 0) return '.';
+  let out = '';
+  for (const label of labels) {
+    const octets = lower ? label.map(lowerOctet) : label;
+    out += `${escapeOctets(octets, false).replace(/\./g, '\\.')}.`;
+  }
+  return out;
+}
+
 /** Uncompressed wire form of a key (already lower case). */
 export function nameToWire(key: string, out: WireWriter): void {
   if (!key.includes('\\') && !NON_ASCII.test(key)) {
@@ -239,6 +259,13 @@ export function nameToWire(key: string, out: WireWriter): void {
   out.u8(0);
 }
 
+/** The uncompressed wire form of a key (already lower case) as a Buffer of its own. */
+export function keyWire(key: string): Buffer {
+  const out = new WireWriter();
+  nameToWire(key, out);
+  return Buffer.from(out.buffer.subarray(0, out.length));
+}
+
 /** Whether `name` is `zone` or below it (both keys). */
 export function isAtOrBelow(name: string, zone: string): boolean {
   if (zone === '.' || name === zone) return true;
@@ -256,4 +283,137 @@ export function parentKey(key: string): string | undefined {
     else if (key[i] === '.') return key.slice(i + 1);
   }
   return '.';
+}
+
+// Names as label bytes.
+
+/** A name as its labels' bytes, root = []. */
+export type Labels = Uint8Array[];
+
+/** Reads a possibly compressed name; returns its labels and the offset after it. */
+export function readName(message: Uint8Array, start: number): { labels: Labels; next: number } {
+  const labels: Labels = [];
+  let offset = start;
+  let next = -1;
+  let octets = 1;
+  // Each pointer must go strictly backwards, so a loop of pointers cannot run forever.
+  let limit = start;
+  for (;;) {
+    if (offset >= message.length) throw new MalformedMessage('name runs past the end');
+    const length = message[offset];
+    if ((length & 0xc0) === 0xc0) {
+      if (offset + 1 >= message.length) throw new MalformedMessage('cut compression pointer');
+      const target = ((length & 0x3f) << 8) | message[offset + 1];
+      if (target >= limit) throw new MalformedMessage('compression pointer goes forwards');
+      if (next === -1) next = offset + 2;
+      offset = target;
+      limit = target;
+      continue;
+    }
+    if ((length & 0xc0) !== 0) throw new MalformedMessage('unknown label type');
+    if (length === 0) break;
+    if (offset + 1 + length > message.length) throw new MalformedMessage('label runs past the end');
+    octets += length + 1;
+    if (octets > MAX_WIRE_NAME) throw new MalformedMessage('name longer than 255 octets');
+    labels.push(message.subarray(offset + 1, offset + 1 + length));
+    offset += 1 + length;
+  }
+  return { labels, next: next === -1 ? offset + 1 : next };
+}
+
+function plainNameByte(byte: number): boolean {
+  return (
+    (byte >= 0x30 && byte <= 0x39) ||
+    (byte >= 0x41 && byte <= 0x5a) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    byte === 0x2d ||
+    byte === 0x5f ||
+    byte === 0x2a ||
+    byte === 0x2f
+  );
+}
+
+/** One label in presentation form. */
+export function labelText(label: Uint8Array): string {
+  let out = '';
+  for (const byte of label) {
+    if (plainNameByte(byte)) out += String.fromCharCode(byte);
+    // '#' is printed numerically: a leading '#' reads as the RFC 3597 generic form elsewhere.
+    else if (byte > 0x20 && byte < 0x7f && byte !== 0x23) out += `\\${String.fromCharCode(byte)}`;
+    else out += decimal(byte);
+  }
+  return out;
+}
+
+/** A fully qualified name in presentation form, with its trailing dot; the root is ".". */
+export function nameText(labels: Labels): string {
+  if (labels.length === 0) return '.';
+  return `${labels.map(labelText).join('.')}.`;
+}
+
+/**
+ * A name given as text into labels. Escapes (`\.`, `\\`, `\DDD`) are read, so every name this
+ * module prints comes back as the same bytes. Other characters are taken as UTF-8.
+ */
+export function textToLabels(text: string): Labels {
+  const invalid = (why: string) =>
+    new LookupError('invalid_host', `"${printable(text)}" is not a domain name (${why})`);
+  if (text === '.' || text === '') return [];
+  const labels: Labels = [];
+  let current: number[] = [];
+  const bytes = Buffer.from(text, 'utf8');
+  let total = 1;
+  const close = () => {
+    if (current.length === 0) throw invalid('empty label');
+    if (current.length > 63) throw invalid('label over 63 octets');
+    total += current.length + 1;
+    labels.push(Uint8Array.from(current));
+    current = [];
+  };
+  let endsWithSeparator = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    endsWithSeparator = byte === 0x2e;
+    if (byte === 0x2e) {
+      close();
+      continue;
+    }
+    if (byte !== BACKSLASH) {
+      current.push(byte);
+      continue;
+    }
+    const digits = /^\d{3}/.exec(bytes.toString('latin1', i + 1, i + 4));
+    if (digits !== null) {
+      const value = Number(digits[0]);
+      if (value > 255) throw invalid('escape over 255');
+      current.push(value);
+      i += 3;
+    } else if (i + 1 < bytes.length) {
+      current.push(bytes[++i]);
+    } else {
+      throw invalid('lone backslash at the end');
+    }
+  }
+  if (current.length > 0) close();
+  else if (!endsWithSeparator) throw invalid('empty label');
+  if (total > 255) throw invalid('over 255 octets');
+  return labels;
+}
+
+/** ASCII case folding only (RFC 4343): other octets compare exactly. */
+export function sameName(a: Labels, b: Labels): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.length !== y.length) return false;
+    for (let j = 0; j < x.length; j++) {
+      if (fold(x[j]) !== fold(y[j])) return false;
+    }
+  }
+  return true;
+}
+
+function fold(byte: number): number {
+  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
 }

@@ -53,3 +53,45 @@ function expMantissa(cm: number): number {
   }
   return (Math.min(cm, 9) << 4) | exponent;
 }
+
+/** 10 to the power of 0..9, for the sizes' exponents. */
+const POWERS = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
+
+/** A size or precision (mantissa and exponent of centimetres) in metres, as BIND prints it. */
+function sizeText(octet: number): string | undefined {
+  const mantissa = octet >> 4;
+  const exponent = octet & 0x0f;
+  if (mantissa > 9 || exponent > 9) return undefined;
+  if (exponent > 1) return `${mantissa * POWERS[exponent - 2]}m`;
+  return `0.${String(mantissa * POWERS[exponent]).padStart(2, '0')}m`;
+}
+
+function coordinateText(value: number, positive: string, negative: string): string {
+  const offset = value - 2 ** 31;
+  const abs = Math.abs(offset);
+  const ms = abs % 1000;
+  const seconds = Math.floor(abs / 1000) % 60;
+  const minutes = Math.floor(abs / 60000) % 60;
+  const degrees = Math.floor(abs / 3600000);
+  const hemisphere = offset >= 0 ? positive : negative;
+  return `${degrees} ${minutes} ${seconds}.${String(ms).padStart(3, '0')} ${hemisphere}`;
+}
+
+/** The presentation of LOC data (version 0), as BIND prints it; undefined when it is not one. */
+export function decodeLoc(wire: Uint8Array): string | undefined {
+  if (wire.length !== 16 || wire[0] !== 0) return undefined;
+  const sizes = [wire[1], wire[2], wire[3]].map(sizeText);
+  if (sizes.some((s) => s === undefined)) return undefined;
+  const u32 = (at: number) =>
+    ((wire[at] << 24) | (wire[at + 1] << 16) | (wire[at + 2] << 8) | wire[at + 3]) >>> 0;
+  const altitude = u32(12) - 10000000;
+  const sign = altitude < 0 ? '-' : '';
+  const cm = Math.abs(altitude);
+  const meters = `${sign}${Math.floor(cm / 100)}.${String(cm % 100).padStart(2, '0')}m`;
+  return [
+    coordinateText(u32(4), 'N', 'S'),
+    coordinateText(u32(8), 'E', 'W'),
+    meters,
+    ...sizes,
+  ].join(' ');
+}

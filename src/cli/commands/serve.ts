@@ -1,0 +1,32 @@
+// hostlens serve: the seed's HTTP API over the embedded engine.
+import { EmbeddedServices } from '../../services/embedded';
+import { serve } from '../../server/main';
+import { parseCommandArgs, type CommandRun } from '../commands';
+
+export const run: CommandRun = async (args, _io, command) => {
+  const { values } = parseCommandArgs(command, args, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'allow-private': { type: 'boolean' },
+    'tokens-file': { type: 'string' },
+    'log-format': { type: 'string' },
+    grace: { type: 'string' },
+  });
+  return serve(
+    {
+      host: values.host,
+      port: values.port,
+      allowPrivate: values['allow-private'] === true,
+      tokensFile: values['tokens-file'],
+      logFormat: values['log-format'],
+      graceSeconds: values.grace,
+    },
+    process.env,
+    async ({ blockPrivate }) => {
+      const services = new EmbeddedServices({ blockPrivate, warmUp: 'all' });
+      // Listening before the warm-up ends would make the first request wait for it.
+      await services.ready;
+      return services;
+    },
+  );
+};

@@ -1,0 +1,549 @@
+// One codec per field kind of the type table (types.ts), each in three directions:
+// - `read`: presentation tokens to wire form (into the writer) and canonical text;
+// - `print`: wire form to the same canonical text (names lower case when the reader says so)
+//   and the canonical wire form (names uncompressed) into the writer;
+// - `json`: wire form to the value the contract's JSON gives the field.
+// `read` and `print` give the same text for the same record: the type-table round trip test
+// holds every kind to it, and compares the text with what BIND prints.
+import ipaddr from 'ipaddr.js';
+import { keyText, nameText, nameToWire, isNameError, parseName, readName } from '../names';
+import { bytesText, escapedText, escapeOctets, isUtf8, unescapeOctets } from '../presentation';
+import { readIPv4, readIPv6 } from './addresses';
+import { fromBase32Hex, toBase32Hex } from './base32hex';
+import { decodeLoc, encodeLoc } from './loc';
+import { fail, type Token, type TokenReader, type WireReader } from './reader';
+import { decodeSvcParams, encodeSvcParams } from './svcb';
+import { parseTtl } from './ttl';
+import { ALGORITHMS, typeCode, typeName, type FieldKind } from './types';
+import { WireWriter } from './writer';
+
+export interface FieldCodec {
+  read(r: TokenReader, out: WireWriter): string;
+  print(w: WireReader, out: WireWriter): string;
+  /**
+   * The field in the contract's JSON, set on `record` under `key`: a number for the number
+   * kinds, names and character-strings in the contract's presentation, the printed text for
+   * the rest.
+   */
+  json(w: WireReader, record: Record<string, unknown>, key: string): void;
+  /**
+   * The field as a value to compute with (the DNSSEC validator): numbers, names as lower-case
+   * keys, octets (base64, hex, salt, hash) as a Buffer, a type bit map as type names, the
+   * printed text for the rest.
+   */
+  value(w: WireReader): unknown;
+}
+
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+/** The failure of a decimal number over `max`, or undefined when it is one. */
+function decimalFailure(text: string, max: number, what: string): string | undefined {
+  if (!isDigits(text)) return `${what} "${text}" is not a number`;
+  if (Number(text) > max) return `${what} ${text} is out of range (at most ${max})`;
+  return undefined;
+}
+
+interface ScalarSpec {
+  size: 1 | 2 | 4;
+  /** what a missing token is ("the port") */
+  missing: string;
+  code: string;
+  /** the number a token stands for, or why it stands for none */
+  parse: (text: string) => number | { failure: string };
+  /** its canonical text (decimal when absent) */
+  text?: (value: number) => string;
+  /** whether the contract's JSON and value give the text rather than the number */
+  asText?: boolean;
+}
+
+/** A field of one token and a fixed number of octets: numbers, types, times. */
+function scalar(spec: ScalarSpec): FieldCodec {
+  const { size, missing } = spec;
+  const write = (out: WireWriter, v: number) =>
+    size === 1 ? out.u8(v) : size === 2 ? out.u16(v) : out.u32(v);
+  const get = (w: WireReader) =>
+    size === 1 ? w.u8(missing) : size === 2 ? w.u16(missing) : w.u32(missing);
+  const text = spec.text ?? String;
+  const value = (w: WireReader) => (spec.asText === true ? text(get(w)) : get(w));
+  return {
+    read(r, out) {
+      const at = r.index;
+      const parsed = spec.parse(r.next(missing).text);
+      if (typeof parsed !== 'number') fail(spec.code, parsed.failure, at);
+      write(out, parsed);
+      return text(parsed);
+    },
+    print(w, out) {
+      const v = get(w);
+      write(out, v);
+      return text(v);
+    },
+    json(w, record, key) {
+      record[key] = value(w);
+    },
+    value,
+  };
+}
+
+/** An unsigned number of `size` octets in decimal, or by a mnemonic `named` knows. */
+function unsigned(
+  size: 1 | 2 | 4,
+  missing: string,
+  what: string,
+  code = 'bad-number',
+  named?: (text: string) => number | undefined,
+): FieldCodec {
+  const max = size === 1 ? 255 : size === 2 ? 65535 : 4294967295;
+  return scalar({
+    size,
+    missing,
+    code,
+    parse(text) {
+      const known = named?.(text);
+      if (known !== undefined) return known;
+      const failure = decimalFailure(text, max, what);
+      return failure === undefined ? Number(text) : { failure };
+    },
+  });
+}
+
+/** Where `json` lets `print` write the wire form it does not keep. */
+const discard = new WireWriter();
+
+/** A codec whose JSON value (and value, unless it has one) is its printed text. */
+function printed(codec: Omit<FieldCodec, 'json' | 'value'> & Partial<FieldCodec>): FieldCodec {
+  const text = (w: WireReader) => {
+    discard.reset();
+    return codec.print(w, discard);
+  };
+  return {
+    value: text,
+    ...codec,
+    json(w, record, key) {
+      record[key] = text(w);
+    },
+  };
+}
+
+function octets(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes);
+}
+
+function copy(out: WireWriter, bytes: Uint8Array): void {
+  out.octets(bytes);
+}
+
+function quoted(octets: ArrayLike<number>): string {
+  return `"${escapeOctets(octets, true)}"`;
+}
+
+/** A character-string into `out` (length first); its text in canonical quoted form. */
+function charString(token: Token, index: number, out: WireWriter): string {
+  const { text } = token;
+  if (text.length <= 255 && isPlainPrintable(text)) {
+    // Printable ASCII with nothing to escape, the usual TXT string: its octets are its
+    // characters and its canonical form is itself in quotes.
+    const at = out.reserve(text.length + 1);
+    out.buffer[at] = text.length;
+    out.buffer.write(text, at + 1, text.length, 'latin1');
+    return `"${text}"`;
+  }
+  const octets = unescapeOctets(text);
+  if (octets === undefined) fail('bad-escape', 'an escape \\DDD is over 255', index);
+  if (octets.length > 255) {
+    fail('string-too-long', `character-string of ${octets.length} octets (at most 255)`, index);
+  }
+  out.counted(octets);
+  return quoted(octets);
+}
+
+/** Space to "~" without the two characters a quoted string escapes (`"` and `\`). */
+function isPlainPrintable(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
+
+/** The character-strings left in the record, as octets. */
+function charStrings(w: WireReader): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  while (!w.done()) parts.push(w.counted('character-string'));
+  return parts;
+}
+
+/**
+ * Character-strings as the contract's `value` (joined) and `parts`. The choice between UTF-8
+ * text and the escaped form is made once for the whole record, on the joined bytes: a UTF-8
+ * character cut between two strings still reads as text in `value`, and only that part is
+ * shown escaped.
+ */
+export function stringsJson(strings: Uint8Array[]): { value: string; parts: string[] } {
+  const joined = Buffer.concat(strings);
+  const asText = isUtf8(joined);
+  const value = asText ? joined.toString('utf8') : escapedText(joined);
+  const parts = strings.map((s) => (asText ? bytesText(s) : escapedText(s)));
+  return { value, parts };
+}
+
+function tokenText(tokens: Token[]): string {
+  let text = '';
+  for (const t of tokens) text += t.text;
+  return text;
+}
+
+/** The type bit maps of NSEC and NSEC3 (RFC 4034 section 4.1.2). */
+export function typeBitmap(sorted: number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const window = sorted[i] >> 8;
+    const bitmap: number[] = [];
+    while (i < sorted.length && sorted[i] >> 8 === window) {
+      const low = sorted[i] & 0xff;
+      while (bitmap.length <= low >> 3) bitmap.push(0);
+      bitmap[low >> 3] |= 0x80 >> (low & 7);
+      i++;
+    }
+    out.push(window, bitmap.length, ...bitmap);
+  }
+  return out;
+}
+
+/** The types of a bit map, in order. */
+export function bitmapTypes(w: WireReader): number[] {
+  const codes: number[] = [];
+  while (!w.done()) {
+    const window = w.u8('type bit map');
+    const bitmap = w.counted('type bit map');
+    for (let i = 0; i < bitmap.length * 8; i++) {
+      if (bitmap[i >> 3] & (0x80 >> (i & 7))) codes.push(window * 256 + i);
+    }
+  }
+  return codes;
+}
+
+/** RRSIG times (RFC 4034 section 3.2): YYYYMMDDHHmmSS, or seconds as a plain number. */
+function sigTime(text: string): number | undefined {
+  if (/^\d{14}$/.test(text)) {
+    const ms = Date.UTC(
+      Number(text.slice(0, 4)),
+      Number(text.slice(4, 6)) - 1,
+      Number(text.slice(6, 8)),
+      Number(text.slice(8, 10)),
+      Number(text.slice(10, 12)),
+      Number(text.slice(12, 14)),
+    );
+    return Number.isNaN(ms) ? undefined : (ms / 1000) % 2 ** 32;
+  }
+  if (/^\d{1,10}$/.test(text) && Number(text) <= 4294967295) return Number(text);
+  return undefined;
+}
+
+/** A 32-bit RRSIG time as YYYYMMDDHHmmSS (the form BIND and Knot print). */
+function sigTimeText(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(/[-T:]/g, '').slice(0, 14);
+}
+
+const name: FieldCodec = {
+  read(r, out) {
+    const at = r.index;
+    const parsed = parseName(r.next('a name').text, r.origin);
+    if (isNameError(parsed)) fail(parsed.code, parsed.message, at);
+    nameToWire(parsed.key, out);
+    return parsed.key;
+  },
+  print(w, out) {
+    const { labels, next } = readName(w.message, w.at);
+    if (next > w.end) w.malformed('a name runs past its record');
+    w.at = next;
+    const text = keyText(labels, w.lower);
+    for (const label of labels) {
+      out.u8(label.length);
+      if (w.lower) for (const b of label) out.u8(b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
+      else out.octets(label);
+    }
+    out.u8(0);
+    return text;
+  },
+  json(w, record, key) {
+    const { labels, next } = readName(w.message, w.at);
+    if (next > w.end) w.malformed('a name runs past its record');
+    w.at = next;
+    record[key] = nameText(labels);
+  },
+  value(w) {
+    const { labels, next } = readName(w.message, w.at);
+    if (next > w.end) w.malformed('a name runs past its record');
+    w.at = next;
+    return keyText(labels, true);
+  },
+};
+
+/** Octets to the end of the record in the quoted form (CAA value, URI target). */
+function quotedRest(what: string, mustQuote: boolean): FieldCodec {
+  return {
+    read(r, out) {
+      const at = r.index;
+      const token = r.next(what);
+      if (mustQuote && token.kind !== 'quoted') {
+        fail('syntax', `${what} must be a quoted string`, at);
+      }
+      const octets = unescapeOctets(token.text);
+      if (octets === undefined) fail('bad-escape', 'an escape \\DDD is over 255', at);
+      out.octets(octets);
+      return quoted(octets);
+    },
+    print(w, out) {
+      const rest = w.rest();
+      copy(out, rest);
+      return quoted(rest);
+    },
+    json(w, record, key) {
+      record[key] = bytesText(w.rest());
+    },
+    value: (w) => octets(w.rest()),
+  };
+}
+
+/** Octets to the end of the record, written as one or more tokens of base64 or hex. */
+function blob(encoding: 'base64' | 'hex'): FieldCodec {
+  const valid = encoding === 'base64' ? /^[A-Za-z0-9+/]*={0,2}$/ : /^[0-9a-fA-F]+$/;
+  const unit = encoding === 'base64' ? 4 : 2;
+  return printed({
+    read(r, out) {
+      const at = r.index;
+      const text = tokenText(r.rest(`${encoding} data`));
+      if (!valid.test(text) || text.length % unit !== 0) {
+        fail(`bad-${encoding}`, `bad ${encoding} data`, at);
+      }
+      const bytes = Buffer.from(text, encoding);
+      out.octets(bytes);
+      return bytes.toString(encoding);
+    },
+    print(w, out) {
+      const rest = w.rest();
+      copy(out, rest);
+      return Buffer.from(rest.buffer, rest.byteOffset, rest.length).toString(encoding);
+    },
+    value: (w) => octets(w.rest()),
+  });
+}
+
+export const CODECS: Record<FieldKind, FieldCodec> = {
+  u8: unsigned(1, 'a number', 'value'),
+  'caa-flags': unsigned(1, 'the CAA flags', 'CAA flags', 'bad-caa-flags'),
+  alg: unsigned(1, 'the algorithm', 'algorithm', 'bad-number', (t) => ALGORITHMS[t.toUpperCase()]),
+  u16: unsigned(2, 'a number', 'value'),
+  port: unsigned(2, 'the port', 'port', 'bad-port'),
+  u32: unsigned(4, 'a number', 'value'),
+  ttl: scalar({
+    size: 4,
+    missing: 'a time value',
+    code: 'bad-ttl',
+    parse: (text) => parseTtl(text) ?? { failure: `"${text}" is not a time value` },
+  }),
+  type: scalar({
+    size: 2,
+    missing: 'a type',
+    code: 'unknown-type',
+    parse: (text) => typeCode(text) ?? { failure: `unknown type "${text}"` },
+    text: typeName,
+    asText: true,
+  }),
+  time: scalar({
+    size: 4,
+    missing: 'a time',
+    code: 'bad-time',
+    parse: (text) => sigTime(text) ?? { failure: `"${text}" is not a YYYYMMDDHHmmSS time` },
+    text: sigTimeText,
+  }),
+  ipv4: printed({
+    read(r, out) {
+      const at = r.index;
+      const text = r.next('an IPv4 address').text;
+      if (!readIPv4(text, out.buffer, out.reserve(4))) {
+        fail('bad-address', `"${text}" is not an IPv4 address`, at);
+      }
+      return text;
+    },
+    print(w, out) {
+      const bytes = w.take(4, 'an IPv4 address');
+      if (!w.done()) w.malformed('A data is not 4 octets');
+      copy(out, bytes);
+      return bytes.join('.');
+    },
+  }),
+  ipv6: printed({
+    read(r, out) {
+      const at = r.index;
+      const text = r.next('an IPv6 address').text;
+      const canonical = readIPv6(text, out.buffer, out.reserve(16));
+      if (canonical === undefined) fail('bad-address', `"${text}" is not an IPv6 address`, at);
+      return canonical;
+    },
+    print(w, out) {
+      const bytes = w.take(16, 'an IPv6 address');
+      if (!w.done()) w.malformed('AAAA data is not 16 octets');
+      copy(out, bytes);
+      return ipaddr.fromByteArray([...bytes]).toString();
+    },
+  }),
+  name,
+  string: printed({
+    read: (r, out) => {
+      const at = r.index;
+      return charString(r.next('a character-string'), at, out);
+    },
+    print(w, out) {
+      const octets = w.counted('a character-string');
+      out.counted(octets);
+      return quoted(octets);
+    },
+    value: (w) => octets(w.counted('a character-string')),
+  }),
+  strings: {
+    read(r, out) {
+      const at = r.index;
+      r.rest('a character-string');
+      if (r.tokens.length === at + 1) return charString(r.tokens[at], at, out);
+      const texts: string[] = [];
+      for (let i = at; i < r.tokens.length; i++) texts.push(charString(r.tokens[i], i, out));
+      return texts.join(' ');
+    },
+    print(w, out) {
+      const parts = charStrings(w);
+      if (parts.length === 0) w.malformed('no character-string');
+      for (const p of parts) out.counted(p);
+      return parts.map(quoted).join(' ');
+    },
+    json(w, record, key) {
+      const { value, parts } = stringsJson(charStrings(w));
+      record[key] = value;
+      record.parts = parts;
+    },
+    value: (w) => charStrings(w).map(octets),
+  },
+  'caa-tag': {
+    read(r, out) {
+      const at = r.index;
+      const text = r.next('the CAA tag').text;
+      if (!/^[A-Za-z0-9]+$/.test(text)) {
+        fail('bad-caa-tag', `CAA tag "${text}" is not alphanumeric`, at);
+      }
+      out.counted(Buffer.from(text.toLowerCase()));
+      return text.toLowerCase();
+    },
+    print(w, out) {
+      const tag = w.counted('the CAA tag');
+      out.counted(tag);
+      return Buffer.from(tag).toString('latin1').toLowerCase();
+    },
+    json(w, record, key) {
+      record[key] = escapedText(w.counted('the CAA tag'));
+    },
+    value: (w) => Buffer.from(w.counted('the CAA tag')).toString('latin1').toLowerCase(),
+  },
+  'caa-value': quotedRest('the CAA value', false),
+  'uri-target': quotedRest('the URI target', true),
+  base64: blob('base64'),
+  hex: blob('hex'),
+  salt: printed({
+    read(r, out) {
+      const at = r.index;
+      const text = r.next('the salt').text;
+      if (text === '-') {
+        out.u8(0);
+        return '-';
+      }
+      if (!/^[0-9a-fA-F]+$/.test(text) || text.length % 2 !== 0 || text.length > 510) {
+        fail('bad-hex', `bad salt "${text}"`, at);
+      }
+      out.counted(Buffer.from(text, 'hex'));
+      return text.toLowerCase();
+    },
+    print(w, out) {
+      const salt = w.counted('the salt');
+      out.counted(salt);
+      return salt.length === 0 ? '-' : Buffer.from(salt).toString('hex');
+    },
+    value: (w) => octets(w.counted('the salt')),
+  }),
+  b32hex: printed({
+    read(r, out) {
+      const at = r.index;
+      const text = r.next('the next hashed owner').text;
+      const bytes = fromBase32Hex(text);
+      if (bytes === undefined) fail('bad-base32', `bad base32hex "${text}"`, at);
+      out.counted(bytes);
+      return toBase32Hex(bytes);
+    },
+    print(w, out) {
+      const hash = w.counted('the next hashed owner');
+      out.counted(hash);
+      return toBase32Hex(hash);
+    },
+    value: (w) => octets(w.counted('the next hashed owner')),
+  }),
+  types: printed({
+    read(r, out) {
+      const codes = new Set<number>();
+      for (let i = r.index; i < r.tokens.length; i++) {
+        const c = typeCode(r.tokens[i].text);
+        if (c === undefined) fail('unknown-type', `unknown type "${r.tokens[i].text}"`, i);
+        codes.add(c);
+      }
+      r.index = r.tokens.length;
+      const sorted = [...codes].sort((a, b) => a - b);
+      out.octets(typeBitmap(sorted));
+      return sorted.map(typeName).join(' ');
+    },
+    print(w, out) {
+      const from = w.at;
+      const codes = bitmapTypes(w);
+      copy(out, w.message.subarray(from, w.at));
+      return codes.map(typeName).join(' ');
+    },
+    value: (w) => bitmapTypes(w).map(typeName),
+  }),
+  svcparams: printed({
+    read(r, out) {
+      const at = r.index;
+      const tokens = r.tokens.slice(r.index);
+      r.index = r.tokens.length;
+      const encoded = encodeSvcParams(tokens);
+      if ('message' in encoded) fail('bad-svcparam', encoded.message, at + encoded.token);
+      out.octets(encoded.wire);
+      return decodeSvcParams(Uint8Array.from(encoded.wire)) ?? '';
+    },
+    print(w, out) {
+      const rest = w.rest();
+      copy(out, rest);
+      return decodeSvcParams(rest) ?? w.malformed('bad SvcParams');
+    },
+  }),
+  loc: printed({
+    read(r, out) {
+      const at = r.index;
+      const tokens = r.tokens.slice(r.index);
+      r.index = r.tokens.length;
+      const encoded = encodeLoc(tokens.map((t) => t.text));
+      if (typeof encoded === 'string') fail('bad-loc', encoded, at);
+      out.octets(encoded);
+      return decodeLoc(Uint8Array.from(encoded)) ?? '';
+    },
+    print(w, out) {
+      const rest = w.rest();
+      copy(out, rest);
+      return decodeLoc(rest) ?? w.malformed('bad LOC data');
+    },
+  }),
+};

@@ -1,0 +1,187 @@
+// Record data from presentation tokens to canonical wire form (names uncompressed, lower case:
+// RFC 4034 section 6.2) and canonical presentation, through the codecs of the type table. Both
+// sides of every comparison (duplicates, drift) come to this form, so "1.2.3.4" and
+// "\\# 4 01020304" are the same record.
+import { MalformedMessage } from '../errors';
+import { escapeOctets, unescapeOctets } from '../presentation';
+import { CODECS } from './codecs';
+import { fail, RdataFailure, TokenReader, WireReader, type RdataError, type Token } from './reader';
+import { typeSpec, type TypeSpec } from './types';
+import { WireWriter } from './writer';
+
+export type { RdataError, Token };
+
+export interface Rdata {
+  /** canonical wire form, hex */
+  wire: string;
+  data: string;
+  /** key of the name a NS, MX, SRV or CNAME points at, and the index of its token */
+  target?: string;
+  targetToken?: number;
+  serial?: number;
+  minimum?: number;
+}
+
+export function parseRdata(
+  type: string,
+  tokens: Token[],
+  origin: string | undefined,
+): Rdata | RdataError {
+  // Failures unwind by exception from deep in a field reader; a file with thousands of bad
+  // lines must not pay for a stack trace each.
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const spec = typeSpec(type);
+    if (tokens.length > 0 && tokens[0].kind === 'word' && tokens[0].text === '\\#') {
+      return parseGeneric(tokens, spec);
+    }
+    if (spec === undefined) {
+      return {
+        code: 'unknown-type',
+        message: `${type} needs the RFC 3597 form \\# <length> <hex>`,
+        token: 0,
+      };
+    }
+    const reader = new TokenReader(tokens, origin);
+    wire.reset();
+    const { fields } = spec;
+    let data = '';
+    let target: string | undefined;
+    let targetToken: number | undefined;
+    let parts: string[] | undefined;
+    if (fields.length === 1) {
+      data = CODECS[fields[0].kind].read(reader, wire);
+      if (spec.target === 0) {
+        target = data.toLowerCase();
+        targetToken = 0;
+      }
+    } else {
+      parts = [];
+      for (let index = 0; index < fields.length; index++) {
+        const at = reader.index;
+        const text = CODECS[fields[index].kind].read(reader, wire);
+        parts.push(text);
+        if (index === spec.target) {
+          target = text.toLowerCase();
+          targetToken = at;
+        }
+      }
+      data = parts.join(' ');
+    }
+    if (!reader.done()) fail('extra-rdata', 'extra input after the record data', reader.index);
+    const broken = spec.check?.(parts ?? [data], wire.length);
+    if (broken !== undefined) fail(broken.code, broken.message, reader.index - 1);
+    const result: Rdata = { wire: wire.hex(), data };
+    if (target !== undefined) {
+      result.target = target;
+      result.targetToken = targetToken;
+    }
+    if (parts !== undefined && type === 'SOA') {
+      result.serial = Number(parts[2]);
+      result.minimum = Number(parts[6]);
+    }
+    return result;
+  } catch (err) {
+    if (err instanceof RdataFailure) return err.failure;
+    throw err;
+  } finally {
+    Error.stackTraceLimit = stackLimit;
+  }
+}
+
+/** Record data is parsed one record at a time, so one buffer serves them all. */
+const wire = new WireWriter();
+
+/**
+ * RFC 3597 data: as it is for a type the table does not have; for one it has, read through the
+ * type's codecs into its canonical form (RFC 3597 section 5: the same record as its usual
+ * presentation), and refused when it does not read as that type.
+ */
+function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
+  const lengthToken = tokens[1];
+  if (lengthToken === undefined || !/^\d+$/.test(lengthToken.text)) {
+    fail('bad-generic', 'RFC 3597 data needs a length after \\#', 1);
+  }
+  const length = Number(lengthToken.text);
+  const hex = tokens
+    .slice(2)
+    .map((t) => t.text)
+    .join('');
+  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 !== 0) fail('bad-hex', 'bad hex data', 2);
+  if (hex.length / 2 !== length) {
+    fail('bad-generic', `RFC 3597 length ${length} but ${hex.length / 2} octets of data`, 1);
+  }
+  // validated hex of even length: its octets' hex is the same digits in lower case
+  const lower = hex.toLowerCase();
+  if (spec === undefined) return { wire: lower, data: genericText(Buffer.from(lower, 'hex')) };
+  try {
+    const canonical = printRdata(Buffer.from(lower, 'hex'), 0, length, spec, true);
+    const broken = spec.check?.(canonical.fields, length);
+    if (broken !== undefined) fail(broken.code, broken.message, 2);
+    return { wire: canonical.wire.toString('hex'), data: canonical.text };
+  } catch (err) {
+    if (!(err instanceof MalformedMessage)) throw err;
+    return fail(
+      'bad-generic',
+      `RFC 3597 data that is not a record of its type (${err.message})`,
+      2,
+    );
+  }
+}
+
+/** The RFC 3597 text of record data the table cannot read. */
+export function genericText(wire: Uint8Array): string {
+  return wire.length === 0 ? '\\# 0' : `\\# ${wire.length} ${Buffer.from(wire).toString('hex')}`;
+}
+
+/**
+ * Record data of `spec`'s type as values by field name (FieldCodec.value). Throws
+ * MalformedMessage when the data does not read as the type.
+ */
+export function rdataValues(
+  message: Uint8Array,
+  at: number,
+  length: number,
+  spec: TypeSpec,
+): Record<string, unknown> {
+  const reader = new WireReader(message, at, at + length, true);
+  const values: Record<string, unknown> = {};
+  for (const field of spec.fields) values[field.name] = CODECS[field.kind].value(reader);
+  if (!reader.done()) reader.malformed('data left after the last field');
+  return values;
+}
+
+/** Writes what printRdata reads: one record at a time. */
+const printed = new WireWriter();
+
+/**
+ * Record data of `spec`'s type in a message (names may point anywhere in it) in canonical text
+ * and wire form: names uncompressed, and in lower case when `lower`. Throws MalformedMessage
+ * when the data does not read as the type.
+ */
+export function printRdata(
+  message: Uint8Array,
+  at: number,
+  length: number,
+  spec: TypeSpec,
+  lower: boolean,
+): { wire: Buffer; text: string; fields: string[] } {
+  const reader = new WireReader(message, at, at + length, lower);
+  printed.reset();
+  const fields: string[] = [];
+  for (const field of spec.fields) fields.push(CODECS[field.kind].print(reader, printed));
+  if (!reader.done()) reader.malformed('data left after the last field');
+  const wire = Buffer.from(printed.buffer.subarray(0, printed.length));
+  return { wire, text: fields.join(' '), fields };
+}
+
+/** Splits an over-long character-string into pieces of at most 255 octets, for a quick fix. */
+export function splitCharString(text: string): string[] {
+  const octets = unescapeOctets(text) ?? [];
+  const pieces: string[] = [];
+  for (let i = 0; i < octets.length; i += 255) {
+    pieces.push(`"${escapeOctets(octets.slice(i, i + 255), true)}"`);
+  }
+  return pieces;
+}

@@ -1,0 +1,67 @@
+// The shipped command line loads only what a command needs (issue 24): the launcher and main
+// import only the command table, the output choice and the usage text; each command's module
+// and its engine parts are chunks imported when that command runs. Read from the minified
+// bundle as `npm pack` ships it, by following the static imports of its ES module chunks.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildCli } from '../../support/cli-build';
+
+/** Every file a chunk loads before it runs: itself and its static imports, transitively. */
+function staticClosure(dir: string, file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(join(dir, file), 'utf8');
+  for (const m of text.matchAll(
+    /(?:^|[;}\s])(?:import|export)\s*(?:[^'"();]*?\bfrom\s*)?"\.\/([^"]+)"/g,
+  ))
+    staticClosure(dir, m[1], seen);
+  return seen;
+}
+
+const bytes = (dir: string, files: Set<string>) =>
+  [...files].reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+
+describe('the command line bundle', function () {
+  this.timeout(60_000);
+  let tmp: string;
+  let chunks: string;
+  let files: string[];
+
+  before(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'hostlens-cli-bundle-'));
+    const cli = await buildCli(tmp, { production: true });
+    assert.ok(statSync(cli).size < 4096, 'the launcher is a few lines');
+    chunks = join(tmp, 'cli');
+    files = readdirSync(chunks);
+  });
+
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  const moduleOf = (name: string) => {
+    const file = files.find((f) => f.startsWith(`${name}-`) && f.endsWith('.mjs'));
+    assert.ok(file, `a chunk for ${name}`);
+    return file;
+  };
+
+  it('starts (--version, help, completion, --help) on a small part of the bundle', () => {
+    const all = files.reduce((sum, f) => sum + statSync(join(chunks, f)).size, 0);
+    const start = bytes(chunks, staticClosure(chunks, 'main.mjs'));
+    assert.ok(start < 20_000, `main and its static imports: ${start} bytes of ${all}`);
+    const completion = bytes(chunks, staticClosure(chunks, moduleOf('completion')));
+    assert.ok(completion < 20_000, `completion: ${completion} bytes`);
+  });
+
+  it('loads for zone-check neither the server nor the web and WHOIS engines', () => {
+    const zone = staticClosure(chunks, moduleOf('zone-check'));
+    const serve = staticClosure(chunks, moduleOf('serve'));
+    const zoneBytes = bytes(chunks, zone);
+    const serveBytes = bytes(chunks, serve);
+    assert.ok(zoneBytes * 3 < serveBytes, `zone-check ${zoneBytes} bytes, serve ${serveBytes}`);
+    for (const f of zone) {
+      const text = readFileSync(join(chunks, f), 'utf8');
+      assert.ok(!text.includes('undici'), `${f}: no HTTP client`);
+    }
+  });
+});
