@@ -8,7 +8,8 @@
 // lists it, `hostlens NAME --help` prints its usage and completion offers the options its
 // usage line names (`--opt VALUE` takes a value, `--switch` does not).
 import { parseArgs } from 'node:util';
-import { LookupError } from '../contract/errors';
+import { argumentError } from './mistyped';
+import { OUTPUT_OPTIONS } from './output';
 
 export interface CommandIo {
   /**
@@ -28,6 +29,8 @@ export interface Command {
   /** one line, from `hostlens`; completion reads the options it names */
   usage: string;
   load(): Promise<{ run: CommandRun }>;
+  /** --format values beyond text and json that the command writes itself */
+  formats?: readonly string[];
 }
 
 export const COMMANDS: readonly Command[] = [
@@ -61,8 +64,9 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'zone-check',
-    summary: 'check a zone file as BIND does when it loads it (errors exit 1, warnings do not)',
-    usage: 'hostlens zone-check FILE [--origin NAME]',
+    summary:
+      'check a zone file as BIND does when it loads it (errors exit 1, warnings do not); --print adds its records in canonical form',
+    usage: 'hostlens zone-check FILE [--origin NAME] [--print]',
     load: () => import('./commands/zone-check'),
   },
   {
@@ -73,6 +77,15 @@ export const COMMANDS: readonly Command[] = [
     load: () => import('./commands/zone-diff'),
   },
   {
+    name: 'check',
+    summary:
+      'check the links, mail domains and zone records of files and directories (exit 1 on an error finding)',
+    usage:
+      'hostlens check [PATH...] [--format text|json|sarif] [--exclude GLOB]... [--cache FILE] [--server NS] [--max-per-host N] [--expiry-days N]',
+    formats: ['sarif'],
+    load: () => import('./commands/check'),
+  },
+  {
     name: 'completion',
     summary: 'print a shell completion script (eval "$(hostlens completion bash)")',
     usage: 'hostlens completion bash|zsh|fish',
@@ -80,8 +93,10 @@ export const COMMANDS: readonly Command[] = [
   },
 ];
 
+/** A command by either spelling of its words (`spf-check`, `spf_check`), as operations are. */
 export function findCommand(name: string): Command | undefined {
-  return COMMANDS.find((c) => c.name === name);
+  const dashed = name.replace(/_/g, '-');
+  return COMMANDS.find((c) => c.name === dashed);
 }
 
 type OptionSpecs = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
@@ -95,6 +110,7 @@ export function parseCommandArgs<T extends OptionSpecs>(
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new LookupError('invalid_argument', `${(err as Error).message}\nusage: ${command.usage}`);
+    const known = [...Object.keys(options).map((o) => `--${o}`), ...OUTPUT_OPTIONS];
+    throw argumentError(err, known, `usage: ${command.usage}`);
   }
 }

@@ -2,8 +2,11 @@
 // an operation runs, so that nothing else pays for evaluating the engine.
 import { parseArgs } from 'node:util';
 import { LookupError } from '../contract/errors';
+import { invoke } from '../contract/invoke';
 import type { Operation } from '../contract/operations';
 import { EmbeddedServices } from '../services/embedded';
+import { argumentError } from './mistyped';
+import { OUTPUT_OPTIONS } from './output';
 import { operationUsage } from './usage';
 
 // The short form for people: `hostlens query example.com MX TXT`, `hostlens whois example.com`.
@@ -29,13 +32,7 @@ export async function runOperation(
   const interrupt = () => controller.abort();
   process.once('SIGINT', interrupt);
   try {
-    const call = services[operation.service][operation.method as never] as (
-      p: unknown,
-      o: unknown,
-    ) => Promise<unknown>;
-    const result = await call.call(services[operation.service], params, {
-      signal: controller.signal,
-    });
+    const result = await invoke(services, operation, params, { signal: controller.signal });
     return { result, params };
   } finally {
     process.off('SIGINT', interrupt);
@@ -54,10 +51,8 @@ function parseOperationArgs(
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new LookupError(
-      'invalid_argument',
-      `${(err as Error).message}\n\n${operationUsage(operation)}`,
-    );
+    const known = [...operation.params.map((p) => `--${p.name}`), ...OUTPUT_OPTIONS];
+    throw argumentError(err, known, operationUsage(operation));
   }
   const params: Record<string, string | string[]> = {};
   for (const p of operation.params) {

@@ -16,6 +16,11 @@ export const RECORD_TYPES = [
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export interface DnsRecord {
+  /**
+   * additive: the record's owner, fully qualified, when it is not the asked name (a record
+   * reached through CNAMEs, and each link of `chain`)
+   */
+  name?: string;
   type: RecordType;
   value?: string;
   priority?: number;
@@ -46,6 +51,11 @@ export interface QueryResult {
   errors?: TypeFailure[];
   /** additive, with `dnssec=true`: whether the answer validates from the trust anchor down */
   dnssec?: DnssecResult;
+  /**
+   * additive: the CNAME records followed from the asked name to the owner of `records`, in
+   * order, each with its `name`; absent when no CNAME was followed
+   */
+  chain?: DnsRecord[];
 }
 
 /** additive: the DNSSEC verdict of a query (`dnssec=true`), the worst of the asked types' */
@@ -110,6 +120,11 @@ export interface SpfProblem {
   /** the policy term at fault, when one is */
   term?: string;
   message: string;
+  /**
+   * additive: `error` when receivers evaluate the policy to permerror because of it (RFC 7208),
+   * `warning` when it works but is unwise or could not be checked
+   */
+  severity?: 'error' | 'warning';
 }
 
 export interface SpfNode {
@@ -213,6 +228,21 @@ export interface RedirectsResult {
   meta_refresh?: { delay: number; url: string };
   /** additive: a hop's location was longer than an answer holds and was cut */
   truncated?: true;
+}
+
+/** additive (`GET /meta/link`): one link's verdict */
+export interface LinkResult {
+  /** the status of the last response (after redirects); 0 when the walk stopped on an error */
+  status: number;
+  /** HEAD when that answered; GET when HEAD was refused or the page was read for fragments */
+  method: 'HEAD' | 'GET';
+  locations: RedirectHop[];
+  final_url?: string;
+  error?: { code: 'redirect_loop' | 'too_many_redirects' };
+  /** seconds from the Retry-After of a 429 or 503 answer */
+  retry_after?: number;
+  /** the asked fragments the final page holds neither as an id nor as a name */
+  missing_fragments?: string[];
 }
 
 export interface OpenGraphImage {

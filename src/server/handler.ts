@@ -15,7 +15,8 @@ import { LimitRefusal, type Admission, type TokenLimits, type WorkGate } from '.
 import type { NoticeEvent } from './log';
 import type { Refusal, ServerMetrics } from './metrics';
 import { send, sendJson, sendJsonText, sendProblem } from './respond';
-import { invoke, parseParams, ROUTES, type ParsedParams } from './routes';
+import { invoke } from '../contract/invoke';
+import { parseParams, ROUTES, type ParsedParams } from './routes';
 
 export interface HandlerContext {
   services: Services;
@@ -223,9 +224,8 @@ function refuseWhileClosing(ctx: HandlerContext, res: ServerResponse): void {
 }
 
 function methodNotAllowed(res: ServerResponse): void {
-  // The contract has no code of its own for this; the body carries invalid_argument.
-  const err = new LookupError('invalid_argument', 'Only GET is supported');
-  sendProblem(res, err, { status: 405, headers: { allow: 'GET' } });
+  const err = new LookupError('method_not_allowed', 'Only GET is supported');
+  sendProblem(res, err, { headers: { allow: 'GET' } });
 }
 
 /** The request target (origin or absolute form) as a URL; undefined for anything else. */

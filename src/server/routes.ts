@@ -5,8 +5,8 @@
 // such as `type=MX` would otherwise silently answer for all ten types.
 import { LookupError, type ErrorCode } from '../contract/errors';
 import { printable } from '../contract/errors';
+import type { OperationParams } from '../contract/invoke';
 import { OPERATIONS, type Operation } from '../contract/operations';
-import type { CallOptions, Services } from '../contract/services';
 
 /** Mount point of each service: base URLs are `<origin>/domain` and `<origin>/meta`. */
 export const SERVICE_PREFIX = { domain: '/domain', meta: '/meta' } as const;
@@ -18,7 +18,7 @@ export const ROUTES: ReadonlyMap<string, Operation> = new Map(
 // A missing required parameter gets the contract code of what it names.
 const MISSING_CODE: Record<string, ErrorCode> = { host: 'invalid_host', url: 'invalid_url' };
 
-export type ParsedParams = Record<string, string | string[]>;
+export type ParsedParams = OperationParams;
 
 export function parseParams(op: Operation, query: URLSearchParams): ParsedParams {
   const known = new Set(op.params.map((p) => p.name));
@@ -52,21 +52,4 @@ export function parseParams(op: Operation, query: URLSearchParams): ParsedParams
     }
   }
   return params;
-}
-
-type AnyMethod = (params: ParsedParams, options: CallOptions) => Promise<unknown>;
-
-/** Calls the service method the operation names. */
-export function invoke(
-  services: Services,
-  op: Operation,
-  params: ParsedParams,
-  options: CallOptions,
-): Promise<unknown> {
-  const service = services[op.service] as unknown as Record<string, AnyMethod>;
-  const method = service[op.method];
-  if (typeof method !== 'function') {
-    return Promise.reject(new LookupError('internal_error', 'The operation is not available'));
-  }
-  return method.call(service, params, options);
 }

@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LookupError } from '../contract/errors';
 import {
-  checkZone,
   guessOrigin,
+  loadZone,
+  recordLine,
   ZoneSession,
   type DocumentOptions,
   type ZoneProblem,
@@ -41,6 +42,8 @@ export interface ZoneCheckProblem {
 export interface ZoneCheckResult {
   origin: string | undefined;
   problems: ZoneCheckProblem[];
+  /** with `print`: every record loaded, a master-file line each in canonical form */
+  records?: string[];
 }
 
 /** Reads an $INCLUDE relative to the including file (as Knot does; BIND uses its directory). */
@@ -71,11 +74,16 @@ export function fileOptions(file: string, text: string, origin?: string): Docume
   return { origin: zone, file: resolve(file), readInclude: readIncludeFromDisk };
 }
 
-export function checkZoneFile(file: string, origin?: string): ZoneCheckResult {
+export function checkZoneFile(file: string, origin?: string, print = false): ZoneCheckResult {
   const text = readZoneFile(file);
   const options = fileOptions(file, text, origin);
-  const problems = checkZone(text, options);
-  return { origin: options.origin, problems: problems.map(toCheckProblem) };
+  const { problems, records } = loadZone(text, options);
+  const result: ZoneCheckResult = {
+    origin: options.origin,
+    problems: problems.map(toCheckProblem),
+  };
+  if (print) result.records = records.map(recordLine);
+  return result;
 }
 
 export function toCheckProblem(p: ZoneProblem): ZoneCheckProblem {

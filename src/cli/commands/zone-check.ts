@@ -7,11 +7,12 @@ import type { CommandRun } from '../commands';
 import { zoneArgs } from './zone-args';
 
 export const run: CommandRun = (args, io, command) => {
-  const { file, origin, server } = zoneArgs(command, args);
+  const { file, origin, server, print } = zoneArgs(command, args);
   if (server !== undefined) {
     throw new LookupError('invalid_argument', `--server is for zone-diff\nusage: ${command.usage}`);
   }
-  const { problems } = checkZoneFile(file, origin);
-  io.print({ problems });
+  const { problems, records, origin: zone } = checkZoneFile(file, origin, print);
+  // The text names the file and the zone it was checked as; the JSON stays as it was.
+  io.print(records === undefined ? { problems } : { problems, records }, { file, origin: zone });
   return Promise.resolve(problems.some((p) => p.severity === 'error') ? 1 : 0);
 };

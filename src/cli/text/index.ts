@@ -2,6 +2,7 @@
 // a new command works at once and gets a renderer when someone writes one: add a file beside
 // these and one line to RENDERERS.
 import type { RenderContext, TextRenderer } from './context';
+import { renderCheck } from './check';
 import { renderDomainKeys } from './dkim';
 import { renderMail } from './mail';
 import { renderQuery } from './query';
@@ -9,6 +10,7 @@ import { renderSpf } from './spf';
 import { renderSpfCheck } from './spfCheck';
 import { renderIcons, renderImage, renderRedirects, renderUnfurl } from './web';
 import { renderWhois } from './whois';
+import { renderZoneCheck, renderZoneDiff } from './zone';
 
 export type { RenderContext, TextRenderer } from './context';
 
@@ -23,6 +25,9 @@ const RENDERERS = new Map<string, TextRenderer>([
   ['image', renderImage],
   ['mail', renderMail],
   ['spf-check', renderSpfCheck],
+  ['zone-check', renderZoneCheck],
+  ['zone-diff', renderZoneDiff],
+  ['check', renderCheck],
 ]);
 
 /** The result as text for people, or as pretty JSON when the command has no renderer. */

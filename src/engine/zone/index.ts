@@ -52,11 +52,27 @@ export function sortProblems(problems: ZoneProblem[]): ZoneProblem[] {
  * makes far less long-lived garbage.
  */
 export function checkZone(text: string, options: DocumentOptions = {}): ZoneProblem[] {
+  return loadZone(text, options).problems;
+}
+
+/** One-shot, as checkZone: the problems, and the records as loaded. */
+export function loadZone(
+  text: string,
+  options: DocumentOptions = {},
+): { problems: ZoneProblem[]; records: ZoneRecord[] } {
   const { env, start } = startOf(options);
   const parsed = parseText(text, start, env);
   const checks = new ZoneChecks(env.apex);
   checks.update({ removed: [], added: parsed.records });
-  return sortProblems([...parsed.problems, ...checks.problems()]);
+  return {
+    problems: sortProblems([...parsed.problems, ...checks.problems()]),
+    records: parsed.records,
+  };
+}
+
+/** A record as a master-file line in canonical form: owner, TTL, class, type, record data. */
+export function recordLine(r: ZoneRecord): string {
+  return `${r.owner} ${r.ttl} IN ${r.type} ${r.data}`;
 }
 
 /**

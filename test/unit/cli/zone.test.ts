@@ -43,6 +43,28 @@ describe('hostlens zone-check', () => {
     assert.deepEqual(JSON.parse(r.stdout), { problems: [] });
   });
 
+  it('--print adds the records in canonical form, RFC 3597 data of a known type in its usual form', async () => {
+    const r = await run(
+      'zone-check',
+      file('print.zone', `${HEAD}www 60 TYPE1 \\# 4 C0000202\nWWW TXT "a\\"b" c\n`),
+      '--origin',
+      'example.com',
+      '--print',
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const { records } = JSON.parse(r.stdout) as { records: string[] };
+    assert.deepEqual(records, [
+      'example.com. 3600 IN SOA ns1.example.com. hostmaster.example.com. 1 3600 600 86400 300',
+      'example.com. 3600 IN NS ns1.example.com.',
+      'ns1.example.com. 3600 IN A 192.0.2.1',
+      'www.example.com. 60 IN A 192.0.2.2',
+      'WWW.example.com. 3600 IN TXT "a\\"b" "c"',
+    ]);
+    const diff = await run('zone-diff', file('print2.zone', HEAD), '--print');
+    assert.equal(diff.code, 2);
+    assert.match(diff.stderr, /--print is for zone-check/);
+  });
+
   it('exits 1 on an error, with line, column, code, severity and message', async () => {
     const r = await run(
       'zone-check',

@@ -1,5 +1,7 @@
 // The table of record types: mnemonic, code (IANA "Resource Record (RR) TYPEs") and the fields
 // of the record data, in order, each of a field kind, as their RFCs define them.
+import { DIGESTS } from '../keys';
+import { splitLabels } from '../names';
 
 export type FieldKind =
   | 'u8'
@@ -47,8 +49,37 @@ export interface TypeSpec {
    * of item 3 of that list, NSEC left out as RFC 6840 section 5.1 says
    */
   downcase?: boolean;
+  /**
+   * A rule of the type's RFC across its fields (a digest's length by its type), on the fields'
+   * canonical texts and the data's wire length: what breaks it, or undefined.
+   */
+  check?(fields: string[], wireLength: number): { code: string; message: string } | undefined;
   rfc: string;
   summary: string;
+}
+
+/** RFC 4034 section 5.1.4: a DS digest of a known type has that type's length. */
+function digestLength(fields: string[], wireLength: number) {
+  const expected = DIGESTS[Number(fields[2])]?.length;
+  const actual = wireLength - 4;
+  if (expected === undefined || actual === expected) return undefined;
+  return {
+    code: 'bad-digest',
+    message: `digest type ${fields[2]} needs ${expected} octets, not ${actual}`,
+  };
+}
+
+/**
+ * RFC 4035 section 5.3.1: the signer is the zone holding the owner, so the owner's labels (the
+ * Labels field) are at least the signer's. BIND refuses the record when they are not.
+ */
+function signerAbove(fields: string[]) {
+  const signer = splitLabels(fields[7])?.length ?? 0;
+  if (Number(fields[2]) >= signer) return undefined;
+  return {
+    code: 'bad-rrsig',
+    message: `labels ${fields[2]} is fewer than the ${signer} of the signer ${fields[7]}`,
+  };
 }
 
 /** Fields from `name:kind` pairs, as the table below writes them. */
@@ -145,7 +176,7 @@ export const TYPES: Record<string, TypeSpec> = {
     rfc: 'RFC 6672',
     summary: 'delegation of a subtree',
   },
-  DS: { code: 43, fields: DS, rfc: 'RFC 4034', summary: 'delegation signer' },
+  DS: { code: 43, fields: DS, check: digestLength, rfc: 'RFC 4034', summary: 'delegation signer' },
   SSHFP: {
     code: 44,
     fields: fields('algorithm:u8 fp_type:u8 fingerprint:hex'),
@@ -155,9 +186,10 @@ export const TYPES: Record<string, TypeSpec> = {
   RRSIG: {
     code: 46,
     fields: fields(
-      'typeCovered:type algorithm:alg labels:u8 originalTTL:ttl expiration:time inception:time keyTag:u16 signersName:name signature:base64',
+      'typeCovered:type algorithm:alg labels:u8 originalTTL:u32 expiration:time inception:time keyTag:u16 signersName:name signature:base64',
     ),
     downcase: true,
+    check: signerAbove,
     rfc: 'RFC 4034',
     summary: 'DNSSEC signature',
   },
@@ -188,7 +220,7 @@ export const TYPES: Record<string, TypeSpec> = {
     rfc: 'RFC 6698',
     summary: 'TLS certificate association (DANE)',
   },
-  CDS: { code: 59, fields: DS, rfc: 'RFC 7344', summary: 'child copy of DS' },
+  CDS: { code: 59, fields: DS, check: digestLength, rfc: 'RFC 7344', summary: 'child copy of DS' },
   CDNSKEY: { code: 60, fields: DNSKEY, rfc: 'RFC 7344', summary: 'child copy of DNSKEY' },
   SVCB: { code: 64, fields: SVCB, rfc: 'RFC 9460', summary: 'service binding' },
   HTTPS: { code: 65, fields: SVCB, rfc: 'RFC 9460', summary: 'HTTPS service binding' },

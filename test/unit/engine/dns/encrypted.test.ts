@@ -3,7 +3,6 @@
 // plain DNS, certificates verified (an untrusted one and a wrong name refused), one TLS
 // connection per look-up for DoT, and one HTTP/2 connection kept across look-ups for DoH.
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/contract/errors';
 import type { QueryResult } from '../../../../src/contract/shapes';
 import { closeHttpsClients } from '../../../../src/engine/dns/doh';
 import { query, type DnsOptions } from '../../../../src/engine/dns/query';
@@ -11,23 +10,13 @@ import { closeTlsConnections, exchange } from '../../../../src/engine/dns/transp
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../../support/dns-server';
 import {
   makeTestPki,
-  opensslAvailable,
   startDohFront,
   startDotFront,
   type EncryptedFront,
   type TestPki,
 } from '../../../support/dns-encrypted';
-
-async function code(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return 'answered';
-  } catch (err) {
-    return err instanceof LookupError
-      ? `${err.code}: ${err.detail}`
-      : `not a LookupError: ${String(err)}`;
-  }
-}
+import { describeTool, needTools } from '../../../support/reference-tools';
+import { codeAndDetail as code } from '../../../support/settled';
 
 describe('engine/dns over TLS and HTTPS', function () {
   this.timeout(30000);
@@ -43,10 +32,8 @@ describe('engine/dns over TLS and HTTPS', function () {
   let plain: QueryResult;
 
   before(async function () {
-    if (!opensslAvailable()) {
-      console.log('    (skipped: openssl is not installed; it makes the test certificates)');
-      this.skip();
-    }
+    const { openssl } = needTools(this, 'openssl');
+    console.log(`    ${describeTool(openssl, 'makes the test CA and certificates (req, x509)')}`);
     pki = makeTestPki();
     dns = await startDnsServer({ records: loadFixtureZones() });
     const upstream = { host: dns.host, port: dns.port };

@@ -7,15 +7,7 @@ import { resolveLookup } from '../../../../src/engine/dns/lookup';
 import { checkHost } from '../../../../src/engine/mail/spf-check';
 import { senderPolicyRanges } from '../../../../src/engine/mail/spf';
 import { LookupError } from '../../../../src/contract/errors';
-
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'resolved';
-  } catch (err) {
-    return err instanceof LookupError ? err.code : `not a LookupError: ${String(err)}`;
-  }
-}
+import { code } from '../../../support/settled';
 
 const BAD_SERVERS = ['300.1.1.1', '127.0.0.1:99999', '1:2:3', '[not-v6]:53', 'bad name!'];
 

@@ -2,22 +2,13 @@
 // one deadline over bootstrap, RDAP, registry and referrals, and the operator's bootstrap taken
 // as given. Loopback servers only.
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/contract/errors';
 import { whois } from '../../../../src/engine/whois/index';
 import { lookupRdap } from '../../../../src/engine/whois/rdap';
 import { createGuardedAgent } from '../../../../src/engine/web/fetcher';
 import { EmbeddedServices } from '../../../../src/services/embedded';
 import { startRdapServer, type RdapFixture } from '../../../support/rdap-server';
 import { startWhoisServer, type WhoisFixture } from '../../../support/whois-server';
-
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'resolved';
-  } catch (err) {
-    return err instanceof LookupError ? err.code : `not a LookupError: ${String(err)}`;
-  }
-}
+import { code } from '../../../support/settled';
 
 const DOMAIN = { objectClassName: 'domain', ldhName: 'example.cz', handle: 'H1' };
 

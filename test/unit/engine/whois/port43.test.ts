@@ -2,7 +2,6 @@
 // rate-limit replies and both encodings. Every server name resolves to the loopback fixture
 // through serverOverride; the query syntax tells the hops apart.
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/contract/errors';
 import {
   decodeReply,
   lookupPort43,
@@ -11,6 +10,7 @@ import {
   registryServer,
 } from '../../../../src/engine/whois/port43';
 import { startWhoisServer, type WhoisFixture } from '../../../support/whois-server';
+import { code } from '../../../support/settled';
 
 const REGISTRY = [
   'Domain Name: EXAMPLE.COM',
@@ -40,15 +40,6 @@ const REGISTRAR = [
   'Name Server: b.iana-servers.net',
   '',
 ].join('\r\n');
-
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'resolved';
-  } catch (err) {
-    return err instanceof LookupError ? err.code : `not a LookupError: ${String(err)}`;
-  }
-}
 
 describe('port43', function () {
   let server: WhoisFixture | undefined;

@@ -14,6 +14,7 @@ import {
 } from '../../../../src/engine/whois/rdap';
 import { startRdapServer, type RdapFixture } from '../../../support/rdap-server';
 import { CORPUS_ROOT } from '../../../support/whois-corpus';
+import { code } from '../../../support/settled';
 
 const RDAP = join(CORPUS_ROOT, 'rdap');
 
@@ -25,15 +26,6 @@ function allJson(dir: string): string[] {
     else if (name.endsWith('.json')) out.push(p);
   }
   return out;
-}
-
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'resolved';
-  } catch (err) {
-    return err instanceof LookupError ? err.code : `not a LookupError: ${String(err)}`;
-  }
 }
 
 describe('rdap: corpus', function () {

@@ -1,19 +1,10 @@
 // whois(): RDAP first, port 43 when the bootstrap has no service or the RDAP server fails, at the
 // registrable domain; the environment variables replace bootstrap and port-43 server.
 import assert from 'node:assert/strict';
-import { LookupError } from '../../../../src/contract/errors';
 import { registrableDomain, whois } from '../../../../src/engine/whois/index';
 import { startRdapServer } from '../../../support/rdap-server';
 import { startWhoisServer, type WhoisFixture } from '../../../support/whois-server';
-
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'resolved';
-  } catch (err) {
-    return err instanceof LookupError ? err.code : `not a LookupError: ${String(err)}`;
-  }
-}
+import { code } from '../../../support/settled';
 
 const DE_REPLY = 'Domain: example.de\r\nNserver: ns1.example.net\r\nStatus: connect\r\n';
 

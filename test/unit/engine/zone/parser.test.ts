@@ -128,6 +128,28 @@ describe('engine/zone parser', () => {
     assert.equal(records.find((r) => r.type === 'LOC')!.wire.length, 32);
   });
 
+  it('holds record data to the rules BIND holds it to across fields and in RFC 3597 form', () => {
+    const { problems } = load(
+      [
+        // RFC 4035 section 5.3.1: labels (2) fewer than the signer's (3)
+        'k RRSIG A 13 2 3600 20300101000000 20291201000000 12345 a.b.example. AAAA',
+        // RFC 4034 section 3.2: the original TTL is a decimal number, not units
+        'k RRSIG A 13 3 1h 20300101000000 20291201000000 12345 example. AAAA',
+        // RFC 3597 section 5: data of a known type must read as that type
+        'g A \\# 3 C00002',
+        'g MX \\# 3 000a05',
+        // and its rules hold in that form too: a SHA-256 digest (type 2) of 2 octets
+        'k DS \\# 6 30390d02abcd',
+        'ok A \\# 4 C0000201',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      problems.map((p) => `${p.range.line + 1}:${p.code}`),
+      ['5:bad-rrsig', '6:bad-number', '7:bad-generic', '8:bad-generic', '9:bad-digest'],
+    );
+  });
+
   it('reads a relative name exactly as the absolute name it stands for', () => {
     // Relative names are measured apart from their origin; the answer, failures included,
     // must be the one the completed name gets.

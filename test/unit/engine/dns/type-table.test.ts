@@ -1,0 +1,456 @@
+// The type table walked type by type: generated records of every type, from their field kinds,
+// go text -> wire -> text -> JSON through the codecs, and the printed form (`zone-check
+// --print`) agrees with BIND's named-compilezone on the same file. A type added to the table
+// is in this test without a line written for it (its field kinds have generators here).
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../../src/cli/main';
+import { keyWire, textToLabels } from '../../../../src/engine/dns/names';
+import { isUtf8, unescapeOctets } from '../../../../src/engine/dns/presentation';
+import { CODECS } from '../../../../src/engine/dns/rdata/codecs';
+import { recordJson } from '../../../../src/engine/dns/rdata/json';
+import { WireReader } from '../../../../src/engine/dns/rdata/reader';
+import { parseRdata, printRdata, type Token } from '../../../../src/engine/dns/rdata/text';
+import { TYPES, type FieldKind, type TypeSpec } from '../../../../src/engine/dns/rdata/types';
+import { WireWriter } from '../../../../src/engine/dns/rdata/writer';
+import { tokenizeLine } from '../../../../src/engine/zone/lexer';
+import { seeded } from '../../../support/prng';
+import { describeTool, needTools } from '../../../support/reference-tools';
+
+const SEED = 20261126;
+const PER_TYPE = Number(process.env.PER_TYPE ?? 12);
+const ORIGIN = 'example.';
+
+type Random = () => number;
+
+const int = (r: Random, min: number, max: number) => min + Math.floor(r() * (max - min + 1));
+const pick = <T>(r: Random, items: readonly T[]): T => items[int(r, 0, items.length - 1)];
+const bytes = (r: Random, n: number) =>
+  Buffer.from(Array.from({ length: n }, () => int(r, 0, 255)));
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-';
+// escapes inside labels BIND and the engine print alike (`@` and `$` BIND escapes, we do not)
+const LABEL_ESCAPES = ['\\.', '\\032', '\\200', '\\;', '\\"', '\\(', '\\\\'];
+
+function label(r: Random): string {
+  let out = '';
+  const length = int(r, 1, 12);
+  for (let i = 0; i < length; i++) {
+    out += r() < 0.08 ? pick(r, LABEL_ESCAPES) : LETTERS[int(r, 0, LETTERS.length - 2)];
+  }
+  return out;
+}
+
+function name(r: Random): string {
+  const roll = r();
+  if (roll < 0.1) return '@';
+  if (roll < 0.15) return '.';
+  const labels = Array.from({ length: int(r, 1, 3) }, () => label(r)).join('.');
+  return roll < 0.5 ? labels : `${labels}.${pick(r, ['example.', 'test.', 'Example.ORG.'])}`;
+}
+
+function quoted(r: Random, max: number): string {
+  let out = '';
+  const length = int(r, 0, max);
+  for (let i = 0; i < length; i++) {
+    const roll = r();
+    if (roll < 0.05) out += '\\"';
+    else if (roll < 0.1) out += '\\\\';
+    else if (roll < 0.15) out += `\\${String(int(r, 0, 255)).padStart(3, '0')}`;
+    else if (roll < 0.2) out += ' ';
+    else out += String.fromCharCode(int(r, 0x21, 0x7e)).replace(/["\\]/, 'x');
+  }
+  return `"${out}"`;
+}
+
+/** Splits text in two tokens now and then (base64 and hex may be written in pieces). */
+function pieces(r: Random, text: string): string {
+  if (text.length < 8 || r() < 0.5) return text;
+  const at = int(r, 1, text.length - 1);
+  return `${text.slice(0, at)} ${text.slice(at)}`;
+}
+
+function ipv6(r: Random): string {
+  const groups = ['2001', 'db8'];
+  for (let i = 0; i < 6; i++) groups.push(r() < 0.4 ? '0' : int(r, 1, 0xffff).toString(16));
+  return groups.join(':');
+}
+
+const TYPE_NAMES = Object.keys(TYPES);
+
+function sigTime(r: Random): string {
+  // 2030 to 2037: in the future and inside the 32-bit range
+  const seconds = int(r, 1893456000, 2145916800);
+  if (r() < 0.2) return String(seconds);
+  return new Date(seconds * 1000).toISOString().replace(/[-T:]/g, '').slice(0, 14);
+}
+
+function svcParams(r: Random): string {
+  const params: string[] = [];
+  if (r() < 0.5) params.push(`alpn=${pick(r, ['h2', 'h3', '"h2,h3"', 'http/1.1'])}`);
+  if (params.length > 0 && r() < 0.3) params.push('no-default-alpn');
+  if (r() < 0.5) params.push(`port=${int(r, 1, 65535)}`);
+  if (r() < 0.4) {
+    const n = int(r, 1, 3);
+    params.push(`ipv4hint=${Array.from({ length: n }, () => bytes(r, 4).join('.')).join(',')}`);
+  }
+  if (r() < 0.3) params.push(`ech=${bytes(r, int(r, 1, 20)).toString('base64')}`);
+  if (r() < 0.3) params.push(`ipv6hint=${ipv6(r)}`);
+  if (r() < 0.3) params.push(`key${int(r, 8, 65279)}=${quoted(r, 10)}`);
+  if (params.length > 1 && r() < 0.3) {
+    const key = params[int(r, 0, params.length - 1)].split('=')[0];
+    if (key !== 'no-default-alpn') params.push(`mandatory=${key}`);
+  }
+  for (let i = params.length - 1; i > 0; i--) {
+    const j = int(r, 0, i);
+    [params[i], params[j]] = [params[j], params[i]];
+  }
+  return params.join(' ');
+}
+
+function loc(r: Random): string {
+  const coordinate = (max: number, hemispheres: string) =>
+    `${int(r, 0, max - 1)} ${int(r, 0, 59)} ${int(r, 0, 59)}.${String(int(r, 0, 999)).padStart(3, '0')} ${pick(r, [...hemispheres])}`;
+  const altitude = `${int(r, -10000, 100000)}.${String(int(r, 0, 99)).padStart(2, '0')}m`;
+  const size = () => pick(r, ['0.50m', '1m', '10m', '100m', '2000m', '30000m', '0.01m']);
+  return `${coordinate(90, 'NS')} ${coordinate(180, 'EW')} ${altitude} ${size()} ${size()} ${size()}`;
+}
+
+/** Presentation text of one field of `kind`. */
+function field(r: Random, kind: FieldKind): string {
+  switch (kind) {
+    case 'u8':
+      return String(int(r, 0, 255));
+    case 'u16':
+    case 'port':
+      return String(int(r, 0, 65535));
+    case 'u32':
+      return String(int(r, 0, 4294967295));
+    case 'ttl':
+      return r() < 0.2 ? `${int(r, 1, 9)}h${int(r, 1, 59)}m` : String(int(r, 0, 2147483647));
+    case 'caa-flags':
+      return pick(r, ['0', '128']);
+    case 'alg':
+      return pick(r, ['8', '13', '15', 'ECDSAP256SHA256', 'rsasha256']);
+    case 'ipv4':
+      return bytes(r, 4).join('.');
+    case 'ipv6':
+      return ipv6(r);
+    case 'name':
+      return name(r);
+    case 'string':
+      return quoted(r, 40);
+    case 'strings':
+      return Array.from({ length: int(r, 1, 3) }, () => quoted(r, 60)).join(' ');
+    case 'caa-tag':
+      return pick(r, ['issue', 'issuewild', 'iodef', `tag${int(r, 0, 99)}`]);
+    case 'caa-value':
+      return quoted(r, 30);
+    case 'uri-target':
+      return `"https://${Array.from({ length: int(r, 1, 12) }, () => pick(r, [...'abcxyz019-'])).join('')}.example/${int(r, 0, 999)}"`;
+    case 'base64':
+      return pieces(r, bytes(r, int(r, 1, 64)).toString('base64'));
+    case 'hex':
+      return pieces(r, bytes(r, int(r, 1, 40)).toString('hex'));
+    case 'salt':
+      return r() < 0.3 ? '-' : bytes(r, int(r, 1, 8)).toString('hex');
+    case 'b32hex':
+      return base32hex(bytes(r, 20));
+    case 'types': {
+      const codes = new Set(Array.from({ length: int(r, 1, 6) }, () => pick(r, TYPE_NAMES)));
+      if (r() < 0.3) codes.add(`TYPE${int(r, 260, 65534)}`);
+      return [...codes].join(' ');
+    }
+    case 'time':
+      return sigTime(r);
+    case 'type':
+      return r() < 0.2 ? `TYPE${int(r, 260, 65534)}` : pick(r, TYPE_NAMES);
+    case 'svcparams':
+      return svcParams(r);
+    case 'loc':
+      return loc(r);
+  }
+}
+
+function base32hex(octets: Buffer): string {
+  const digits = '0123456789abcdefghijklmnopqrstuv';
+  let out = '';
+  let acc = 0;
+  let bits = 0;
+  for (const b of octets) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += digits[(acc >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    acc &= (1 << bits) - 1;
+  }
+  return bits > 0 ? out + digits[(acc << (5 - bits)) & 31] : out;
+}
+
+/**
+ * Fields whose RFC ties them to another field (a digest's length to its type, a fingerprint's to
+ * its type): the generated data keeps to those rules, as BIND checks them.
+ */
+function constrained(r: Random, type: string, fields: string[]): string[] {
+  const digest = (lengths: Record<string, number>, at: number) => {
+    const key = pick(r, Object.keys(lengths));
+    fields[at] = key;
+    fields[at + 1] = bytes(r, lengths[key]).toString('hex');
+  };
+  switch (type) {
+    case 'DS':
+    case 'CDS':
+      digest({ 1: 20, 2: 32, 4: 48 }, 2);
+      break;
+    case 'SSHFP':
+      digest({ 1: 20, 2: 32 }, 1);
+      break;
+    case 'TLSA':
+      digest({ 0: 40, 1: 32, 2: 64 }, 2);
+      break;
+    case 'SVCB':
+    case 'HTTPS':
+      // ServiceMode (RFC 9460 section 2.4.3): AliasMode, priority 0, takes no parameters
+      fields[0] = String(int(r, 1, 65535));
+      break;
+    case 'RRSIG':
+      // RFC 4035 section 5.3.1: the owner's labels are at least the signer's (at most 5 here)
+      fields[2] = String(int(r, 5, 255));
+      break;
+    case 'NAPTR':
+      // RFC 3403 section 4.1: flags from A-Z and 0-9; a regexp "delim ERE delim repl delim flags"
+      fields[2] = `"${pick(r, ['', 'U', 'S', 'A', 'P', 'u'])}"`;
+      fields[4] = pick(r, ['""', '"!^.*$!sip:info@example.com!"', '"/(.*)/\\\\1@example.net/i"']);
+      break;
+    case 'DNSKEY':
+    case 'CDNSKEY':
+      fields[1] = '3'; // RFC 4034 section 2.1.2: the protocol field is 3
+      break;
+  }
+  return fields;
+}
+
+interface Generated {
+  type: string;
+  owner: string;
+  text: string;
+  wire: string;
+  printed: string;
+}
+
+function generate(r: Random, type: string, spec: TypeSpec, index: number): Generated {
+  const fields = constrained(
+    r,
+    type,
+    spec.fields.map((f) => field(r, f.kind)),
+  );
+  const text = fields.join(' ');
+  const parsed = parseRdata(type, tokens(text), ORIGIN);
+  if ('code' in parsed) assert.fail(`${type} ${text}: ${parsed.message}`);
+  return {
+    type,
+    owner: `${type.toLowerCase()}-${index}.${ORIGIN}`,
+    text,
+    wire: parsed.wire,
+    printed: parsed.data,
+  };
+}
+
+function tokens(text: string): Token[] {
+  const line = tokenizeLine(text);
+  assert.equal(line.error, undefined, text);
+  return line.tokens;
+}
+
+/** The octets a JSON text stands for: UTF-8 when the field was valid UTF-8, escapes read otherwise. */
+function jsonOctets(text: string, original: Uint8Array): Buffer {
+  return isUtf8(original) ? Buffer.from(text, 'utf8') : Buffer.from(unescapeOctets(text) ?? []);
+}
+
+/** Checks one record's JSON against its wire form, field by field. */
+function checkJson(type: string, spec: TypeSpec, wire: Buffer): void {
+  const json = recordJson(wire, 0, wire.length, type);
+  const reader = new WireReader(wire, 0, wire.length, false);
+  for (const f of spec.fields) {
+    const from = reader.at;
+    const printed = CODECS[f.kind].print(reader, new WireWriter());
+    const octets = wire.subarray(from, reader.at);
+    const value = json[f.name];
+    const what = `${type} ${f.name} (${f.kind})`;
+    switch (f.kind) {
+      case 'name':
+        assert.deepEqual(
+          Buffer.concat(textToLabels(String(value)).flatMap((l) => [Buffer.from([l.length]), l]))
+            .toString('hex')
+            .toLowerCase(),
+          keyWire(printed).subarray(0, -1).toString('hex'),
+          what,
+        );
+        break;
+      case 'strings': {
+        const parts = json.parts as string[];
+        let at = 0;
+        parts.forEach((part) => {
+          const length = octets[at];
+          const raw = octets.subarray(at + 1, at + 1 + length);
+          const joined = Buffer.concat(
+            (() => {
+              const all: Uint8Array[] = [];
+              for (let i = 0; i < octets.length; i += 1 + octets[i]) {
+                all.push(octets.subarray(i + 1, i + 1 + octets[i]));
+              }
+              return all;
+            })(),
+          );
+          assert.deepEqual(jsonOctets(part, joined), Buffer.from(raw), what);
+          at += 1 + length;
+        });
+        break;
+      }
+      case 'caa-tag':
+        assert.equal(value, printed, what);
+        break;
+      case 'caa-value':
+      case 'uri-target':
+        assert.deepEqual(jsonOctets(String(value), octets), Buffer.from(octets), what);
+        break;
+      case 'u8':
+      case 'u16':
+      case 'u32':
+      case 'port':
+      case 'ttl':
+      case 'alg':
+      case 'caa-flags':
+        assert.equal(value, Number(printed), what);
+        break;
+      case 'time':
+        assert.equal(typeof value, 'number', what);
+        break;
+      default:
+        assert.equal(value, printed, what);
+    }
+  }
+}
+
+describe('engine/dns type table: every type text -> wire -> text -> JSON', () => {
+  const random = seeded(SEED);
+  const generated: Generated[] = [];
+  for (const [type, spec] of Object.entries(TYPES)) {
+    if (type === 'SOA') continue; // one per zone: the apex's, below
+    for (let i = 0; i < PER_TYPE; i++) generated.push(generate(random, type, spec, i));
+  }
+
+  it('has a generator for every field kind of the table, and every type is generated', () => {
+    const kinds = new Set(Object.values(TYPES).flatMap((s) => s.fields.map((f) => f.kind)));
+    for (const kind of kinds) assert.ok(CODECS[kind], kind);
+    const types = new Set(generated.map((g) => g.type));
+    for (const type of Object.keys(TYPES)) if (type !== 'SOA') assert.ok(types.has(type), type);
+  });
+
+  it('wire -> text gives the text the parser gave, and that text reads back to the same wire', () => {
+    for (const g of [...generated, soa()]) {
+      const wire = Buffer.from(g.wire, 'hex');
+      const printed = printRdata(wire, 0, wire.length, TYPES[g.type], true);
+      assert.equal(printed.text, g.printed, `${g.type} ${g.text}`);
+      assert.equal(printed.wire.toString('hex'), g.wire, `${g.type} ${g.text}`);
+      const again = parseRdata(g.type, tokens(printed.text), ORIGIN);
+      assert.ok(!('code' in again), `${g.type} ${printed.text}`);
+      assert.equal(again.wire, g.wire, `${g.type} ${printed.text}`);
+      // the RFC 3597 form of the same data is the same record (RFC 3597 section 5)
+      const generic = parseRdata(g.type, tokens(`\\# ${wire.length} ${g.wire}`), ORIGIN);
+      assert.ok(!('code' in generic), `${g.type} generic`);
+      assert.deepEqual([generic.wire, generic.data], [g.wire, g.printed]);
+    }
+  });
+
+  it('wire -> JSON: every field of the table, standing for the same octets', () => {
+    for (const g of [...generated, soa()]) {
+      checkJson(g.type, TYPES[g.type], Buffer.from(g.wire, 'hex'));
+    }
+  });
+
+  /** The apex SOA, its fields generated like any other type's. */
+  function soa(): Generated {
+    return { ...generate(seeded(SEED + 1), 'SOA', TYPES.SOA, 0), owner: ORIGIN };
+  }
+
+  it('prints what BIND named-compilezone prints for the same zone (zone-check --print)', async function () {
+    const compiler = needTools(this, 'named-compilezone')['named-compilezone'];
+    const tool = compiler.path;
+    const apex = soa();
+    const lines = [
+      `$ORIGIN ${ORIGIN}`,
+      '$TTL 3600',
+      `@ SOA ${apex.text}`,
+      '@ NS ns.example.',
+      'ns A 192.0.2.53',
+      ...generated.map((g) => `${g.owner} ${g.type} ${g.text}`),
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'hostlens-types-'));
+    if (process.env.KEEP) console.log(dir);
+    try {
+      const file = join(dir, 'example.zone');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      // -i none: no integrity checks (targets without addresses); -k ignore: no host-name rules
+      const bind = await new Promise<string>((resolve, reject) =>
+        execFile(
+          tool,
+          ['-i', 'none', '-k', 'ignore', '-o', '-', ORIGIN, file],
+          { maxBuffer: 1 << 26 },
+          (err, stdout, stderr) =>
+            err ? reject(new Error(`${stderr}${stdout}`)) : resolve(stdout),
+        ),
+      );
+      const ours = await printed(file);
+      const key = (owner: string, type: string, data: string) =>
+        `${owner.toLowerCase()} ${type} ${data.replace(/\s+/g, '').toLowerCase()}`;
+      const bindRecords = new Set<string>();
+      for (const line of bind.split('\n')) {
+        // the zone, between BIND's "loaded serial" and "OK" lines, and its ";" comments
+        if (line === '' || line.startsWith(';') || /^(zone |OK$)/.test(line)) continue;
+        const m = /^(\S+)\s+(\d+)\s+IN\s+(\S+)\s+(.*)$/.exec(line);
+        assert.ok(m, line);
+        bindRecords.add(key(m[1], m[3], m[4]));
+      }
+      const ourRecords = new Set(
+        ours.map((line) => {
+          const [owner, , , type, ...data] = line.split(' ');
+          return key(owner, type, data.join(' '));
+        }),
+      );
+      const onlyBind = [...bindRecords].filter((r) => !ourRecords.has(r));
+      const onlyOurs = [...ourRecords].filter((r) => !bindRecords.has(r));
+      assert.deepEqual(
+        { onlyBind: onlyBind.slice(0, 5), onlyOurs: onlyOurs.slice(0, 5) },
+        { onlyBind: [], onlyOurs: [] },
+      );
+      assert.equal(ourRecords.size, generated.length + 3);
+      console.log(
+        `    named-compilezone prints the same ${ourRecords.size} records (${Object.keys(TYPES).length} types, seed ${SEED})`,
+      );
+      console.log(`    ${describeTool(compiler, '-i none -k ignore -o - ORIGIN FILE')}`);
+    } finally {
+      if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The records of `hostlens zone-check --print FILE`, as the command line prints them. */
+async function printed(file: string): Promise<string[]> {
+  const out: string[] = [];
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const write = process.stdout.write;
+  process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
+  try {
+    await main(['zone-check', file, '--origin', ORIGIN, '--print']);
+  } finally {
+    process.stdout.write = write;
+  }
+  const { records } = JSON.parse(out.join('')) as { records: string[] };
+  return records;
+}
