@@ -14,7 +14,7 @@ describe('engine/dns failure wording', () => {
     // Takes every question and answers none.
     silent = createSocket('udp4');
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
-    server = `127.0.0.1:${(silent.address()).port}`;
+    server = `127.0.0.1:${silent.address().port}`;
   });
   after(() => silent.close());
 
