@@ -14,7 +14,7 @@ import {
   type TypeFailure,
 } from '../../contract/shapes';
 import type { QueryParams } from '../../contract/services';
-import { createAddressGuard } from '../web/guard';
+import { createAddressGuard } from '../guard';
 import { askTypes, type AskPlan } from './ask';
 import { textToLabels } from './names';
 import type { TypeOutcome } from './records';
@@ -49,8 +49,10 @@ export const DEFAULT_TRIES = DNS_TRIES;
 export function parseTypes(types: readonly string[] | undefined): RecordType[] {
   if (types === undefined || types.length === 0) return [...RECORD_TYPES];
   const out: RecordType[] = [];
-  // A lone string from a loosely typed caller is one type, not a list of letters.
-  for (const raw of typeof types === 'string' ? [types] : types) {
+  // A lone string from a loosely typed caller is one type, not a list of letters; a comma
+  // list (types=MX,TXT, --types MX,TXT) is the types it lists.
+  const given = typeof types === 'string' ? [types] : types;
+  for (const raw of given.flatMap((t) => (typeof t === 'string' ? t.split(',') : [t]))) {
     const upper = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
     const type = RECORD_TYPES.find((t) => t === upper);
     if (type === undefined) {

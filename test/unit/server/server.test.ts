@@ -59,6 +59,7 @@ const PATH_OF: Record<MethodName, string> = {
   redirects: '/meta/redirects?url=site.test',
   unfurl: '/meta/unfurl?url=site.test',
   image: '/meta/image?url=site.test/a.png',
+  link: '/meta/link?url=site.test',
 };
 
 describe('server', () => {
@@ -153,7 +154,7 @@ describe('server', () => {
     it('gives 405 with Allow: GET for other methods', async () => {
       for (const method of ['POST', 'DELETE'] as const) {
         const reply = await get(server, PATH_OF.query, { method });
-        assertProblem(reply, 'invalid_argument', 405);
+        assertProblem(reply, 'method_not_allowed', 405);
         assert.equal(reply.headers.allow, 'GET');
       }
       const health = await get(server, '/healthz', { method: 'POST', auth: null });
