@@ -24,6 +24,9 @@ const integrationSuites = readdirSync('test/integration')
   .filter((f) => f.endsWith('.ts'))
   .map((f) => `test/integration/${f}`);
 
+// The extension's two bundles import the contract's errors from dist/errors.js, at run time.
+const sharedErrors = externalEntry(/(^|\/)contract\/errors$/, './errors.js');
+
 const builds = [
   {
     // The editor part, which activation loads; the engine is dist/engine.js (below).
@@ -31,16 +34,23 @@ const builds = [
     entryPoints: ['src/editor/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode'],
-    plugins: [externalEntry(/^\.\/servicesBundle$/, './engine.js')],
+    plugins: [externalEntry(/^\.\/servicesBundle$/, './engine.js'), sharedErrors],
     // require() rather than import(): the engine is CommonJS like the editor part.
     supported: { 'dynamic-import': false },
   },
   {
-    // Loaded on the first look-up (src/editor/engine.ts).
+    // Loaded on the first look-up (src/editor/loadServices.ts).
     ...node,
     entryPoints: ['src/editor/servicesBundle.ts'],
     outfile: 'dist/engine.js',
     external: ['vscode'],
+    plugins: [sharedErrors],
+  },
+  {
+    // One LookupError class for both: errors cross between them, and are told by instanceof.
+    ...node,
+    entryPoints: ['src/contract/errors.ts'],
+    outfile: 'dist/errors.js',
   },
   ...cliBuilds(cliOut),
   {

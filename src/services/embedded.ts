@@ -1,6 +1,7 @@
 // The default backend: the engine in this process. Needs no account and no network beyond the
 // look-ups themselves.
 import { domainKeys } from '../engine/mail/dkim';
+import { fanOutSignal } from '../engine/dns/lookup';
 import { query } from '../engine/dns/query';
 import { queryWithDnssec, wantsDnssec } from '../engine/dns/dnssec/index';
 import { warmUpDns } from '../engine/dns/warm';
@@ -46,9 +47,11 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     this.ready = options.warmUp === 'all' ? warmUpDns().then(warmUpMail) : warmUpDns();
   }
 
+  // One signal per look-up (fanOutSignal): the caller's signal carries no listener however
+  // many questions the look-up has in flight, and each question's listener goes with it.
   private dns(call: CallOptions | undefined) {
     return {
-      signal: call?.signal,
+      signal: fanOutSignal(call?.signal),
       timeoutMs: this.options.dnsTimeoutMs,
       tries: this.options.dnsTries,
       blockPrivate: this.options.blockPrivate === true,
@@ -72,7 +75,7 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   readonly senderPolicyRanges: DomainService['senderPolicyRanges'] = (p, c) =>
     senderPolicyRanges(p, this.dns(c));
   readonly whois: DomainService['whois'] = (p, c) =>
-    whois(p, { signal: c?.signal, blockPrivate: this.options.blockPrivate === true });
+    whois(p, { signal: fanOutSignal(c?.signal), blockPrivate: this.options.blockPrivate === true });
   readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));
   readonly unfurl: MetaService['unfurl'] = (p, c) => unfurl(p, this.web(c));

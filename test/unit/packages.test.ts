@@ -24,6 +24,7 @@ describe('the two packages', function () {
       'package.json',
       'dist/extension.js',
       'dist/engine.js',
+      'dist/errors.js',
       'dist/webview.js',
       'syntaxes/dns-zone.tmLanguage.json',
       'language-configuration.json',
@@ -38,7 +39,7 @@ describe('the two packages', function () {
           f,
         ) &&
         !/^(media|syntaxes)\//.test(f) &&
-        !/^dist\/(extension|engine|webview)\.js$/.test(f),
+        !/^dist\/(extension|engine|errors|webview)\.js$/.test(f),
     );
     assert.deepEqual(stray, [], 'nothing else: no sources, maps, tests or command line');
   });
