@@ -246,7 +246,7 @@ async function webPanel(
 
 async function mailTree(page: Page): Promise<void> {
   await closeEditors(page);
-  await runCommand(page, 'HostLens: Show Mail Set-up');
+  await runCommand(page, 'HostLens: Check Mail Set-up');
   const input = page.locator('.quick-input-widget input');
   await page.waitForTimeout(500);
   await input.fill('mail.test');
