@@ -53,6 +53,10 @@ function object<T>(
 
 const DnsRecordSchema = object<DnsRecord>(
   {
+    name: {
+      type: 'string',
+      description: "additive: the record's owner, when it is not the asked name",
+    },
     type: { enum: [...RECORD_TYPES] },
     value: string,
     priority: integer,
@@ -182,6 +186,10 @@ export const SCHEMAS = {
       status: { enum: ['NOERROR', 'NXDOMAIN'] },
       errors: arrayOf(ref('TypeFailure')),
       dnssec: DnssecResultSchema,
+      chain: {
+        ...arrayOf(ref('DnsRecord')),
+        description: 'additive: the CNAME records followed from the asked name, in order',
+      },
     },
     ['records'],
   ),

@@ -9,6 +9,7 @@ import { renderSpf } from './spf';
 import { renderSpfCheck } from './spfCheck';
 import { renderIcons, renderImage, renderRedirects, renderUnfurl } from './web';
 import { renderWhois } from './whois';
+import { renderZoneCheck, renderZoneDiff } from './zone';
 
 export type { RenderContext, TextRenderer } from './context';
 
@@ -23,6 +24,8 @@ const RENDERERS = new Map<string, TextRenderer>([
   ['image', renderImage],
   ['mail', renderMail],
   ['spf-check', renderSpfCheck],
+  ['zone-check', renderZoneCheck],
+  ['zone-diff', renderZoneDiff],
 ]);
 
 /** The result as text for people, or as pretty JSON when the command has no renderer. */

@@ -9,6 +9,7 @@ import type { IpRange, RecordType, SpfNode, SpfProblem, SpfRoot } from '../../co
 import type { SenderPolicyParams } from '../../contract/services';
 import {
   ask,
+  failureText,
   fanOutSignal,
   resolveLookup,
   type Answer,
@@ -116,7 +117,7 @@ export async function senderPolicyRanges(
       answer.code === 'upstream_timeout' || answer.code === 'time_limit'
         ? 'upstream_timeout'
         : 'upstream_error',
-      `The TXT look-up of ${host} failed (${answer.code})`,
+      `The TXT look-up of ${host} failed: ${failureText(answer)}`,
     );
   }
   const policies = answer.kind === 'records' ? spfRecords(answer) : [];

@@ -16,7 +16,8 @@ import {
 } from '../../../../../src/engine/dns/dnssec/anchors';
 import { keyBits } from '../../../../../src/engine/dns/dnssec/crypto';
 import { dsDigest, keyTag } from '../../../../../src/engine/dns/keys';
-import { decodeBase32Hex, nsec3Hash } from '../../../../../src/engine/dns/dnssec/denial';
+import { nsec3Hash } from '../../../../../src/engine/dns/dnssec/denial';
+import { fromBase32Hex as decodeBase32Hex } from '../../../../../src/engine/dns/rdata/base32hex';
 import type { Exchange } from '../../../../../src/engine/dns/dnssec/exchange';
 import { queryWithDnssec, wantsDnssec } from '../../../../../src/engine/dns/dnssec/index';
 import { compareNames } from '../../../../../src/engine/dns/dnssec/names';
