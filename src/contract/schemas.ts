@@ -93,7 +93,16 @@ const IpRangeSchema = object<IpRange>({ version: { enum: [4, 6] }, cidr_block: s
 ]);
 
 const SpfProblemSchema = object<SpfProblem>(
-  { code: string, domain: string, term: string, message: string },
+  {
+    code: string,
+    domain: string,
+    term: string,
+    message: string,
+    severity: {
+      enum: ['error', 'warning'],
+      description: 'additive: error when receivers evaluate the policy to permerror because of it',
+    },
+  },
   ['code', 'domain', 'message'],
 );
 

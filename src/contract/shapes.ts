@@ -120,6 +120,11 @@ export interface SpfProblem {
   /** the policy term at fault, when one is */
   term?: string;
   message: string;
+  /**
+   * additive: `error` when receivers evaluate the policy to permerror because of it (RFC 7208),
+   * `warning` when it works but is unwise or could not be checked
+   */
+  severity?: 'error' | 'warning';
 }
 
 export interface SpfNode {

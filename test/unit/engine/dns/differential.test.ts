@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RECORD_TYPES, type DnsRecord, type RecordType } from '../../../../src/contract/shapes';
 import { query } from '../../../../src/engine/dns/query';
-import { findTool, startKnot, type KnotServer } from '../../../support/knot';
+import { startKnot, type KnotServer } from '../../../support/knot';
+import { describeTool, needTools, type ReferenceTool } from '../../../support/reference-tools';
 import { generateZone, ORIGIN } from '../../../support/zone-gen';
 
 const SEED = 12017;
@@ -23,23 +24,15 @@ interface KdigAnswer {
   lines: Array<{ owner: string; ttl: number; type: string; rdata: string }>;
 }
 
+const KDIG_OPTIONS = ['+tcp', '+noidn', '+norec', '+noall', '+header', '+answer'];
+
 /** Runs every question in one kdig process over TCP; splits its output per question. */
 async function kdigAll(
   kdig: string,
   port: number,
   questions: Array<[string, RecordType]>,
 ): Promise<KdigAnswer[]> {
-  const args = [
-    '@127.0.0.1',
-    '-p',
-    String(port),
-    '+tcp',
-    '+noidn',
-    '+norec',
-    '+noall',
-    '+header',
-    '+answer',
-  ];
+  const args = ['@127.0.0.1', '-p', String(port), ...KDIG_OPTIONS];
   for (const [name, type] of questions) args.push(`${name}.`, type);
   const { stdout } = await run(kdig, args, { maxBuffer: 64 * 1024 * 1024 });
   const answers: KdigAnswer[] = [];
@@ -174,21 +167,18 @@ function expected(
 
 describe('engine/dns differential against kdig on Knot (generated zone)', function () {
   this.timeout(120000);
-  const knotd = findTool('knotd');
-  const kdig = findTool('kdig');
+  let kdig: ReferenceTool;
   let knot: KnotServer | undefined;
   let dir: string;
   const zone = generateZone(SEED);
 
   before(async function () {
-    if (knotd === undefined || kdig === undefined) {
-      console.log('    (skipped: install Debian "knot" and "knot-dnsutils" for knotd and kdig)');
-      this.skip();
-    }
+    const tools = needTools(this, 'knotd', 'kdig');
+    kdig = tools.kdig;
     dir = mkdtempSync(join(tmpdir(), 'hostlens-diff-'));
     const file = join(dir, `${ORIGIN}.zone`);
     writeFileSync(file, zone.text);
-    knot = await startKnot(knotd, [{ origin: ORIGIN, file }]);
+    knot = await startKnot(tools.knotd.path, [{ origin: ORIGIN, file }]);
   });
 
   after(async () => {
@@ -200,7 +190,7 @@ describe('engine/dns differential against kdig on Knot (generated zone)', functi
     const questions = zone.names.flatMap((name) =>
       RECORD_TYPES.map((type): [string, RecordType] => [name, type]),
     );
-    const fromKdig = await kdigAll(kdig!, knot!.port, questions);
+    const fromKdig = await kdigAll(kdig.path, knot!.port, questions);
     const disagreements: string[] = [];
     let agreed = 0;
     let total = 0;
@@ -249,6 +239,9 @@ describe('engine/dns differential against kdig on Knot (generated zone)', functi
     console.log(
       `    differential: ${agreed}/${total} answers agree (${((100 * agreed) / total).toFixed(1)}%), ` +
         `${zone.names.length} names x ${RECORD_TYPES.length} types, ${records} records from kdig`,
+    );
+    console.log(
+      `    ${describeTool(kdig, `${KDIG_OPTIONS.join(' ')} against knotd over loopback`)}`,
     );
     assert.deepEqual(disagreements, []);
   });
