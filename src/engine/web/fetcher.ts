@@ -79,6 +79,8 @@ export interface ChainEnd {
 
 export interface ChainRequest {
   accept: string;
+  /** GET unless asked; a HEAD chain is followed with HEAD at every hop */
+  method?: 'GET' | 'HEAD';
   language?: string;
 }
 
@@ -260,7 +262,7 @@ export class WebSession {
     const pending = this.agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: 'GET',
+      method: request.method ?? 'GET',
       headers,
       signal: this.signal,
     });
