@@ -4,6 +4,8 @@
 // imports this module when a look-up first needs it. Nothing here runs at load.
 export { EmbeddedServices } from '../services/embedded';
 export { HttpServices } from '../services/http';
+export { checkHostedService } from '../services/hostedCheck';
 export { checkSpf, mailSetup } from '../services/mail';
 export { panelImages } from '../services/images';
 export { compareZoneRecords } from '../services/zone';
+export { checkTexts, checkWorkspace } from '../services/check/index';
