@@ -15,6 +15,7 @@ import type {
   IconsResult,
   ImageResult,
   IpRange,
+  LinkResult,
   OpenGraphImage,
   QueryResult,
   RedirectHop,
@@ -93,7 +94,16 @@ const IpRangeSchema = object<IpRange>({ version: { enum: [4, 6] }, cidr_block: s
 ]);
 
 const SpfProblemSchema = object<SpfProblem>(
-  { code: string, domain: string, term: string, message: string },
+  {
+    code: string,
+    domain: string,
+    term: string,
+    message: string,
+    severity: {
+      enum: ['error', 'warning'],
+      description: 'additive: error when receivers evaluate the policy to permerror because of it',
+    },
+  },
   ['code', 'domain', 'message'],
 );
 
@@ -284,6 +294,20 @@ export const SCHEMAS = {
       truncated,
     },
     ['locations'],
+  ),
+  LinkResult: object<LinkResult>(
+    {
+      status: integer,
+      method: { enum: ['HEAD', 'GET'] },
+      locations: arrayOf(ref('RedirectHop')),
+      final_url: string,
+      error: object<{ code: string }>({ code: { enum: ['redirect_loop', 'too_many_redirects'] } }, [
+        'code',
+      ]),
+      retry_after: { type: 'integer', minimum: 0 },
+      missing_fragments: strings,
+    },
+    ['status', 'method', 'locations'],
   ),
   OpenGraphImage: OpenGraphImageSchema,
   OpenGraph: {

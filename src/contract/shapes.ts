@@ -120,6 +120,11 @@ export interface SpfProblem {
   /** the policy term at fault, when one is */
   term?: string;
   message: string;
+  /**
+   * additive: `error` when receivers evaluate the policy to permerror because of it (RFC 7208),
+   * `warning` when it works but is unwise or could not be checked
+   */
+  severity?: 'error' | 'warning';
 }
 
 export interface SpfNode {
@@ -223,6 +228,21 @@ export interface RedirectsResult {
   meta_refresh?: { delay: number; url: string };
   /** additive: a hop's location was longer than an answer holds and was cut */
   truncated?: true;
+}
+
+/** additive (`GET /meta/link`): one link's verdict */
+export interface LinkResult {
+  /** the status of the last response (after redirects); 0 when the walk stopped on an error */
+  status: number;
+  /** HEAD when that answered; GET when HEAD was refused or the page was read for fragments */
+  method: 'HEAD' | 'GET';
+  locations: RedirectHop[];
+  final_url?: string;
+  error?: { code: 'redirect_loop' | 'too_many_redirects' };
+  /** seconds from the Retry-After of a 429 or 503 answer */
+  retry_after?: number;
+  /** the asked fragments the final page holds neither as an id nor as a name */
+  missing_fragments?: string[];
 }
 
 export interface OpenGraphImage {

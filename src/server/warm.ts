@@ -44,7 +44,7 @@ export function warmUpServices(): Services {
       senderPolicyRanges: refuse,
       whois: refuse,
     },
-    meta: { icons: refuse, redirects: refuse, unfurl: refuse, image: refuse },
+    meta: { icons: refuse, redirects: refuse, unfurl: refuse, image: refuse, link: refuse },
   };
 }
 
