@@ -44,7 +44,8 @@ export interface TlsParams {
   host: string;
   /** default 443, or 25 with starttls=smtp; a string as the query string gives it */
   port?: string | number;
-  starttls?: 'smtp' | string;
+  /** `smtp`; anything else is invalid_argument */
+  starttls?: string;
   server?: string;
 }
 

@@ -81,7 +81,9 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
       ...(this.options.allowCidrs !== undefined ? { allowCidrs: this.options.allowCidrs } : {}),
       ...(this.options.extraCa !== undefined ? { extraCa: this.options.extraCa } : {}),
       dns: {
-        ...(this.options.dnsTimeoutMs !== undefined ? { timeoutMs: this.options.dnsTimeoutMs } : {}),
+        ...(this.options.dnsTimeoutMs !== undefined
+          ? { timeoutMs: this.options.dnsTimeoutMs }
+          : {}),
         ...(this.options.dnsTries !== undefined ? { tries: this.options.dnsTries } : {}),
       },
     });

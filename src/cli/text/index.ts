@@ -7,6 +7,7 @@ import { renderMail } from './mail';
 import { renderQuery } from './query';
 import { renderSpf } from './spf';
 import { renderSpfCheck } from './spfCheck';
+import { renderTls } from './tls';
 import { renderIcons, renderImage, renderRedirects, renderUnfurl } from './web';
 import { renderWhois } from './whois';
 
@@ -23,6 +24,7 @@ const RENDERERS = new Map<string, TextRenderer>([
   ['image', renderImage],
   ['mail', renderMail],
   ['spf-check', renderSpfCheck],
+  ['tls', renderTls],
 ]);
 
 /** The result as text for people, or as pretty JSON when the command has no renderer. */

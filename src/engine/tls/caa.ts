@@ -54,7 +54,8 @@ export function checkCaa(
 ): TlsProblem | undefined {
   if (set.records.length === 0) return undefined;
   const leaf = chain[0];
-  const wildcard = !leaf.json.dns_names.includes(host.toLowerCase()) &&
+  const wildcard =
+    !leaf.json.dns_names.includes(host.toLowerCase()) &&
     leaf.json.dns_names.some((n) => n.startsWith('*.'));
   const tag = (t: string) => set.records.filter((r) => r.tag?.toLowerCase() === t);
   const wild = tag('issuewild');
@@ -62,14 +63,23 @@ export function checkCaa(
   // Critical unknown tags forbid issuance (section 4.1); so do sets with no issue property
   // only when one of those is present, else any CA may issue.
   const critical = set.records.filter(
-    (r) => ((r.flags ?? 0) & 128) !== 0 && !['issue', 'issuewild', 'iodef', 'issuemail', 'issuevmc'].includes(r.tag?.toLowerCase() ?? ''),
+    (r) =>
+      ((r.flags ?? 0) & 128) !== 0 &&
+      !['issue', 'issuewild', 'iodef', 'issuemail', 'issuevmc'].includes(
+        r.tag?.toLowerCase() ?? '',
+      ),
   );
-  const where = set.owner === host.toLowerCase().replace(/\.$/, '') ? host : `${host} (through ${set.owner})`;
+  const where =
+    set.owner === host.toLowerCase().replace(/\.$/, '') ? host : `${host} (through ${set.owner})`;
   if (critical.length > 0) {
-    return caaProblem(`CAA at ${where} has a critical property "${critical[0].tag}" no CA may ignore, so no CA may issue`);
+    return caaProblem(
+      `CAA at ${where} has a critical property "${critical[0].tag}" no CA may ignore, so no CA may issue`,
+    );
   }
   if (relevant.length === 0) return undefined;
-  const allowed = relevant.map((r) => (r.value ?? '').split(';')[0].trim().toLowerCase()).filter((d) => d !== '');
+  const allowed = relevant
+    .map((r) => (r.value ?? '').split(';')[0].trim().toLowerCase())
+    .filter((d) => d !== '');
   const names = issuerNames(chain);
   if (allowed.some((domain) => matchesCa(domain, names))) return undefined;
   const issuer = chain[0].json.issuer;
@@ -86,7 +96,9 @@ function caaProblem(message: string): TlsProblem {
 
 /** O= and CN= of every issuer and CA subject in the chain, letters and digits lower case. */
 function issuerNames(chain: readonly ReadCertificate[]): string[] {
-  const texts = chain.flatMap((c, i) => (i === 0 ? [c.json.issuer] : [c.json.issuer, c.json.subject]));
+  const texts = chain.flatMap((c, i) =>
+    i === 0 ? [c.json.issuer] : [c.json.issuer, c.json.subject],
+  );
   const out = new Set<string>();
   for (const text of texts) {
     for (const part of text.split(', ')) {
@@ -99,7 +111,13 @@ function issuerNames(chain: readonly ReadCertificate[]): string[] {
 
 function matchesCa(domain: string, names: readonly string[]): boolean {
   const known = KNOWN_IDENTIFIERS[domain];
-  const labels = known ?? domain.split('.').slice(0, -1).map(squash).filter((l) => l.length >= 4);
+  const labels =
+    known ??
+    domain
+      .split('.')
+      .slice(0, -1)
+      .map(squash)
+      .filter((l) => l.length >= 4);
   return labels.some((label) => names.some((name) => name.includes(label)));
 }
 

@@ -51,7 +51,8 @@ export interface Handshake {
 }
 
 /** The handshake, or `no_starttls` when an SMTP server does not offer it. */
-export type Outcome = { kind: 'tls'; handshake: Handshake } | { kind: 'no_starttls'; address: string };
+export type Outcome =
+  { kind: 'tls'; handshake: Handshake } | { kind: 'no_starttls'; address: string };
 
 export async function handshake(endpoint: Endpoint, options: ConnectOptions): Promise<Outcome> {
   const addresses = await resolve(endpoint.host, options);
@@ -144,7 +145,14 @@ async function onAddress(
     await new Promise<void>((resolve, reject) => {
       tls.once('secureConnect', resolve);
       tls.once('error', reject);
-      tls.once('close', () => reject(new LookupError('upstream_error', 'The server closed the connection during the TLS handshake')));
+      tls.once('close', () =>
+        reject(
+          new LookupError(
+            'upstream_error',
+            'The server closed the connection during the TLS handshake',
+          ),
+        ),
+      );
     });
     return { kind: 'tls', handshake: describe(tls, endpoint, address) };
   } catch (err) {
@@ -173,7 +181,7 @@ function describe(tls: TLSSocket, endpoint: Endpoint, address: string): Handshak
   const peer = tls.getPeerCertificate(true);
   const chain: Buffer[] = [];
   const seen = new Set<DetailedPeerCertificate>();
-  for (let cert: DetailedPeerCertificate | undefined = peer; cert?.raw !== undefined; ) {
+  for (let cert: DetailedPeerCertificate | undefined = peer; cert?.raw !== undefined;) {
     if (seen.has(cert)) break;
     seen.add(cert);
     chain.push(cert.raw);
@@ -196,13 +204,15 @@ function describe(tls: TLSSocket, endpoint: Endpoint, address: string): Handshak
     cipher: tls.getCipher()?.standardName ?? tls.getCipher()?.name ?? '',
     alpn: typeof tls.alpnProtocol === 'string' ? tls.alpnProtocol : '',
     chain,
-    verifyError: verifyError === null ? null : String(verifyError ?? 'UNSPECIFIED'),
+    verifyError:
+      verifyError === null ? null : typeof verifyError === 'string' ? verifyError : 'UNSPECIFIED',
     nameError: identity?.message,
   };
 }
 
 // OpenSSL's reasons for a handshake that could not be read, by node's error code.
-const GARBAGE = /WRONG_VERSION_NUMBER|UNKNOWN_PROTOCOL|PACKET_LENGTH_TOO_LONG|RECORD_LAYER|UNEXPECTED_MESSAGE|DECODE_ERROR|BAD_PACKET|HTTP_REQUEST/;
+const GARBAGE =
+  /WRONG_VERSION_NUMBER|UNKNOWN_PROTOCOL|PACKET_LENGTH_TOO_LONG|RECORD_LAYER|UNEXPECTED_MESSAGE|DECODE_ERROR|BAD_PACKET|HTTP_REQUEST/;
 
 function connectionError(
   err: unknown,
@@ -217,19 +227,33 @@ function connectionError(
     return new LookupError('cancelled', 'The request was cancelled');
   }
   if (err instanceof LookupError) return err;
-  const code = String((err as { code?: unknown }).code ?? '');
-  if (code === 'ECONNREFUSED') return new LookupError('upstream_error', `${where} refused the connection`);
+  const raw = (err as { code?: unknown }).code;
+  const code = typeof raw === 'string' ? raw : '';
+  if (code === 'ECONNREFUSED')
+    return new LookupError('upstream_error', `${where} refused the connection`);
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return new LookupError('upstream_error', `${where} is unreachable`);
   }
   if (code === 'ECONNRESET' || code === 'EPIPE') {
     return new LookupError('upstream_error', `${where} reset the connection`);
   }
-  if (/EXCESSIVE_MESSAGE_SIZE|CERT_LENGTH|LENGTH_MISMATCH|TOO_LARGE|TOO_LONG/.test(code) && !/PACKET_LENGTH/.test(code)) {
-    return new LookupError('response_too_large', `${where} sent a certificate list larger than 100 KiB`);
+  if (
+    /EXCESSIVE_MESSAGE_SIZE|CERT_LENGTH|LENGTH_MISMATCH|TOO_LARGE|TOO_LONG/.test(code) &&
+    !/PACKET_LENGTH/.test(code)
+  ) {
+    return new LookupError(
+      'response_too_large',
+      `${where} sent a certificate list larger than 100 KiB`,
+    );
   }
   if (GARBAGE.test(code)) {
-    return new LookupError('upstream_error', `${where} did not answer with a TLS handshake (${code})`);
+    return new LookupError(
+      'upstream_error',
+      `${where} did not answer with a TLS handshake (${code})`,
+    );
   }
-  return new LookupError('upstream_error', `The TLS handshake with ${where} failed (${code || (err as Error).message})`);
+  return new LookupError(
+    'upstream_error',
+    `The TLS handshake with ${where} failed (${code || (err as Error).message})`,
+  );
 }

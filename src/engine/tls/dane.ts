@@ -55,7 +55,9 @@ export async function checkDane(input: DaneInput): Promise<DaneOutcome | undefin
   const dane: Omit<TlsDane, 'status'> = {
     name: `${name}.`,
     dnssec: answer.status,
-    records: records.map((r) => `${r.usage} ${r.selector} ${r.matching_type} ${r.data.toString('hex')}`),
+    records: records.map(
+      (r) => `${r.usage} ${r.selector} ${r.matching_type} ${r.data.toString('hex')}`,
+    ),
   };
   if (answer.status !== 'secure') {
     return unusable(

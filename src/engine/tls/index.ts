@@ -42,14 +42,18 @@ export async function inspectTls(params: TlsParams, options: TlsOptions = {}): P
   const host = hostOf(params.host);
   const starttls = starttlsOf(params.starttls);
   const port = portOf(params.port, starttls === 'smtp' ? 25 : 443);
-  const server = typeof params.server === 'string' && params.server.trim() !== '' ? params.server : undefined;
+  const server =
+    typeof params.server === 'string' && params.server.trim() !== '' ? params.server : undefined;
   const timeoutMs = options.timeoutMs ?? TLS_DEADLINE_MS;
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   // Every DNS question of the look-up listens to it; dozens at once are normal, not a leak.
   setMaxListeners(0, signal);
   const timedOut = () =>
-    new LookupError('upstream_timeout', `${host}:${port} did not complete the TLS look-up within ${timeoutMs} ms`);
+    new LookupError(
+      'upstream_timeout',
+      `${host}:${port} did not complete the TLS look-up within ${timeoutMs} ms`,
+    );
   const dnsOptions = {
     ...options.dns,
     signal,
@@ -107,7 +111,20 @@ export async function inspectTls(params: TlsParams, options: TlsOptions = {}): P
       address: outcome.address,
     };
   }
-  return judge(outcome.handshake, { host, port, starttls, base, now, store, caa, tlsa, signal, timedOut, deadline, options });
+  return judge(outcome.handshake, {
+    host,
+    port,
+    starttls,
+    base,
+    now,
+    store,
+    caa,
+    tlsa,
+    signal,
+    timedOut,
+    deadline,
+    options,
+  });
 }
 
 async function judge(
@@ -135,7 +152,9 @@ async function judge(
     host: ctx.host,
     anchors: ctx.store.anchors,
     now: ctx.now,
-    ...(ctx.options.expiresSoonDays !== undefined ? { expiresSoonDays: ctx.options.expiresSoonDays } : {}),
+    ...(ctx.options.expiresSoonDays !== undefined
+      ? { expiresSoonDays: ctx.options.expiresSoonDays }
+      : {}),
   });
   const sent = linked.slice(0, verdict.sentCount);
   const problems: TlsProblem[] = [...verdict.problems];
@@ -187,15 +206,21 @@ function hostOf(value: unknown): string {
 function starttlsOf(value: unknown): 'smtp' | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'string' && value.trim().toLowerCase() === 'smtp') return 'smtp';
-  throw new LookupError('invalid_argument', `starttls must be "smtp", not "${printable(String(value))}"`);
+  throw new LookupError(
+    'invalid_argument',
+    `starttls must be "smtp", not "${printable(typeof value === 'string' ? value : typeof value)}"`,
+  );
 }
 
 function portOf(value: unknown, fallback: number): number {
   if (value === undefined || value === null || value === '') return fallback;
-  const text = String(value).trim();
+  const text = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : '?';
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!(port >= 1 && port <= 65535)) {
-    throw new LookupError('invalid_argument', `The port must be a number from 1 to 65535, not "${printable(text)}"`);
+    throw new LookupError(
+      'invalid_argument',
+      `The port must be a number from 1 to 65535, not "${printable(text)}"`,
+    );
   }
   return port;
 }

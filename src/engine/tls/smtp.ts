@@ -51,7 +51,10 @@ class ReplyReader {
       }
       lines.push(match[3]);
       if (lines.length > MAX_LINES) {
-        throw new LookupError('response_too_large', `An SMTP reply of more than ${MAX_LINES} lines`);
+        throw new LookupError(
+          'response_too_large',
+          `An SMTP reply of more than ${MAX_LINES} lines`,
+        );
       }
       if (match[2] !== '-') return { code: Number(match[1]), lines };
     }
@@ -111,7 +114,9 @@ export async function startTls(socket: Socket): Promise<boolean> {
   }
   // The first line is the server's name; each further line an extension keyword and its
   // parameters (RFC 5321 section 4.1.1.1).
-  const offered = ehlo.lines.slice(1).some((l) => l.trim().split(/\s+/)[0].toUpperCase() === 'STARTTLS');
+  const offered = ehlo.lines
+    .slice(1)
+    .some((l) => l.trim().split(/\s+/)[0].toUpperCase() === 'STARTTLS');
   if (!offered) {
     socket.end('QUIT\r\n');
     return false;

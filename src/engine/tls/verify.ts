@@ -34,7 +34,8 @@ export interface VerifyInput {
 // OpenSSL's verification codes, as node names them, in words.
 const VERIFY_TEXT: Record<string, string> = {
   UNABLE_TO_GET_ISSUER_CERT: 'the issuer certificate could not be found',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the issuer certificate is neither sent nor in the trust store',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+    'the issuer certificate is neither sent nor in the trust store',
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the leaf certificate could not be verified',
   CERT_SIGNATURE_FAILURE: 'a certificate signature does not verify',
   CERT_NOT_YET_VALID: 'a certificate is not yet valid',
@@ -57,7 +58,8 @@ export function verifyChain(input: VerifyInput): ChainVerdict {
   };
   const leaf = chain[0];
   const last = chain[chain.length - 1];
-  const anchorFromStore = chain.length > 1 && last.selfSigned && input.anchors.has(last.json.sha256);
+  const anchorFromStore =
+    chain.length > 1 && last.selfSigned && input.anchors.has(last.json.sha256);
   const sentCount = anchorFromStore ? chain.length - 1 : chain.length;
   const name = (c: ReadCertificate, i: number) =>
     i === 0 ? 'the leaf certificate' : `"${c.json.subject}"`;
@@ -92,7 +94,11 @@ export function verifyChain(input: VerifyInput): ChainVerdict {
     if (!input.anchors.has(leaf.json.sha256)) {
       add('self_signed', 'error', 'The certificate is self-signed and not in the trust store');
     }
-  } else if (error !== null && /UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF/.test(error) && !last.selfSigned) {
+  } else if (
+    error !== null &&
+    /UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF/.test(error) &&
+    !last.selfSigned
+  ) {
     add(
       'incomplete_chain',
       'error',
@@ -108,7 +114,9 @@ export function verifyChain(input: VerifyInput): ChainVerdict {
       'name_mismatch',
       'error',
       `The certificate is not for ${input.host}` +
-        (names.length > 0 ? ` (it names ${names.slice(0, 5).join(', ')}${names.length > 5 ? '…' : ''})` : ` (subject ${leaf.json.subject})`),
+        (names.length > 0
+          ? ` (it names ${names.slice(0, 5).join(', ')}${names.length > 5 ? '…' : ''})`
+          : ` (subject ${leaf.json.subject})`),
     );
   }
 
@@ -124,7 +132,10 @@ export function verifyChain(input: VerifyInput): ChainVerdict {
     }
   });
 
-  const trusted = error === null && input.nameError === undefined && !problems.some((p) => p.severity === 'error');
+  const trusted =
+    error === null &&
+    input.nameError === undefined &&
+    !problems.some((p) => p.severity === 'error');
   return { trusted, problems, sentCount };
 }
 
