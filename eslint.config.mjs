@@ -110,10 +110,11 @@ export default tseslint.config(
           ...noVscode,
           patterns: [
             {
-              // contract/epp is plain data (status meanings) shared with the command line.
-              regex: '^\\.\\./(?!protocol$|contract/epp$)',
+              // contract/epp (status meanings) and contract/dates (relative dates) are plain
+              // data and pure functions shared with the command line.
+              regex: '^\\.\\./(?!protocol$|contract/epp$|contract/dates$)',
               message:
-                'The webview imports only the protocol types and contract/epp (architecture.md).',
+                'The webview imports only the protocol types, contract/epp and contract/dates (architecture.md).',
             },
           ],
         },

@@ -8,7 +8,8 @@
 // lists it, `hostlens NAME --help` prints its usage and completion offers the options its
 // usage line names (`--opt VALUE` takes a value, `--switch` does not).
 import { parseArgs } from 'node:util';
-import { LookupError } from '../contract/errors';
+import { argumentError } from './mistyped';
+import { OUTPUT_OPTIONS } from './output';
 
 export interface CommandIo {
   /**
@@ -91,8 +92,10 @@ export const COMMANDS: readonly Command[] = [
   },
 ];
 
+/** A command by either spelling of its words (`spf-check`, `spf_check`), as operations are. */
 export function findCommand(name: string): Command | undefined {
-  return COMMANDS.find((c) => c.name === name);
+  const dashed = name.replace(/_/g, '-');
+  return COMMANDS.find((c) => c.name === dashed);
 }
 
 type OptionSpecs = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
@@ -106,6 +109,7 @@ export function parseCommandArgs<T extends OptionSpecs>(
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new LookupError('invalid_argument', `${(err as Error).message}\nusage: ${command.usage}`);
+    const known = [...Object.keys(options).map((o) => `--${o}`), ...OUTPUT_OPTIONS];
+    throw argumentError(err, known, `usage: ${command.usage}`);
   }
 }

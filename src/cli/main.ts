@@ -6,8 +6,9 @@
 // Only the tables are read here; an operation's engine, a command's module and the text
 // renderers are imported when they are needed (bin.ts starts the process).
 import { LookupError } from '../contract/errors';
-import { findOperation, type Operation } from '../contract/operations';
-import { findCommand, type Command } from './commands';
+import { findOperation, OPERATIONS, type Operation } from '../contract/operations';
+import { COMMANDS, findCommand, type Command } from './commands';
+import { closest } from './mistyped';
 import {
   decideOutput,
   loadRenderer,
@@ -46,11 +47,20 @@ export async function main(
   const output = decideOutput(flags, terminal);
   // A bad --format is reported in the format the other flags (or the terminal) chose.
   if (error) return printError(error, output);
-  if (!known)
+  if (!known) {
+    const near = closest(
+      command,
+      [...COMMANDS, ...OPERATIONS].map((c) => c.name),
+    );
+    const guess = near === undefined ? '' : ` Did you mean "${near}"?`;
     return printError(
-      new LookupError('invalid_argument', `Unknown command "${command}". Run "hostlens help".`),
+      new LookupError(
+        'invalid_argument',
+        `Unknown command "${command}".${guess} Run "hostlens help".`,
+      ),
       output,
     );
+  }
   try {
     const ready = await loadRenderer(output);
     return 'load' in known

@@ -5,6 +5,8 @@ import { LookupError } from '../contract/errors';
 import { invoke } from '../contract/invoke';
 import type { Operation } from '../contract/operations';
 import { EmbeddedServices } from '../services/embedded';
+import { argumentError } from './mistyped';
+import { OUTPUT_OPTIONS } from './output';
 import { operationUsage } from './usage';
 
 // The short form for people: `hostlens query example.com MX TXT`, `hostlens whois example.com`.
@@ -49,10 +51,8 @@ function parseOperationArgs(
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new LookupError(
-      'invalid_argument',
-      `${(err as Error).message}\n\n${operationUsage(operation)}`,
-    );
+    const known = [...operation.params.map((p) => `--${p.name}`), ...OUTPUT_OPTIONS];
+    throw argumentError(err, known, operationUsage(operation));
   }
   const params: Record<string, string | string[]> = {};
   for (const p of operation.params) {

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   // The server's own answers to requests it cannot take (additive):
   bad_request: 400,
+  method_not_allowed: 405,
   request_timeout: 408,
   request_header_too_large: 431,
   overloaded: 503,
@@ -41,6 +42,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   cancelled: 'Cancelled',
   internal_error: 'Internal error',
   bad_request: 'Malformed HTTP request',
+  method_not_allowed: 'Method not allowed',
   request_timeout: 'Request not received in time',
   request_header_too_large: 'Request headers too large',
   overloaded: 'Server overloaded or shutting down',

@@ -7,7 +7,8 @@ import { SCHEMAS, type JsonSchema } from './schemas';
 
 const PARAM_DESCRIPTIONS: Record<string, string> = {
   host: 'Hostname (IDN accepted; a trailing dot is optional)',
-  types: 'Record types, case-insensitive, repeated (types=A&types=MX); omitted: all ten',
+  types:
+    'Record types, case-insensitive, repeated (types=A&types=MX) or as one comma list (types=A,MX); omitted: all ten',
   selectors: 'DKIM selectors, repeated; omitted: a set of commonly used selectors',
   server: 'Nameserver: an IPv4 or IPv6 address with an optional port, or a host name',
   url: 'URL to fetch; https:// is prepended when it has no scheme; at most 8 KB',
@@ -89,7 +90,7 @@ function operationPath(op: Operation): JsonSchema {
         description: PARAM_DESCRIPTIONS[p.name] ?? p.name,
         ...(p.repeated
           ? { style: 'form', explode: true, schema: { type: 'array', items: { type: 'string' } } }
-          : { schema: { type: 'string' } }),
+          : { schema: { type: p.flag ? 'boolean' : 'string' } }),
       })),
       responses: {
         '200': {
@@ -101,7 +102,10 @@ function operationPath(op: Operation): JsonSchema {
           },
         },
         ...problemResponses(codes),
-        '405': { description: 'Only GET is supported', content: problemContent },
+        '405': {
+          description: 'Only GET is supported; code `method_not_allowed`',
+          content: problemContent,
+        },
       },
     },
   };

@@ -57,6 +57,10 @@ function object<T>(
 
 const DnsRecordSchema = object<DnsRecord>(
   {
+    name: {
+      type: 'string',
+      description: "additive: the record's owner, when it is not the asked name",
+    },
     type: { enum: [...RECORD_TYPES] },
     value: string,
     priority: integer,
@@ -93,7 +97,16 @@ const IpRangeSchema = object<IpRange>({ version: { enum: [4, 6] }, cidr_block: s
 ]);
 
 const SpfProblemSchema = object<SpfProblem>(
-  { code: string, domain: string, term: string, message: string },
+  {
+    code: string,
+    domain: string,
+    term: string,
+    message: string,
+    severity: {
+      enum: ['error', 'warning'],
+      description: 'additive: error when receivers evaluate the policy to permerror because of it',
+    },
+  },
   ['code', 'domain', 'message'],
 );
 
@@ -186,6 +199,10 @@ export const SCHEMAS = {
       status: { enum: ['NOERROR', 'NXDOMAIN'] },
       errors: arrayOf(ref('TypeFailure')),
       dnssec: DnssecResultSchema,
+      chain: {
+        ...arrayOf(ref('DnsRecord')),
+        description: 'additive: the CNAME records followed from the asked name, in order',
+      },
     },
     ['records'],
   ),

@@ -16,6 +16,11 @@ export const RECORD_TYPES = [
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export interface DnsRecord {
+  /**
+   * additive: the record's owner, fully qualified, when it is not the asked name (a record
+   * reached through CNAMEs, and each link of `chain`)
+   */
+  name?: string;
   type: RecordType;
   value?: string;
   priority?: number;
@@ -46,6 +51,11 @@ export interface QueryResult {
   errors?: TypeFailure[];
   /** additive, with `dnssec=true`: whether the answer validates from the trust anchor down */
   dnssec?: DnssecResult;
+  /**
+   * additive: the CNAME records followed from the asked name to the owner of `records`, in
+   * order, each with its `name`; absent when no CNAME was followed
+   */
+  chain?: DnsRecord[];
 }
 
 /** additive: the DNSSEC verdict of a query (`dnssec=true`), the worst of the asked types' */
@@ -110,6 +120,11 @@ export interface SpfProblem {
   /** the policy term at fault, when one is */
   term?: string;
   message: string;
+  /**
+   * additive: `error` when receivers evaluate the policy to permerror because of it (RFC 7208),
+   * `warning` when it works but is unwise or could not be checked
+   */
+  severity?: 'error' | 'warning';
 }
 
 export interface SpfNode {

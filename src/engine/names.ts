@@ -129,5 +129,28 @@ export function normalizeUrl(input: string): URL {
     );
   }
   if (url.hostname === '') throw new LookupError('invalid_url', 'The URL has no host');
+  if (!hasScheme && isBareWord(url)) {
+    throw new LookupError(
+      'invalid_url',
+      `"${printable(input)}" is not a URL: give a domain name (example.com) or a whole URL (http://intranet/)`,
+    );
+  }
   return url;
+}
+
+/**
+ * A word given without a scheme, port or path and without a dot ("not-a-url") is not read as
+ * a single-label host name: names on the web have a dot. One given as a URL
+ * (http://intranet/) is taken as it is, and so is localhost (RFC 6761 section 6.3).
+ */
+function isBareWord(url: URL): boolean {
+  return (
+    !url.hostname.includes('.') &&
+    !url.hostname.startsWith('[') &&
+    url.hostname !== 'localhost' &&
+    url.port === '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === ''
+  );
 }

@@ -196,9 +196,8 @@ function refuseWhileClosing(ctx: HandlerContext, res: ServerResponse): void {
 }
 
 function methodNotAllowed(res: ServerResponse): void {
-  // The contract has no code of its own for this; the body carries invalid_argument.
-  const err = new LookupError('invalid_argument', 'Only GET is supported');
-  sendProblem(res, err, { status: 405, headers: { allow: 'GET' } });
+  const err = new LookupError('method_not_allowed', 'Only GET is supported');
+  sendProblem(res, err, { headers: { allow: 'GET' } });
 }
 
 /** The request target (origin or absolute form) as a URL; undefined for anything else. */

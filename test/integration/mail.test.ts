@@ -74,7 +74,6 @@ describe('mail authentication in VS Code', () => {
     ]);
     const spf = child(mail, /^SPF/);
     assert.ok(spf.toTreeItem().iconPath instanceof vscode.ThemeIcon);
-    assert.equal((spf.toTreeItem().iconPath as vscode.ThemeIcon).id, 'warning');
     child(spf, /gone\.mail\.test has no SPF record/);
     child(spf, '192.0.2.0/24');
     const l3 = child(child(child(spf, '_spf.mail.test'), '_spf2.mail.test'), '_spf3.mail.test');
@@ -89,6 +88,26 @@ describe('mail authentication in VS Code', () => {
     assert.match(String(child(dkim, 'k1').toTreeItem().description), /revoked/);
     assert.match(String(child(dkim, 'selector1').toTreeItem().description), /rsa 2048 bits/);
     child(child(mail, 'DMARC'), /p=none only monitors/);
+  });
+
+  it('marks an include of a name with no policy as an error, and counts ranges with includes', async () => {
+    const host = api.deps.results.getChildren().find((n) => label(n) === 'mail.test');
+    assert.ok(host);
+    const spf = child(child(host, 'Mail'), /^SPF/);
+    const iconOf = (node: ResultNode) => (node.toTreeItem().iconPath as vscode.ThemeIcon).id;
+    // spf-check gives permerror for this policy: the tree says error, not warning
+    assert.equal(iconOf(spf), 'error');
+    assert.equal(iconOf(child(spf, /gone\.mail\.test has no SPF record/)), 'error');
+    const gone = child(spf, 'gone.mail.test');
+    assert.equal(gone.toTreeItem().description, 'include · no SPF record');
+    assert.equal(iconOf(gone), 'error');
+    // _spf holds one range itself and two more through _spf2 and _spf3
+    assert.equal(child(spf, '_spf.mail.test').toTreeItem().description, 'include · 3 ranges');
+    const l2 = child(child(spf, '_spf.mail.test'), '_spf2.mail.test');
+    assert.equal(l2.toTreeItem().description, 'include · 2 ranges');
+    // ptr is unwise but works: a warning
+    const l3 = child(l2, '_spf3.mail.test');
+    assert.equal(iconOf(child(l3, /ptr/)), 'warning');
   });
 
   it('replaces only the SPF part with Show SPF Tree, run from the host node', async () => {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { HostLensApi } from '../../src/editor/extension';
 import type { ResultNode } from '../../src/editor/views/nodes/base';
 import type { DriftResult } from '../../src/services/zone';
+import { closedUdpPort } from '../support/knot';
 import { findKnotd, startKnot, type KnotServer } from '../support/knot-zones';
 
 const LIVE = `$TTL 3600
@@ -95,7 +96,7 @@ describe('Compare Zone with Live DNS', function () {
       [[4, `www.drift.test. A: ${knot!.server} serves 3600 192.0.2.10`]],
     );
     assert.deepEqual(driftTree(), [
-      'Zone drift | 1 difference(s)',
+      'Zone drift | 1 difference',
       `  ${knot!.server} | serial 2026112305 (AXFR)`,
       '    www.drift.test. A | different: file 3600 192.0.2.11 · live 3600 192.0.2.10',
     ]);
@@ -113,7 +114,7 @@ describe('Compare Zone with Live DNS', function () {
       server: knot!.server,
     });
     const tree = driftTree();
-    assert.equal(tree[0], 'Zone drift | 2 difference(s)');
+    assert.equal(tree[0], 'Zone drift | 2 differences');
     assert.equal(tree[1], `  ${knot!.server} | serial 2026112305 (AXFR), not the file’s`);
     assert.deepEqual(
       tree
@@ -122,5 +123,56 @@ describe('Compare Zone with Live DNS', function () {
         .sort(),
       ['drift.test. SOA', 'www.drift.test. A'],
     );
+  });
+
+  it('with no nameserver answering, says so and keeps the diagnostics of the last compare', async () => {
+    const before = vscode.languages
+      .getDiagnostics(document.uri)
+      .filter((d) => d.source === 'HostLens live DNS')
+      .map((d) => [d.range.start.line, d.message]);
+    assert.equal(before.length, 2, 'the previous compare left two drift diagnostics');
+    const silent = `127.0.0.1:${await closedUdpPort()}`;
+    // What the user is told, caught on its way to the notification area.
+    const told: string[] = [];
+    const window = vscode.window as unknown as Record<string, unknown>;
+    const originals = new Map<string, unknown>();
+    for (const name of ['showInformationMessage', 'showWarningMessage', 'showErrorMessage']) {
+      originals.set(name, window[name]);
+      window[name] = (message: string) => {
+        told.push(`${name}: ${message}`);
+        return Promise.resolve(undefined);
+      };
+    }
+    let result: DriftResult;
+    try {
+      result = await vscode.commands.executeCommand<DriftResult>(
+        'hostlens.compareZoneWithLiveDns',
+        { server: silent },
+      );
+    } finally {
+      for (const [name, original] of originals) window[name] = original;
+    }
+    assert.deepEqual(
+      result.serials.map((s) => [s.server, s.serial]),
+      [[silent, null]],
+    );
+    assert.equal(told.length, 1, told.join('\n'));
+    assert.match(
+      told[0],
+      /^showErrorMessage: HostLens: could not compare drift\.test\.: no nameserver answered/,
+    );
+    assert.ok(!told[0].includes('matches'), told[0]);
+    const after = vscode.languages
+      .getDiagnostics(document.uri)
+      .filter((d) => d.source === 'HostLens live DNS')
+      .map((d) => [d.range.start.line, d.message]);
+    assert.deepEqual(after, before);
+    // No results node claims the file matches a server that never answered.
+    const matching = api.deps.results
+      .getChildren()
+      .filter((n) => n.toTreeItem().description === `@${silent}`)
+      .flatMap((n) => n.children())
+      .map((n) => String(n.toTreeItem().description));
+    assert.ok(!matching.some((d) => d.includes('matches')), matching.join('; '));
   });
 });

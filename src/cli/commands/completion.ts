@@ -43,8 +43,9 @@ export function commandSpecs(commands: readonly Command[]): CommandSpec[] {
   const operations: CommandSpec[] = OPERATIONS.map((op) => ({
     name: op.name,
     summary: op.summary,
-    valued: [...op.params.map((p) => `--${p.name}`), '--format'],
-    switches: [...OUTPUT_SWITCHES],
+    // A flag (--dnssec) takes no value: after it come more options or types, not a file name.
+    valued: [...op.params.filter((p) => !p.flag).map((p) => `--${p.name}`), '--format'],
+    switches: [...op.params.filter((p) => p.flag).map((p) => `--${p.name}`), ...OUTPUT_SWITCHES],
     positionals: op.name === 'query' ? RECORD_TYPES : [],
   }));
   const others: CommandSpec[] = commands

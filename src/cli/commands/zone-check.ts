@@ -11,7 +11,8 @@ export const run: CommandRun = (args, io, command) => {
   if (server !== undefined) {
     throw new LookupError('invalid_argument', `--server is for zone-diff\nusage: ${command.usage}`);
   }
-  const { problems, records } = checkZoneFile(file, origin, print);
-  io.print(records === undefined ? { problems } : { problems, records });
+  const { problems, records, origin: zone } = checkZoneFile(file, origin, print);
+  // The text names the file and the zone it was checked as; the JSON stays as it was.
+  io.print(records === undefined ? { problems } : { problems, records }, { file, origin: zone });
   return Promise.resolve(problems.some((p) => p.severity === 'error') ? 1 : 0);
 };

@@ -15,7 +15,7 @@ export const run: CommandRun = async (args, io, command) => {
   process.once('SIGINT', onSigint);
   try {
     const result = await diffZoneFile(file, { origin, server, signal: controller.signal });
-    io.print(result);
+    io.print(result, { file });
     return result.drift.length > 0 || result.serials.some((s) => s.serial === null) ? 1 : 0;
   } finally {
     process.removeListener('SIGINT', onSigint);

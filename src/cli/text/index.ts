@@ -10,6 +10,7 @@ import { renderSpfCheck } from './spfCheck';
 import { renderTls } from './tls';
 import { renderIcons, renderImage, renderRedirects, renderUnfurl } from './web';
 import { renderWhois } from './whois';
+import { renderZoneCheck, renderZoneDiff } from './zone';
 
 export type { RenderContext, TextRenderer } from './context';
 
@@ -25,6 +26,8 @@ const RENDERERS = new Map<string, TextRenderer>([
   ['mail', renderMail],
   ['spf-check', renderSpfCheck],
   ['tls', renderTls],
+  ['zone-check', renderZoneCheck],
+  ['zone-diff', renderZoneDiff],
 ]);
 
 /** The result as text for people, or as pretty JSON when the command has no renderer. */

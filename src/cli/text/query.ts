@@ -1,7 +1,7 @@
 // `hostlens query` for people: the answer as zone-file lines (RFC 1035 section 5.1
 // presentation format), grouped by type and aligned, then the status and the types whose
 // look-up failed, the way dig prints its answer section.
-import type { DnsRecord, QueryResult } from '../../contract/shapes';
+import type { DnsRecord, DnssecResult, QueryResult } from '../../contract/shapes';
 import { fqdn, renderer, type RenderContext } from './context';
 import { columns, plural } from './layout';
 
@@ -16,11 +16,17 @@ const FAILURE_TEXT: Record<string, string> = {
 export const renderQuery = renderer<QueryResult>((result, context) => {
   const { style } = context;
   const name = fqdn(context.params.host);
-  const records = groupByType(result.records);
+  // The CNAMEs followed come first, then the records, each under its own owner, as dig
+  // prints an answer section; an own CNAME asked for is one of the chain's lines already.
+  const chain = result.chain ?? [];
+  const inChain = (r: DnsRecord) =>
+    r.type === 'CNAME' &&
+    chain.some((c) => (c.name ?? name) === (r.name ?? name) && c.value === r.value);
+  const records = [...chain, ...groupByType(result.records.filter((r) => !inChain(r)))];
   // Resolvers that hide TTLs leave the column out rather than print an empty one.
   const ttls = records.some((record) => record.ttl !== undefined);
   const rows = records.map((record) => [
-    name,
+    record.name ?? name,
     ...(ttls ? [record.ttl === undefined ? '' : String(record.ttl)] : []),
     'IN',
     style.cyan(record.type),
@@ -33,14 +39,11 @@ export const renderQuery = renderer<QueryResult>((result, context) => {
     lines.push(line);
   });
   if (lines.length > 0) lines.push('');
-  lines.push(statusLine(result, name, context));
-  if (
-    result.records.some((r) => r.type === 'CNAME') &&
-    result.records.some((r) => r.type !== 'CNAME')
-  )
-    lines.push(
-      style.dim(`;; ${name} is an alias: the other records belong to the name its CNAME leads to`),
-    );
+  const target = chain.at(-1)?.value;
+  // NXDOMAIN at the end of a chain is about its last name, not the asked one.
+  lines.push(statusLine(result, records.length, target ?? name, context));
+  if (target !== undefined) lines.push(style.dim(`;; ${name} is an alias of ${target}`));
+  if (result.dnssec !== undefined) lines.push(...dnssecLines(result.dnssec, context));
   for (const failure of result.errors ?? [])
     lines.push(
       style.red(
@@ -50,18 +53,38 @@ export const renderQuery = renderer<QueryResult>((result, context) => {
   return lines.join('\n');
 });
 
-/** CNAME first (it explains the rest), then the types in the order they came. */
+const DNSSEC_TONE = {
+  secure: 'green',
+  insecure: 'yellow',
+  bogus: 'red',
+  indeterminate: 'yellow',
+} as const;
+
+/** The verdict as `delv` leads with it, its reason, and the zones the trust ran through. */
+function dnssecLines(dnssec: DnssecResult, { style }: RenderContext): string[] {
+  const colour = style[DNSSEC_TONE[dnssec.status]];
+  const lines = [colour(`;; DNSSEC: ${dnssec.status} (${dnssec.reason})`)];
+  if (dnssec.chain.length > 0) {
+    lines.push(style.dim(`;; chain of trust: ${dnssec.chain.map((l) => l.zone).join(' > ')}`));
+  }
+  return lines;
+}
+
+/** The records of one type together, the types in the order they came (the asked order). */
 function groupByType(records: DnsRecord[]): DnsRecord[] {
-  const order = [...new Set(records.map((r) => r.type))].sort(
-    (a, b) => Number(b === 'CNAME') - Number(a === 'CNAME'),
-  );
+  const order = [...new Set(records.map((r) => r.type))];
   return order.flatMap((type) => records.filter((r) => r.type === type));
 }
 
-function statusLine(result: QueryResult, name: string, { style }: RenderContext): string {
+/** `count`: the lines printed, the CNAMEs followed included (dig's ANSWER count). */
+function statusLine(
+  result: QueryResult,
+  count: number,
+  name: string,
+  { style }: RenderContext,
+): string {
   const status = result.status ?? 'NOERROR';
   if (status === 'NXDOMAIN') return style.red(`;; status: NXDOMAIN (${name} does not exist)`);
-  const count = result.records.length;
   const detail = count === 0 ? 'no records of the types asked' : plural(count, 'record');
   const text = `;; status: ${status}, ${detail}`;
   return count === 0 ? style.yellow(text) : style.green(text);

@@ -77,7 +77,10 @@ function details(
   for (const line of wrapItems(ranges, WIDTH)) lines.push(prefix + line);
   for (const problem of problems) {
     const term = problem.term !== undefined ? `${problem.term}: ` : '';
-    const line = prefix + style.yellow(`${glyphs.warn} ${term}${problem.message}`);
+    // An error makes receivers answer permerror (as spf-check would); a warning does not.
+    const error = problem.severity === 'error';
+    const mark = error ? glyphs.error : glyphs.warn;
+    const line = prefix + (error ? style.red : style.yellow)(`${mark} ${term}${problem.message}`);
     lines.push(...fold(line, width, `${prefix}  `));
   }
   return lines;

@@ -1,10 +1,11 @@
-// `hostlens whois` for people: registrar, the dates with how far away they are (the expiry
-// always in days, since that is what a renewal is planned by), each status with what it
-// means, the name servers and DNSSEC.
+// `hostlens whois` for people: registrar, the dates with how far away they are (in the
+// panel's words: contract/dates.ts), each status with what it means, the name servers and
+// DNSSEC.
 import { statusMeaning, type StatusTone } from '../../contract/epp';
 import type { WhoisResult } from '../../contract/shapes';
 import { renderer, type RenderContext } from './context';
-import { labelled, plural } from './layout';
+import { relativeDate } from '../../contract/dates';
+import { labelled } from './layout';
 import type { Style } from './style';
 
 const DAY = 86_400_000;
@@ -55,27 +56,15 @@ export const renderWhois = renderer<WhoisResult>((result, context) => {
 function dated(iso: string | undefined, { style, now }: RenderContext, expiry: boolean): string {
   if (iso === undefined || iso === '') return style.dim('not published');
   const at = Date.parse(iso);
-  if (!Number.isFinite(at)) return iso;
+  const relative = relativeDate(iso, now.getTime());
+  if (relative === undefined) return iso;
   const day = new Date(at).toISOString().slice(0, 10);
-  const days = Math.floor((at - now.getTime()) / DAY);
-  const when = expiry ? inDays(days) : roughly(days);
-  if (!expiry) return `${day}  ${style.dim(when)}`;
-  if (days < 0) return style.red(`${day}  ${when} (expired)`);
-  return days < SOON_DAYS ? style.yellow(`${day}  ${when}`) : `${day}  ${when}`;
-}
-
-function inDays(days: number): string {
-  if (days === 0) return 'today';
-  return days > 0 ? `in ${plural(days, 'day')}` : `${plural(-days, 'day')} ago`;
-}
-
-/** Past dates in the unit people think of them in. */
-function roughly(days: number): string {
-  const ago = -days;
-  if (ago < 0) return inDays(days);
-  if (ago < 60) return inDays(days);
-  if (ago < 730) return `${plural(Math.round(ago / 30.44), 'month')} ago`;
-  return `${plural(Math.floor(ago / 365.25), 'year')} ago`;
+  if (!expiry) return `${day}  ${style.dim(relative.text)}`;
+  const left = at - now.getTime();
+  if (left < 0) return style.red(`${day}  ${relative.text} (expired)`);
+  return left < SOON_DAYS * DAY
+    ? style.yellow(`${day}  ${relative.text}`)
+    : `${day}  ${relative.text}`;
 }
 
 function tone(kind: StatusTone, style: Style): (text: string) => string {

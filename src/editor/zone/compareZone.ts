@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { compareZoneRecords, type DriftResult, type ZoneSession } from '../../services/zone';
+import { driftVerdict } from '../views/nodes/zoneDrift';
 
 export const COMPARE_ZONE = 'hostlens.compareZoneWithLiveDns';
 
@@ -55,6 +56,17 @@ export function registerCompareZone(
           },
         );
         if (result === undefined) return undefined;
+        const serials = result.serials
+          .map((s) => `${s.server}: ${s.serial ?? `unreachable (${s.error ?? 'no answer'})`}`)
+          .join('; ');
+        // No answer is not a match: the diagnostics and results of the last compare that
+        // did reach a server stay as they were.
+        if (!result.serials.some((s) => s.serial !== null)) {
+          void vscode.window.showErrorMessage(
+            `HostLens: could not compare ${apex}: no nameserver answered. ${serials}`,
+          );
+          return result;
+        }
         collection.set(document.uri, driftDiagnostics(document, result));
         const fileSerial = session.records().find((r) => r.type === 'SOA')?.serial;
         await deps.history.put({
@@ -68,14 +80,9 @@ export function registerCompareZone(
         });
         deps.results.refresh();
         void vscode.commands.executeCommand('hostlens.results.focus');
-        const serials = result.serials
-          .map((s) => `${s.server}: ${s.serial ?? `unreachable (${s.error ?? 'no answer'})`}`)
-          .join('; ');
-        const summary =
-          result.drift.length === 0
-            ? `${apex} matches the live zone. Serials: ${serials}`
-            : `${apex}: ${result.drift.length} difference(s) from the live zone. Serials: ${serials}`;
-        void vscode.window.showInformationMessage(`HostLens: ${summary}`);
+        void vscode.window.showInformationMessage(
+          `HostLens: ${driftVerdict(apex, result)}. Serials: ${serials}`,
+        );
         return result;
       },
     ),
@@ -97,7 +104,8 @@ async function askServer(apex: string): Promise<{ server?: string } | undefined>
 
 function driftDiagnostics(document: vscode.TextDocument, result: DriftResult): vscode.Diagnostic[] {
   return result.drift.map((d) => {
-    const line = Math.min(d.line ?? 0, document.lineCount - 1);
+    // DriftEntry lines are 1-based; a record only live (no line) goes on the first line.
+    const line = Math.max(0, Math.min((d.line ?? 1) - 1, document.lineCount - 1));
     const what =
       d.kind === 'missing'
         ? `not served by ${d.server}`

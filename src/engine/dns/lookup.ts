@@ -63,8 +63,11 @@ export type Answer =
   | { kind: 'records'; records: DnsRecord[] }
   /** NXDOMAIN, or the name exists without records of the type (an RFC 7208 void lookup) */
   | { kind: 'void' }
-  /** timeout, SERVFAIL, REFUSED: the answer is unknown */
-  | { kind: 'error'; code: string };
+  /**
+   * timeout, SERVFAIL, REFUSED: the answer is unknown; `detail` says where and how when the
+   * look-up failed as a whole ("127.0.0.1:53 did not answer in 5 s")
+   */
+  | { kind: 'error'; code: string; detail?: string };
 
 /** Asks one question and classifies the outcome; throws `cancelled`, `blocked_target` and
  * `invalid_server` (a nameserver name without addresses), which no other question escapes. */
@@ -84,7 +87,7 @@ export async function ask(
       if (err.code === 'invalid_server') throw err;
       // A name no resolver would accept cannot have records.
       if (err.code === 'invalid_host') return { kind: 'void' };
-      return { kind: 'error', code: err.code };
+      return { kind: 'error', code: err.code, detail: err.detail };
     }
     if (signal?.aborted) throw new LookupError('cancelled', 'The request was cancelled');
     return { kind: 'error', code: 'upstream_error' };
@@ -93,6 +96,11 @@ export async function ask(
   if (failure) return { kind: 'error', code: failure.code };
   const records = result.records.filter((r) => r.type === type);
   return records.length > 0 ? { kind: 'records', records } : { kind: 'void' };
+}
+
+/** Why a question failed, for the error of the operation that asked it. */
+export function failureText(answer: { code: string; detail?: string }): string {
+  return answer.detail ?? answer.code;
 }
 
 /**

@@ -5,10 +5,8 @@
 
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
-const SPACE = 0x20;
-const SEMI = 0x3b;
-const OPEN = 0x28;
-const CLOSE = 0x29;
+/** What ends a word outside quotes (RFC 1035 section 5.1): `;`, `(`, `)` and the blanks. */
+const ENDS_WORD = new Set([0x3b, 0x28, 0x29]);
 
 export function decimal(byte: number): string {
   return `\\${byte.toString().padStart(3, '0')}`;
@@ -65,10 +63,10 @@ export function escapeOctets(octets: ArrayLike<number>, inQuotes: boolean): stri
   let out = '';
   for (let i = 0; i < octets.length; i++) {
     const b = octets[i];
-    if (b === QUOTE || b === BACKSLASH || (!inQuotes && (b === SEMI || b === OPEN || b === CLOSE)))
+    if (b === QUOTE || b === BACKSLASH || (!inQuotes && ENDS_WORD.has(b)))
       out += `\\${String.fromCharCode(b)}`;
     else if (b > 0x20 && b < 0x7f) out += String.fromCharCode(b);
-    else if (b === SPACE && inQuotes) out += ' ';
+    else if (b === 0x20 && inQuotes) out += ' ';
     else out += `\\${String(b).padStart(3, '0')}`;
   }
   return out;

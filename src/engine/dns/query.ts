@@ -49,8 +49,10 @@ export const DEFAULT_TRIES = DNS_TRIES;
 export function parseTypes(types: readonly string[] | undefined): RecordType[] {
   if (types === undefined || types.length === 0) return [...RECORD_TYPES];
   const out: RecordType[] = [];
-  // A lone string from a loosely typed caller is one type, not a list of letters.
-  for (const raw of typeof types === 'string' ? [types] : types) {
+  // A lone string from a loosely typed caller is one type, not a list of letters; a comma
+  // list (types=MX,TXT, --types MX,TXT) is the types it lists.
+  const given = typeof types === 'string' ? [types] : types;
+  for (const raw of given.flatMap((t) => (typeof t === 'string' ? t.split(',') : [t]))) {
     const upper = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
     const type = RECORD_TYPES.find((t) => t === upper);
     if (type === undefined) {
@@ -89,7 +91,7 @@ export async function query(params: QueryParams, options: DnsOptions = {}): Prom
   const labels = textToLabels(name);
   const plan: AskPlan = { servers, timeoutMs, tries, deadline, options };
   const outcomes = await askTypes(labels, types, plan, options.session);
-  return assemble(types, outcomes);
+  return assemble(types, outcomes, { server: params.server, waitedMs: timeoutMs * tries });
 }
 
 /** The nameservers to ask: the `server` parameter's, or the system's resolvers. */
@@ -119,13 +121,19 @@ function positiveInt(value: number | undefined, fallback: number, what: string):
   return value;
 }
 
-function assemble(types: RecordType[], outcomes: TypeOutcome[]): QueryResult {
+function assemble(
+  types: RecordType[],
+  outcomes: TypeOutcome[],
+  asked: { server: unknown; waitedMs: number },
+): QueryResult {
   const records: DnsRecord[] = [];
   const errors: TypeFailure[] = [];
   const reasons = new Set<string | undefined>();
+  const chain = new CnameChain();
   let nxdomain = false;
   outcomes.forEach((outcome, i) => {
     const type = types[i];
+    if ('chain' in outcome) chain.add(outcome.chain);
     if (outcome.kind === 'records') records.push(...outcome.records);
     else if (outcome.kind === 'nxdomain') nxdomain = true;
     else if (outcome.kind === 'failed') {
@@ -138,22 +146,39 @@ function assemble(types: RecordType[], outcomes: TypeOutcome[]): QueryResult {
   });
   if (errors.length === types.length) {
     const [reason] = reasons;
-    throw allFailed(errors, reasons.size === 1 ? reason : undefined);
+    throw everyTypeFailed(errors, { ...asked, reason: reasons.size === 1 ? reason : undefined });
   }
   const result: QueryResult = {
     records,
     status: nxdomain && records.length === 0 ? 'NXDOMAIN' : 'NOERROR',
   };
   if (errors.length > 0) result.errors = errors;
+  if (chain.links.length > 0) result.chain = chain.links;
   return result;
 }
 
-const FAILURE_TEXT: Record<TypeFailure['code'], string> = {
-  upstream_timeout: 'did not answer in time',
-  upstream_error: 'sent an unusable answer',
-  servfail: 'answered SERVFAIL',
-  refused: 'answered REFUSED',
-  connection_refused: 'refused the connection',
+/** The CNAMEs the asked types followed, once each, in the order followed. */
+export class CnameChain {
+  readonly links: DnsRecord[] = [];
+  private readonly seen = new Set<string>();
+
+  add(links: readonly DnsRecord[] | undefined): void {
+    for (const link of links ?? []) {
+      const key = `${link.name ?? ''} ${link.value ?? ''}`.toLowerCase();
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      this.links.push(link);
+    }
+  }
+}
+
+/** What the nameserver did, after its name: "127.0.0.1:53 did not answer in 5 s". */
+const FAILURE_TEXT: Record<TypeFailure['code'], (waited: string) => string> = {
+  upstream_timeout: (waited) => `did not answer in ${waited}`,
+  upstream_error: () => 'sent an unusable answer',
+  servfail: () => 'answered SERVFAIL',
+  refused: () => 'answered REFUSED',
+  connection_refused: () => 'refused the connection',
 };
 
 /** What a failed `query` carries as its `cause`: the failure of every type asked. */
@@ -161,13 +186,27 @@ export interface AllTypesFailed {
   failures: TypeFailure[];
 }
 
-function allFailed(errors: TypeFailure[], reason: string | undefined): LookupError {
+/**
+ * The error of a look-up that got no type answered, in one sentence: the nameserver as the
+ * caller named it (the system's are not named: their addresses are internal), what it did,
+ * and for how long it was waited for. `reason` is added only where it says more (a
+ * certificate that did not verify).
+ */
+export function everyTypeFailed(
+  errors: TypeFailure[],
+  asked: { server: unknown; waitedMs: number; reason?: string },
+): LookupError {
   const codes = [...new Set(errors.map((e) => e.code))];
-  const detail =
-    `The nameserver ${codes.map((c) => FAILURE_TEXT[c]).join(' or ')} for every type asked` +
-    (reason !== undefined ? ` (${reason})` : '');
+  const named = typeof asked.server === 'string' ? printable(asked.server.trim()) : '';
+  const who = named === '' ? "The system's nameservers" : named;
+  const waited = `${Math.round(asked.waitedMs / 100) / 10} s`;
+  const did = codes.map((c) => FAILURE_TEXT[c](waited)).join(' or ');
+  const answered = codes.some((c) => c === 'servfail' || c === 'refused');
+  const every = answered && errors.length > 1 ? ' for every type asked' : '';
+  const why =
+    asked.reason !== undefined && codes.includes('upstream_error') ? ` (${asked.reason})` : '';
   const cause: AllTypesFailed = { failures: errors };
   const code =
     codes.length === 1 && codes[0] === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error';
-  return new LookupError(code, detail, { cause });
+  return new LookupError(code, `${who} ${did}${every}${why}`, { cause });
 }

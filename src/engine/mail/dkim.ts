@@ -7,7 +7,7 @@ import { fqdn, normalizeHost } from '../names';
 import { printable } from '../../contract/errors';
 import type { DkimEntry, DomainKeysResult } from '../../contract/shapes';
 import type { DomainKeysParams } from '../../contract/services';
-import { ask, fanOutSignal, resolveLookup, type MailDnsOptions } from '../dns/lookup';
+import { ask, failureText, fanOutSignal, resolveLookup, type MailDnsOptions } from '../dns/lookup';
 
 /**
  * Selectors asked when the caller names none: each is one a mail provider documents or is
@@ -87,7 +87,7 @@ export async function domainKeys(
     const timeout = failures.every((a) => a.code === 'upstream_timeout');
     throw new LookupError(
       timeout ? 'upstream_timeout' : 'upstream_error',
-      `The nameserver did not answer for any of ${selectors.length} DKIM selectors`,
+      `No DKIM selector of ${selectors.length} could be asked: ${failureText(failures[0])}`,
     );
   }
   const entries: DkimEntry[] = [];

@@ -7,6 +7,7 @@ import { reverseName } from '../names';
 import type { DnsRecord, RecordType } from '../../contract/shapes';
 import {
   ask,
+  failureText,
   fanOutSignal,
   resolveLookup,
   type DnsLookup,
@@ -243,7 +244,10 @@ async function askCounted(
 ): Promise<DnsRecord[] | undefined> {
   const answer = await ask(state.lookup, name, type, state.signal);
   if (answer.kind === 'error') {
-    throw new SpfAbort('temperror', `The ${type} look-up of ${name} failed (${answer.code})`);
+    throw new SpfAbort(
+      'temperror',
+      `The ${type} look-up of ${name} failed: ${failureText(answer)}`,
+    );
   }
   if (answer.kind === 'void') {
     foundNothing(state, term);

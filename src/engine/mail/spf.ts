@@ -9,6 +9,7 @@ import type { IpRange, RecordType, SpfNode, SpfProblem, SpfRoot } from '../../co
 import type { SenderPolicyParams } from '../../contract/services';
 import {
   ask,
+  failureText,
   fanOutSignal,
   resolveLookup,
   type Answer,
@@ -56,6 +57,24 @@ interface Reference {
   target: string;
 }
 
+/**
+ * Problems that make check_host() answer permerror, as spf-check does: several records (RFC
+ * 7208 section 4.5), a syntax error (4.6), the look-up, void and MX limits (4.6.4), an include
+ * or redirect target without a policy (5.2, 6.1) and loops, which end at the look-up limit.
+ * The rest (ptr, +all, a cut-off walk...) are warnings: the policy still gives a result.
+ */
+const PERMERROR_CODES = new Set([
+  'several_records',
+  'syntax_error',
+  'too_many_lookups',
+  'too_many_void_lookups',
+  'too_many_mx',
+  'missing_include_target',
+  'missing_redirect_target',
+  'include_loop',
+  'redirect_loop',
+]);
+
 class Walk {
   queries = 0;
   voids = 0;
@@ -72,7 +91,14 @@ class Walk {
   ) {}
 
   problem(code: string, domain: string, message: string, term?: string): void {
-    this.problems.push({ code, domain, ...(term !== undefined ? { term } : {}), message });
+    const severity = PERMERROR_CODES.has(code) ? 'error' : 'warning';
+    this.problems.push({
+      code,
+      domain,
+      ...(term !== undefined ? { term } : {}),
+      message,
+      severity,
+    });
   }
 
   /** One counted question; the same TXT name is asked once per tree. */
@@ -116,7 +142,7 @@ export async function senderPolicyRanges(
       answer.code === 'upstream_timeout' || answer.code === 'time_limit'
         ? 'upstream_timeout'
         : 'upstream_error',
-      `The TXT look-up of ${host} failed (${answer.code})`,
+      `The TXT look-up of ${host} failed: ${failureText(answer)}`,
     );
   }
   const policies = answer.kind === 'records' ? spfRecords(answer) : [];

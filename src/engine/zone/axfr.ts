@@ -50,14 +50,15 @@ export async function transferZone(
     }
     for (const answer of answers) {
       const record = canonicalRecord(answer, 'all');
+      // RFC 5936 section 2.2: the answer opens and closes with the zone's SOA
+      if (records.length === 0 && record.type !== 'SOA') {
+        throw new LookupError('upstream_error', 'the transfer does not start with the SOA');
+      }
       if (record.type === 'SOA' && ++soas === 2) return true;
       records.push(record);
     }
     return false;
   });
-  if (records[0]?.type !== 'SOA') {
-    throw new LookupError('upstream_error', 'the transfer does not start with the SOA');
-  }
   return records;
 }
 

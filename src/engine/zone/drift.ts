@@ -23,8 +23,10 @@ export interface DriftEntry {
   live: string | null;
   /** additive: the server that differs */
   server: string;
-  /** additive: where the file's record is (0-based line), for editors */
+  /** additive: where the file's record is (1-based line, as zone-check and editors count) */
   line?: number;
+  /** additive: the 1-based column the record starts at, beside `line` */
+  column?: number;
 }
 
 export interface ServerSerial {
@@ -247,6 +249,9 @@ function entry(
     live: live === undefined ? null : `${live.ttl} ${live.data}`,
     server,
   };
-  if (file !== undefined && file.file === undefined) e.line = file.range.line;
+  if (file !== undefined && file.file === undefined) {
+    e.line = file.range.line + 1;
+    e.column = file.range.start + 1;
+  }
   return e;
 }

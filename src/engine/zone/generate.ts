@@ -1,14 +1,14 @@
 // BIND's $GENERATE (ARM "Zone File", "$GENERATE"): `$GENERATE start-stop[/step] lhs [ttl]
 // [class] type rhs`, where `$` in lhs and rhs is the iterator and `${offset,width,base}`
 // formats it (base d, o, x or X).
-import type { PlacedToken } from './entry';
+import type { Token } from './lexer';
 
 /** BIND refuses ranges this long too; a typo like 1-1000000000 must not hang the editor. */
 export const MAX_GENERATED = 65536;
 
 export type Generated = { lines: string[] } | { message: string; token: number };
 
-export function generateLines(args: PlacedToken[]): Generated {
+export function generateLines(args: Token[]): Generated {
   if (args.length < 4) {
     return { message: '$GENERATE takes a range, an owner, a type and data', token: 0 };
   }

@@ -3,13 +3,27 @@
 # Usage: perl mailspf-driver.pl PORT. Reads one JSON case a line on stdin
 # ({"id", "ip", "sender", "helo"}) and writes one JSON result a line on stdout. Every DNS
 # question goes to the loopback fixture server at 127.0.0.1:PORT.
+# With --describe instead of a port: one JSON line saying which versions and options run.
 use strict;
 use warnings;
 use JSON::PP;
 use Mail::SPF;
+use Net::DNS;
 use Net::DNS::Resolver;
 
-my $port = shift @ARGV or die "usage: $0 PORT\n";
+my $port = shift @ARGV or die "usage: $0 PORT|--describe\n";
+my $json = JSON::PP->new->canonical;
+if ($port eq '--describe') {
+    print $json->encode({
+        name    => 'Mail::SPF',
+        version => "$Mail::SPF::VERSION",
+        backend => 'Net::DNS',
+        backend_version => "$Net::DNS::VERSION",
+        perl    => sprintf('%vd', $^V),
+        options => 'hostname=unknown, Net::DNS udp with tcp fallback, recurse, retry 1, 5 s timeouts',
+    }), "\n";
+    exit 0;
+}
 my $resolver = Net::DNS::Resolver->new(
     config_file => '/dev/null',
     nameservers => ['127.0.0.1'],
@@ -30,7 +44,6 @@ my $server = Mail::SPF::Server->new(
     hostname                      => 'unknown',
     default_authority_explanation => '',
 );
-my $json = JSON::PP->new->canonical;
 
 $| = 1;
 while (my $line = <STDIN>) {

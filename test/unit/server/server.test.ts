@@ -154,7 +154,7 @@ describe('server', () => {
     it('gives 405 with Allow: GET for other methods', async () => {
       for (const method of ['POST', 'DELETE'] as const) {
         const reply = await get(server, PATH_OF.query, { method });
-        assertProblem(reply, 'invalid_argument', 405);
+        assertProblem(reply, 'method_not_allowed', 405);
         assert.equal(reply.headers.allow, 'GET');
       }
       const health = await get(server, '/healthz', { method: 'POST', auth: null });

@@ -102,8 +102,9 @@ export class SpfRootNode extends ResultNode {
     );
     const problems = this.root.problems ?? [];
     item.description = `${this.root.query_count} DNS queries${problems.length ? ` · ${problems.length} problem${problems.length === 1 ? '' : 's'}` : ''}`;
-    item.iconPath =
-      problems.length > 0 || lookups > SPF_MAX_LOOKUPS
+    item.iconPath = problems.some((p) => p.severity === 'error')
+      ? icons.error
+      : problems.length > 0 || lookups > SPF_MAX_LOOKUPS
         ? icons.warning
         : new vscode.ThemeIcon('pass');
     item.tooltip = policyTooltip(this.host, this.root.policy);
@@ -141,15 +142,20 @@ class SpfIncludeNode extends ResultNode {
         ? vscode.TreeItemCollapsibleState.Collapsed
         : vscode.TreeItemCollapsibleState.None,
     );
-    const ranges = this.node.ips.length;
+    // What including it brings: its own ranges and those of everything it includes.
+    const ranges = subtreeRanges(this.node);
     item.description = [
       this.node.via ?? 'include',
       this.node.policy === '' ? 'no SPF record' : `${ranges} range${ranges === 1 ? '' : 's'}`,
     ].join(' · ');
+    const own = this.ownProblems();
+    // No policy at an include or redirect target is permerror (RFC 7208 sections 5.2, 6.1).
     item.iconPath =
-      this.ownProblems().length > 0 || this.node.policy === ''
-        ? icons.warning
-        : new vscode.ThemeIcon(this.node.via === 'redirect' ? 'arrow-right' : 'references');
+      this.node.policy === '' || own.some((p) => p.severity === 'error')
+        ? icons.error
+        : own.length > 0
+          ? icons.warning
+          : new vscode.ThemeIcon(this.node.via === 'redirect' ? 'arrow-right' : 'references');
     item.tooltip = policyTooltip(this.node.domain, this.node.policy);
     item.contextValue = 'spf';
     return item;
@@ -188,11 +194,15 @@ function sameDomain(a: string, b: string): boolean {
   return a.replace(/\.$/, '').toLowerCase() === b.replace(/\.$/, '').toLowerCase();
 }
 
+function subtreeRanges(node: Pick<SpfNode, 'ips' | 'includes'>): number {
+  return node.includes.reduce((sum, child) => sum + subtreeRanges(child), node.ips.length);
+}
+
 class SpfProblemNode extends MessageNode {
   constructor(problem: SpfProblem) {
     super(
       problem.term ? `${problem.message} (${problem.term})` : problem.message,
-      icons.warning,
+      problem.severity === 'error' ? icons.error : icons.warning,
       `${problem.code} at ${problem.domain}${problem.term ? `, term "${problem.term}"` : ''}: ${problem.message}`,
     );
   }

@@ -2,7 +2,7 @@
 // the serial it serves (flagged when it is not the file's: a stale secondary) and, under it,
 // each record that differs with the file's and the live value.
 import * as vscode from 'vscode';
-import type { DriftEntry, ServerSerial } from '../../../services/zone';
+import type { DriftEntry, DriftResult, ServerSerial } from '../../../services/zone';
 import type { ZoneDriftEntry } from '../history';
 import { icons, MessageNode, ResultNode } from './base';
 
@@ -12,21 +12,48 @@ const KIND_LABELS: Record<DriftEntry['kind'], string> = {
   changed: 'different',
 };
 
+function differences(count: number): string {
+  return `${count} difference${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * What a compare found, for the results view: a file matches only the servers that answered,
+ * and with none answering nothing was compared.
+ */
+function shortVerdict({ drift, serials }: DriftResult): string {
+  const answered = serials.filter((s) => s.serial !== null).length;
+  if (answered === 0) return 'no nameserver answered';
+  const partly = answered < serials.length ? ` (${answered} of ${serials.length} answered)` : '';
+  return drift.length === 0
+    ? `matches the live zone${partly}`
+    : `${differences(drift.length)}${partly}`;
+}
+
+/** The same as a sentence about the zone, for the notification. */
+export function driftVerdict(apex: string, result: DriftResult): string {
+  const verdict = shortVerdict(result);
+  return result.drift.length === 0
+    ? `${apex} ${verdict}`
+    : `${apex}: ${verdict} from the live zone`;
+}
+
 export class ZoneDriftNode extends ResultNode {
   constructor(readonly entry: ZoneDriftEntry) {
     super();
   }
 
   toTreeItem(): vscode.TreeItem {
-    const { drift } = this.entry.result;
+    const { drift, serials } = this.entry.result;
     const item = new vscode.TreeItem('Zone drift', vscode.TreeItemCollapsibleState.Expanded);
     item.id = `zone-drift:${this.entry.host}@${this.entry.server ?? ''}`;
-    item.description =
-      drift.length === 0 ? 'matches the live zone' : `${drift.length} difference(s)`;
+    item.description = shortVerdict(this.entry.result);
+    const answered = serials.filter((s) => s.serial !== null).length;
     item.iconPath =
-      drift.length === 0 && !this.entry.result.serials.some((s) => this.isStale(s))
-        ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
-        : icons.warning;
+      answered === 0
+        ? icons.error
+        : drift.length === 0 && answered === serials.length && !serials.some((s) => this.isStale(s))
+          ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'))
+          : icons.warning;
     item.tooltip = new vscode.MarkdownString(
       `**${this.entry.file}** compared with the live zone ${new Date(this.entry.at).toLocaleString()}`,
     );
@@ -84,7 +111,7 @@ class DriftServerNode extends ResultNode {
         : this.stale || this.drift.length > 0
           ? icons.warning
           : new vscode.ThemeIcon('server');
-    item.tooltip = `${server}: ${item.description}; ${this.drift.length} difference(s)`;
+    item.tooltip = `${server}: ${item.description}; ${differences(this.drift.length)}`;
     item.contextValue = 'driftServer';
     return item;
   }

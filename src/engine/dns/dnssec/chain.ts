@@ -7,7 +7,8 @@ import { LookupError } from '../../../contract/errors';
 import type { TrustAnchor, DsData } from './anchors';
 import { dsDigest, isSupportedDigest, keyTag, ZONE_KEY_FLAG, type DnskeyData } from '../keys';
 import { algorithmName, isSupportedAlgorithm, keyBits, DEPRECATED_ALGORITHMS } from './crypto';
-import { proveDenial, decodeBase32Hex, type Denial, type Nsec, type Nsec3 } from './denial';
+import { fromBase32Hex } from '../rdata/base32hex';
+import { proveDenial, type Denial, type Nsec, type Nsec3 } from './denial';
 import type { Exchange, Nameserver } from './exchange';
 import { parseMessage, RCODE } from '../wire';
 import { canonicalName, fromLabels, labels, namesBelow } from './names';
@@ -360,7 +361,7 @@ function toNsec(owner: string, data: Record<string, unknown>): Nsec {
 /** An NSEC3 record's fields; none when its owner's first label is not a base32hex hash. */
 function toNsec3(owner: string, data: Record<string, unknown>): Nsec3[] {
   const [first, ...rest] = labels(owner);
-  const hash = first === undefined ? undefined : decodeBase32Hex(first);
+  const hash = first === undefined ? undefined : fromBase32Hex(first);
   if (hash === undefined) return [];
   return [
     {

@@ -133,26 +133,6 @@ function deeper(a: string, b: string): string {
 
 // ---- NSEC3 ----
 
-const BASE32HEX = '0123456789abcdefghijklmnopqrstuv';
-
-/** RFC 4648 section 7 without padding, as NSEC3 owner labels spell hashes. */
-export function decodeBase32Hex(text: string): Buffer | undefined {
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const c of text.toLowerCase()) {
-    const digit = BASE32HEX.indexOf(c);
-    if (digit < 0) return undefined;
-    value = (value << 5) | digit;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push((value >> bits) & 0xff);
-    }
-  }
-  return Buffer.from(out);
-}
-
 /** RFC 5155 section 5: iterated SHA-1 over the canonical wire name and the salt. */
 export function nsec3Hash(name: string, salt: Buffer, iterations: number): Buffer {
   let digest = createHash('sha1').update(nameToWire(name)).update(salt).digest();

@@ -6,6 +6,8 @@ import { LookupError, throwIfAborted } from '../../../contract/errors';
 import type { DnsRecord, DnssecResult, QueryResult, TypeFailure } from '../../../contract/shapes';
 import type { QueryParams } from '../../../contract/services';
 import {
+  CnameChain,
+  everyTypeFailed,
   parseTypes,
   queryName,
   DEFAULT_TIMEOUT_MS,
@@ -60,31 +62,42 @@ export async function queryWithDnssec(
 
   const records: DnsRecord[] = [];
   const errors: TypeFailure[] = [];
+  const chain = new CnameChain();
+  const asked = absolute(name);
   let nxdomain = false;
   verdicts.forEach((v, i) => {
     const type = types[i];
     const failure = failureOf(v);
     if (failure !== undefined) errors.push({ type, code: failure });
     if (v.rcode === 'NXDOMAIN') nxdomain = true;
-    for (const set of v.answers) if (set.type === type) records.push(...contractRecords(type, set));
+    for (const set of v.answers) {
+      // As a plain look-up says it: records of another owner name it, CNAMEs followed chain.
+      const owner = absolute(set.name) === asked ? {} : { name: set.name };
+      const shaped = contractRecords(set.type === type ? type : 'CNAME', set).map((r) => ({
+        ...owner,
+        ...r,
+      }));
+      if (set.type === type) records.push(...shaped);
+      else if (set.type === 'CNAME') chain.add(shaped);
+    }
   });
   if (errors.length === types.length) {
-    const codes = [...new Set(errors.map((e) => e.code))];
-    throw new LookupError(
-      codes.length === 1 && codes[0] === 'upstream_timeout' ? 'upstream_timeout' : 'upstream_error',
-      `The nameserver failed for every type asked (${codes.join(', ')})`,
-      { cause: { failures: errors } },
-    );
+    throw everyTypeFailed(errors, { server: params.server, waitedMs: timeoutMs * tries });
   }
   const result: QueryResult = {
     records,
     status: nxdomain && records.length === 0 ? 'NXDOMAIN' : 'NOERROR',
   };
   if (errors.length > 0) result.errors = errors;
+  if (chain.links.length > 0) result.chain = chain.links;
   result.dnssec = anchors.ok
     ? combine(types, verdicts)
     : { status: 'indeterminate', reason: anchors.reason, chain: [] };
   return result;
+}
+
+function absolute(name: string): string {
+  return name.toLowerCase().replace(/\.?$/, '.');
 }
 
 async function nameserver(

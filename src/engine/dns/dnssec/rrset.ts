@@ -83,38 +83,40 @@ export function rrsets(section: readonly WireRecord[]): RRset[] {
   return [...sets.values()];
 }
 
-/** The fields of an RRSIG as the type table's codecs read them. */
+/**
+ * A record's fields as `T`, whose keys are the type table's field names for its type
+ * (types.ts names the DNSSEC types' fields as the validator's shapes do).
+ */
+function typed<T>(values: Record<string, unknown>, keys: ReadonlyArray<keyof T & string>): T {
+  const out: Partial<T> = {};
+  for (const key of keys) out[key] = values[key] as T[typeof key];
+  return out as T;
+}
+
+const RRSIG_FIELDS = [
+  'typeCovered',
+  'algorithm',
+  'labels',
+  'originalTTL',
+  'expiration',
+  'inception',
+  'keyTag',
+  'signersName',
+  'signature',
+] as const;
+
 function rrsigOf(values: Record<string, unknown>): RrsigData {
-  return {
-    typeCovered: values.typeCovered as string,
-    algorithm: values.algorithm as number,
-    labels: values.labels as number,
-    originalTTL: values.originalTTL as number,
-    expiration: values.expiration as number,
-    inception: values.inception as number,
-    keyTag: values.keyTag as number,
-    signersName: values.signersName as string,
-    signature: values.signature as Buffer,
-  };
+  return typed<RrsigData>(values, RRSIG_FIELDS);
 }
 
 /** The DS records of a DS RRset. */
 export function dsOf(set: RRset): DsData[] {
-  return set.data.map((d) => ({
-    keyTag: d.keyTag as number,
-    algorithm: d.algorithm as number,
-    digestType: d.digestType as number,
-    digest: d.digest as Buffer,
-  }));
+  return set.data.map((d) => typed<DsData>(d, ['keyTag', 'algorithm', 'digestType', 'digest']));
 }
 
 /** The keys of a DNSKEY RRset. */
 export function dnskeysOf(set: RRset): DnskeyData[] {
-  return set.data.map((d) => ({
-    flags: d.flags as number,
-    algorithm: d.algorithm as number,
-    key: d.key as Buffer,
-  }));
+  return set.data.map((d) => typed<DnskeyData>(d, ['flags', 'algorithm', 'key']));
 }
 
 export function findRrset(sets: readonly RRset[], name: string, type: string): RRset | undefined {

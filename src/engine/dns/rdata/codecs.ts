@@ -9,6 +9,7 @@ import ipaddr from 'ipaddr.js';
 import { keyText, nameText, nameToWire, isNameError, parseName, readName } from '../names';
 import { bytesText, escapedText, escapeOctets, isUtf8, unescapeOctets } from '../presentation';
 import { readIPv4, readIPv6 } from './addresses';
+import { fromBase32Hex, toBase32Hex } from './base32hex';
 import { decodeLoc, encodeLoc } from './loc';
 import { fail, type Token, type TokenReader, type WireReader } from './reader';
 import { decodeSvcParams, encodeSvcParams } from './svcb';
@@ -42,11 +43,53 @@ function isDigits(text: string): boolean {
   return true;
 }
 
-function number(text: string, max: number, code: string, token: number, what: string): number {
-  if (!isDigits(text)) fail(code, `${what} "${text}" is not a number`, token);
-  const value = Number(text);
-  if (value > max) fail(code, `${what} ${text} is out of range (at most ${max})`, token);
-  return value;
+/** The failure of a decimal number over `max`, or undefined when it is one. */
+function decimalFailure(text: string, max: number, what: string): string | undefined {
+  if (!isDigits(text)) return `${what} "${text}" is not a number`;
+  if (Number(text) > max) return `${what} ${text} is out of range (at most ${max})`;
+  return undefined;
+}
+
+interface ScalarSpec {
+  size: 1 | 2 | 4;
+  /** what a missing token is ("the port") */
+  missing: string;
+  code: string;
+  /** the number a token stands for, or why it stands for none */
+  parse: (text: string) => number | { failure: string };
+  /** its canonical text (decimal when absent) */
+  text?: (value: number) => string;
+  /** whether the contract's JSON and value give the text rather than the number */
+  asText?: boolean;
+}
+
+/** A field of one token and a fixed number of octets: numbers, types, times. */
+function scalar(spec: ScalarSpec): FieldCodec {
+  const { size, missing } = spec;
+  const write = (out: WireWriter, v: number) =>
+    size === 1 ? out.u8(v) : size === 2 ? out.u16(v) : out.u32(v);
+  const get = (w: WireReader) =>
+    size === 1 ? w.u8(missing) : size === 2 ? w.u16(missing) : w.u32(missing);
+  const text = spec.text ?? String;
+  const value = (w: WireReader) => (spec.asText === true ? text(get(w)) : get(w));
+  return {
+    read(r, out) {
+      const at = r.index;
+      const parsed = spec.parse(r.next(missing).text);
+      if (typeof parsed !== 'number') fail(spec.code, parsed.failure, at);
+      write(out, parsed);
+      return text(parsed);
+    },
+    print(w, out) {
+      const v = get(w);
+      write(out, v);
+      return text(v);
+    },
+    json(w, record, key) {
+      record[key] = value(w);
+    },
+    value,
+  };
 }
 
 /** An unsigned number of `size` octets in decimal, or by a mnemonic `named` knows. */
@@ -58,27 +101,17 @@ function unsigned(
   named?: (text: string) => number | undefined,
 ): FieldCodec {
   const max = size === 1 ? 255 : size === 2 ? 65535 : 4294967295;
-  const write = (out: WireWriter, v: number) =>
-    size === 1 ? out.u8(v) : size === 2 ? out.u16(v) : out.u32(v);
-  const get = (w: WireReader) => (size === 1 ? w.u8(what) : size === 2 ? w.u16(what) : w.u32(what));
-  return {
-    read(r, out) {
-      const at = r.index;
-      const text = r.next(missing).text;
-      const v = named?.(text) ?? number(text, max, code, at, what);
-      write(out, v);
-      return String(v);
+  return scalar({
+    size,
+    missing,
+    code,
+    parse(text) {
+      const known = named?.(text);
+      if (known !== undefined) return known;
+      const failure = decimalFailure(text, max, what);
+      return failure === undefined ? Number(text) : { failure };
     },
-    print(w, out) {
-      const v = get(w);
-      write(out, v);
-      return String(v);
-    },
-    json(w, record, key) {
-      record[key] = get(w);
-    },
-    value: get,
-  };
+  });
 }
 
 /** Where `json` lets `print` write the wire form it does not keep. */
@@ -165,41 +198,6 @@ function tokenText(tokens: Token[]): string {
   let text = '';
   for (const t of tokens) text += t.text;
   return text;
-}
-
-const B32 = '0123456789abcdefghijklmnopqrstuv';
-
-function fromBase32Hex(text: string): number[] | undefined {
-  const bits: number[] = [];
-  let acc = 0;
-  let n = 0;
-  for (const ch of text.toLowerCase()) {
-    const v = B32.indexOf(ch);
-    if (v < 0) return undefined;
-    acc = (acc << 5) | v;
-    n += 5;
-    if (n >= 8) {
-      bits.push((acc >>> (n - 8)) & 0xff);
-      n -= 8;
-    }
-  }
-  return bits;
-}
-
-function toBase32Hex(octets: Uint8Array): string {
-  let out = '';
-  let acc = 0;
-  let n = 0;
-  for (const b of octets) {
-    acc = ((acc << 8) | b) & 0xffff;
-    n += 8;
-    while (n >= 5) {
-      out += B32[(acc >>> (n - 5)) & 31];
-      n -= 5;
-    }
-  }
-  if (n > 0) out += B32[(acc << (5 - n)) & 31];
-  return out;
 }
 
 /** The type bit maps of NSEC and NSEC3 (RFC 4034 section 4.1.2). */
@@ -347,51 +345,27 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
   u16: unsigned(2, 'a number', 'value'),
   port: unsigned(2, 'the port', 'port', 'bad-port'),
   u32: unsigned(4, 'a number', 'value'),
-  ttl: {
-    ...unsigned(4, 'a time value', 'time value'),
-    read(r, out) {
-      const at = r.index;
-      const text = r.next('a time value').text;
-      const v = parseTtl(text);
-      if (v === undefined) fail('bad-ttl', `"${text}" is not a time value`, at);
-      out.u32(v);
-      return String(v);
-    },
-  },
-  type: printed({
-    read(r, out) {
-      const at = r.index;
-      const text = r.next('a type').text;
-      const c = typeCode(text);
-      if (c === undefined) fail('unknown-type', `unknown type "${text}"`, at);
-      out.u16(c);
-      return typeName(c);
-    },
-    print(w, out) {
-      const c = w.u16('a type');
-      out.u16(c);
-      return typeName(c);
-    },
+  ttl: scalar({
+    size: 4,
+    missing: 'a time value',
+    code: 'bad-ttl',
+    parse: (text) => parseTtl(text) ?? { failure: `"${text}" is not a time value` },
   }),
-  time: {
-    read(r, out) {
-      const at = r.index;
-      const text = r.next('a time').text;
-      const v = sigTime(text);
-      if (v === undefined) fail('bad-time', `"${text}" is not a YYYYMMDDHHmmSS time`, at);
-      out.u32(v);
-      return sigTimeText(v);
-    },
-    print(w, out) {
-      const v = w.u32('a time');
-      out.u32(v);
-      return sigTimeText(v);
-    },
-    json(w, record, key) {
-      record[key] = w.u32('a time');
-    },
-    value: (w) => w.u32('a time'),
-  },
+  type: scalar({
+    size: 2,
+    missing: 'a type',
+    code: 'unknown-type',
+    parse: (text) => typeCode(text) ?? { failure: `unknown type "${text}"` },
+    text: typeName,
+    asText: true,
+  }),
+  time: scalar({
+    size: 4,
+    missing: 'a time',
+    code: 'bad-time',
+    parse: (text) => sigTime(text) ?? { failure: `"${text}" is not a YYYYMMDDHHmmSS time` },
+    text: sigTimeText,
+  }),
   ipv4: printed({
     read(r, out) {
       const at = r.index;
@@ -510,7 +484,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
       const bytes = fromBase32Hex(text);
       if (bytes === undefined) fail('bad-base32', `bad base32hex "${text}"`, at);
       out.counted(bytes);
-      return toBase32Hex(Uint8Array.from(bytes));
+      return toBase32Hex(bytes);
     },
     print(w, out) {
       const hash = w.counted('the next hashed owner');

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RECORD_TYPES, type DnsRecord, type RecordType } from '../../../../src/contract/shapes';
 import { query } from '../../../../src/engine/dns/query';
-import { findTool, startKnot, type KnotServer } from '../../../support/knot';
+import { startKnot, type KnotServer } from '../../../support/knot';
+import { describeTool, needTools, type ReferenceTool } from '../../../support/reference-tools';
 import { generateZone, ORIGIN } from '../../../support/zone-gen';
 
 const SEED = 12017;
@@ -23,23 +24,15 @@ interface KdigAnswer {
   lines: Array<{ owner: string; ttl: number; type: string; rdata: string }>;
 }
 
+const KDIG_OPTIONS = ['+tcp', '+noidn', '+norec', '+noall', '+header', '+answer'];
+
 /** Runs every question in one kdig process over TCP; splits its output per question. */
 async function kdigAll(
   kdig: string,
   port: number,
   questions: Array<[string, RecordType]>,
 ): Promise<KdigAnswer[]> {
-  const args = [
-    '@127.0.0.1',
-    '-p',
-    String(port),
-    '+tcp',
-    '+noidn',
-    '+norec',
-    '+noall',
-    '+header',
-    '+answer',
-  ];
+  const args = ['@127.0.0.1', '-p', String(port), ...KDIG_OPTIONS];
   for (const [name, type] of questions) args.push(`${name}.`, type);
   const { stdout } = await run(kdig, args, { maxBuffer: 64 * 1024 * 1024 });
   const answers: KdigAnswer[] = [];
@@ -143,39 +136,49 @@ function fromKdig(type: RecordType, rdata: string, ttl: number): DnsRecord {
   }
 }
 
-/** The records of `type` on the asked name's CNAME chain, as kdig printed them. */
-function expected(name: string, type: RecordType, answer: KdigAnswer): DnsRecord[] {
+/**
+ * The records of `type` on the asked name's CNAME chain, as kdig printed them, each with its
+ * owner when that is not the asked name; and the CNAMEs followed to them (`chain`).
+ */
+function expected(
+  name: string,
+  type: RecordType,
+  answer: KdigAnswer,
+): { records: DnsRecord[]; chain: DnsRecord[] } {
   let current = `${name}.`.toLowerCase();
+  const chain: DnsRecord[] = [];
   for (let hop = 0; hop < 16; hop++) {
     const owned = answer.lines.filter((l) => l.owner.toLowerCase() === current);
     const matching = owned.filter((l) => l.type === type);
     if (matching.length > 0 || type === 'CNAME') {
-      return matching.map((l) => fromKdig(type, l.rdata, l.ttl));
+      const records = matching.map((l) => {
+        const record = fromKdig(type, l.rdata, l.ttl);
+        return hop === 0 ? record : { name: l.owner, ...record };
+      });
+      return { records, chain };
     }
     const alias = owned.find((l) => l.type === 'CNAME');
-    if (alias === undefined) return [];
+    if (alias === undefined) break;
+    chain.push({ name: alias.owner, ...fromKdig('CNAME', alias.rdata, alias.ttl) });
     current = alias.rdata.toLowerCase();
   }
-  return [];
+  return { records: [], chain };
 }
 
 describe('engine/dns differential against kdig on Knot (generated zone)', function () {
   this.timeout(120000);
-  const knotd = findTool('knotd');
-  const kdig = findTool('kdig');
+  let kdig: ReferenceTool;
   let knot: KnotServer | undefined;
   let dir: string;
   const zone = generateZone(SEED);
 
   before(async function () {
-    if (knotd === undefined || kdig === undefined) {
-      console.log('    (skipped: install Debian "knot" and "knot-dnsutils" for knotd and kdig)');
-      this.skip();
-    }
+    const tools = needTools(this, 'knotd', 'kdig');
+    kdig = tools.kdig;
     dir = mkdtempSync(join(tmpdir(), 'hostlens-diff-'));
     const file = join(dir, `${ORIGIN}.zone`);
     writeFileSync(file, zone.text);
-    knot = await startKnot(knotd, [{ origin: ORIGIN, file }]);
+    knot = await startKnot(tools.knotd.path, [{ origin: ORIGIN, file }]);
   });
 
   after(async () => {
@@ -187,7 +190,7 @@ describe('engine/dns differential against kdig on Knot (generated zone)', functi
     const questions = zone.names.flatMap((name) =>
       RECORD_TYPES.map((type): [string, RecordType] => [name, type]),
     );
-    const fromKdig = await kdigAll(kdig!, knot!.port, questions);
+    const fromKdig = await kdigAll(kdig.path, knot!.port, questions);
     const disagreements: string[] = [];
     let agreed = 0;
     let total = 0;
@@ -200,7 +203,7 @@ describe('engine/dns differential against kdig on Knot (generated zone)', functi
       const theirs = fromKdig.slice(n * RECORD_TYPES.length, (n + 1) * RECORD_TYPES.length);
       RECORD_TYPES.forEach((type, i) => {
         total++;
-        const want = expected(name, type, theirs[i]);
+        const want = expected(name, type, theirs[i]).records;
         const got = ours.records.filter((r) => r.type === type);
         try {
           assert.deepEqual(got, want);
@@ -213,8 +216,19 @@ describe('engine/dns differential against kdig on Knot (generated zone)', functi
       });
       // The look-up's status: NXDOMAIN when nothing was found and the name does not exist.
       total++;
-      const none = theirs.every((a, i) => expected(name, RECORD_TYPES[i], a).length === 0);
+      const none = theirs.every((a, i) => expected(name, RECORD_TYPES[i], a).records.length === 0);
       const status = none && theirs.some((a) => a.status === 'NXDOMAIN') ? 'NXDOMAIN' : 'NOERROR';
+      // The CNAMEs the engine says it followed: the ones kdig's answer to A shows.
+      total++;
+      const chain = expected(name, 'A', theirs[RECORD_TYPES.indexOf('A')]).chain;
+      try {
+        assert.deepEqual(ours.chain ?? [], chain);
+        agreed++;
+      } catch {
+        disagreements.push(
+          `${name} chain: engine ${JSON.stringify(ours.chain)} kdig ${JSON.stringify(chain)}`,
+        );
+      }
       if (ours.status === status && ours.errors === undefined) agreed++;
       else
         disagreements.push(
@@ -225,6 +239,9 @@ describe('engine/dns differential against kdig on Knot (generated zone)', functi
     console.log(
       `    differential: ${agreed}/${total} answers agree (${((100 * agreed) / total).toFixed(1)}%), ` +
         `${zone.names.length} names x ${RECORD_TYPES.length} types, ${records} records from kdig`,
+    );
+    console.log(
+      `    ${describeTool(kdig, `${KDIG_OPTIONS.join(' ')} against knotd over loopback`)}`,
     );
     assert.deepEqual(disagreements, []);
   });

@@ -10,12 +10,12 @@ import { closeTlsConnections, exchange } from '../../../../src/engine/dns/transp
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../../support/dns-server';
 import {
   makeTestPki,
-  opensslAvailable,
   startDohFront,
   startDotFront,
   type EncryptedFront,
   type TestPki,
 } from '../../../support/dns-encrypted';
+import { describeTool, needTools } from '../../../support/reference-tools';
 import { codeAndDetail as code } from '../../../support/settled';
 
 describe('engine/dns over TLS and HTTPS', function () {
@@ -32,10 +32,8 @@ describe('engine/dns over TLS and HTTPS', function () {
   let plain: QueryResult;
 
   before(async function () {
-    if (!opensslAvailable()) {
-      console.log('    (skipped: openssl is not installed; it makes the test certificates)');
-      this.skip();
-    }
+    const { openssl } = needTools(this, 'openssl');
+    console.log(`    ${describeTool(openssl, 'makes the test CA and certificates (req, x509)')}`);
     pki = makeTestPki();
     dns = await startDnsServer({ records: loadFixtureZones() });
     const upstream = { host: dns.host, port: dns.port };

@@ -281,11 +281,15 @@ describe('engine/dns query', () => {
       const r = await ask({ host: 'www.example.test', types: ['A', 'CNAME', 'MX', 'SOA'] });
       assert.deepEqual(r, {
         records: [
-          { type: 'A', value: '192.0.2.30', ttl: 60 },
-          { type: 'A', value: '192.0.2.31', ttl: 60 },
+          { name: 'host1.example.test.', type: 'A', value: '192.0.2.30', ttl: 60 },
+          { name: 'host1.example.test.', type: 'A', value: '192.0.2.31', ttl: 60 },
           { type: 'CNAME', value: 'web.example.test.', ttl: 3600 },
         ],
         status: 'NOERROR',
+        chain: [
+          { name: 'www.example.test.', type: 'CNAME', value: 'web.example.test.', ttl: 3600 },
+          { name: 'web.example.test.', type: 'CNAME', value: 'host1.example.test.', ttl: 120 },
+        ],
       });
     });
 
@@ -359,11 +363,20 @@ describe('engine/dns query', () => {
 
     it('a CNAME to nowhere gives the CNAME and NXDOMAIN for the rest', async () => {
       const onlyA = await ask({ host: 'dangling.example.test', types: ['A'] });
-      assert.deepEqual(onlyA, { records: [], status: 'NXDOMAIN' });
+      const chain = [
+        {
+          name: 'dangling.example.test.',
+          type: 'CNAME',
+          value: 'missing.example.test.',
+          ttl: 3600,
+        },
+      ];
+      assert.deepEqual(onlyA, { records: [], status: 'NXDOMAIN', chain });
       const both = await ask({ host: 'dangling.example.test', types: ['CNAME', 'A'] });
       assert.deepEqual(both, {
         records: [{ type: 'CNAME', value: 'missing.example.test.', ttl: 3600 }],
         status: 'NOERROR',
+        chain,
       });
     });
   });

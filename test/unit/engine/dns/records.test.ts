@@ -39,14 +39,20 @@ describe('engine/dns records', () => {
     const reply = rawReply('alias.test', T.SOA, [
       { owner: 'alias.test', type: T.CNAME, rdata: encodeName('target.test') },
     ]);
-    assert.deepEqual(outcome(reply, 'alias.test', 'SOA'), { kind: 'nodata' });
+    assert.deepEqual(outcome(reply, 'alias.test', 'SOA'), {
+      kind: 'nodata',
+      chain: [{ name: 'alias.test.', type: 'CNAME', value: 'target.test.', ttl: 300 }],
+    });
   });
 
   it('a CNAME chain without data of the type is NODATA', () => {
     const reply = rawReply('alias.test', T.MX, [
       { owner: 'alias.test', type: T.CNAME, rdata: encodeName('target.test') },
     ]);
-    assert.deepEqual(outcome(reply, 'alias.test', 'MX'), { kind: 'nodata' });
+    assert.deepEqual(outcome(reply, 'alias.test', 'MX'), {
+      kind: 'nodata',
+      chain: [{ name: 'alias.test.', type: 'CNAME', value: 'target.test.', ttl: 300 }],
+    });
   });
 
   it('takes the chain from the one answer; each record keeps its own TTL', () => {
@@ -57,7 +63,11 @@ describe('engine/dns records', () => {
     ]);
     assert.deepEqual(outcome(reply, 'a.test', 'TXT'), {
       kind: 'records',
-      records: [{ type: 'TXT', value: 'key', parts: ['key'], ttl: 7200 }],
+      records: [{ name: 'c.test.', type: 'TXT', value: 'key', parts: ['key'], ttl: 7200 }],
+      chain: [
+        { name: 'a.test.', type: 'CNAME', value: 'b.test.', ttl: 10 },
+        { name: 'b.test.', type: 'CNAME', value: 'c.test.', ttl: 20 },
+      ],
     });
     assert.deepEqual(outcome(reply, 'A.TEST', 'CNAME'), {
       kind: 'records',
@@ -74,7 +84,8 @@ describe('engine/dns records', () => {
     ]);
     assert.deepEqual(outcome(reply, 'a.test', 'A'), {
       kind: 'records',
-      records: [{ type: 'A', value: '192.0.2.1', ttl: 60 }],
+      records: [{ name: 'b.test.', type: 'A', value: '192.0.2.1', ttl: 60 }],
+      chain: [{ name: 'a.test.', type: 'CNAME', value: 'b.test.', ttl: 300 }],
     });
     const only = rawReply('a.test', T.TXT, [
       { owner: 'b.test', type: T.TXT, rdata: txtRdata(Buffer.from('v=spf1 +all')) },
@@ -87,7 +98,13 @@ describe('engine/dns records', () => {
       { owner: 'a.test', type: T.CNAME, rdata: encodeName('b.test') },
       { owner: 'b.test', type: T.CNAME, rdata: encodeName('a.test') },
     ]);
-    assert.deepEqual(outcome(reply, 'a.test', 'A'), { kind: 'nodata' });
+    assert.deepEqual(outcome(reply, 'a.test', 'A'), {
+      kind: 'nodata',
+      chain: [
+        { name: 'a.test.', type: 'CNAME', value: 'b.test.', ttl: 300 },
+        { name: 'b.test.', type: 'CNAME', value: 'a.test.', ttl: 300 },
+      ],
+    });
   });
 
   it('reads a CAA record whatever its tag is called', () => {

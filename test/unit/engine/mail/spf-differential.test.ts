@@ -3,6 +3,9 @@
 // Every disagreement must be one of the known ones below, each decided by a section of RFC 7208;
 // any other fails the test and is printed with its zone.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checkHost, type CheckHostResult } from '../../../../src/engine/mail/spf-check';
 import { resolveLookup, type DnsLookup } from '../../../../src/engine/dns/lookup';
 import { startDnsServer, type DnsFixture } from '../../../support/dns-server';
@@ -13,6 +16,8 @@ import {
   type SpfCase,
 } from '../../../support/spf-differential';
 import {
+  describeLine,
+  describeReference,
   REFERENCES,
   runReference,
   type Reference,
@@ -67,6 +72,40 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 // %{t} is each implementation's own clock; the seconds may differ by one.
 const normalise = (text: string | undefined) => text?.replace(/\b\d{10}\b/g, '<t>');
 
+/**
+ * A directory that makes spf.py choose dnspython on import, as it does where Debian's
+ * python3-dnspython is installed: the parts of the `dns` package its import reads.
+ */
+function dnspythonLookalike(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hostlens-dnspython-'));
+  mkdirSync(join(dir, 'dns'));
+  writeFileSync(join(dir, 'dns', '__init__.py'), 'from . import rdatatype, resolver, exception\n');
+  writeFileSync(join(dir, 'dns', 'rdatatype.py'), 'SPF = 99\n_by_text = {}\n');
+  writeFileSync(join(dir, 'dns', 'resolver.py'), '');
+  writeFileSync(join(dir, 'dns', 'exception.py'), '');
+  return dir;
+}
+
+describe('engine/mail/spf-check: the pyspf driver pins its DNS backend', function () {
+  const pyspf = REFERENCES.find((r) => r.name === 'pyspf')!;
+  it('runs over pydns even where spf.py picks dnspython on import', function () {
+    const missing = pyspf.missing();
+    if (missing !== undefined) {
+      console.log(`      (skipped: ${missing})`);
+      return this.skip();
+    }
+    const dir = dnspythonLookalike();
+    try {
+      const d = describeReference(pyspf, { ...process.env, PYTHONPATH: dir });
+      assert.equal(d.picked_at_import, 'dnspython');
+      assert.equal(d.backend, 'pydns');
+      console.log(`      ${describeLine(d)}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('engine/mail/spf-check: differential against pyspf and Mail::SPF', function () {
   this.timeout(180000);
   const available = REFERENCES.filter((r) => r.missing() === undefined);
@@ -81,8 +120,11 @@ describe('engine/mail/spf-check: differential against pyspf and Mail::SPF', func
   let dns: DnsFixture;
   let ours: Ours[];
   const theirs = new Map<Reference['name'], Map<number, ReferenceResult>>();
+  let described: string[] = [];
 
   before(async () => {
+    // Which versions and DNS backends run, before any figure: another series or backend throws.
+    described = available.map((r) => describeLine(describeReference(r)));
     dns = await startDnsServer({
       records: [...ZONE_RECORDS, ...cases.flatMap((c) => c.records)],
       behaviour: (q) => (isFailingName(q.name) ? 'servfail' : undefined),
@@ -131,6 +173,7 @@ describe('engine/mail/spf-check: differential against pyspf and Mail::SPF', func
       const some = ids.length > 0 ? ` (cases ${ids.slice(0, 4).join(', ')})` : '';
       console.log(`        ${ids.length} x ${k.id} [${k.section}]${some}: ${k.why}`);
     }
+    for (const line of described) console.log(`        ${line}`);
     for (const u of unexplained) console.log(`      UNEXPLAINED ${u}`);
     assert.equal(unexplained.length, 0, `${unexplained.length} unexplained disagreements`);
   });

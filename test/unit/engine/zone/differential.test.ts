@@ -4,29 +4,17 @@
 // cases where the two servers disagree are printed. HostLens follows BIND (README, "Zone files").
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { ZoneSession, type ZoneProblem } from '../../../../src/engine/zone/index';
 import { seeded } from '../../../support/prng';
+import { describeTool, needTools, referenceTool } from '../../../support/reference-tools';
 import { generateZone, MUTATIONS, ORIGIN, type Mutation } from '../../../support/zone-generator';
 
 const SEED = 20261123;
 const ROUNDS = 6;
 const REQUIRED_AGREEMENT = 0.99;
-
-function findTool(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin'];
-  for (const dir of dirs) {
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 interface ToolVerdict {
   loaded: boolean;
@@ -115,14 +103,12 @@ async function pool<T>(items: T[], width: number, work: (item: T) => Promise<voi
 
 describe('engine/zone differential against named-checkzone (and kzonecheck)', function () {
   this.timeout(120000);
-  const bind = findTool('named-checkzone');
-  const knot = findTool('kzonecheck');
 
   it(`agrees with named-checkzone on at least ${REQUIRED_AGREEMENT * 100}% of generated zones`, async function () {
-    if (bind === undefined) {
-      console.log('    (skipped: named-checkzone is not installed; install Debian "bind9-utils")');
-      this.skip();
-    }
+    const bindTool = needTools(this, 'named-checkzone')['named-checkzone'];
+    const bind = bindTool.path;
+    const knotTool = referenceTool('kzonecheck');
+    const knot = typeof knotTool === 'string' ? undefined : knotTool.path;
     const dir = mkdtempSync(join(tmpdir(), 'hostlens-zone-diff-'));
     const rand = seeded(SEED);
     const cases: { file: string; text: string; mutation: Mutation }[] = [];
@@ -176,7 +162,9 @@ describe('engine/zone differential against named-checkzone (and kzonecheck)', fu
       `    agreement with named-checkzone: ${agree}/${cases.length} zones (${(ratio * 100).toFixed(1)}%), ` +
         `${rejected} rejected by BIND, seed ${SEED}`,
     );
-    if (knot === undefined) console.log('    (kzonecheck not installed: no Knot comparison)');
+    console.log(`    ${describeTool(bindTool, `ORIGIN FILE (default checks)`)}`);
+    if (typeof knotTool === 'string') console.log(`    (no Knot comparison: ${knotTool})`);
+    else console.log(`    ${describeTool(knotTool, '-o ORIGIN FILE')}`);
     for (const [mutation, d] of [...serversDiffer].sort()) {
       console.log(
         `    BIND and Knot differ on ${mutation}: BIND ${d.bind ? 'loads' : 'rejects'}, Knot ${d.knot ? 'loads' : 'rejects'} (${d.count} zones); HostLens follows BIND`,

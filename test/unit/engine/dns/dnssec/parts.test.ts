@@ -16,12 +16,13 @@ import {
 } from '../../../../../src/engine/dns/dnssec/anchors';
 import { keyBits } from '../../../../../src/engine/dns/dnssec/crypto';
 import { dsDigest, keyTag } from '../../../../../src/engine/dns/keys';
-import { decodeBase32Hex, nsec3Hash } from '../../../../../src/engine/dns/dnssec/denial';
+import { nsec3Hash } from '../../../../../src/engine/dns/dnssec/denial';
+import { fromBase32Hex as decodeBase32Hex } from '../../../../../src/engine/dns/rdata/base32hex';
 import type { Exchange } from '../../../../../src/engine/dns/dnssec/exchange';
 import { queryWithDnssec, wantsDnssec } from '../../../../../src/engine/dns/dnssec/index';
 import { compareNames } from '../../../../../src/engine/dns/dnssec/names';
 import { EmbeddedServices } from '../../../../../src/services/embedded';
-import { findTool } from '../../../../support/dnssec-hierarchy';
+import { describeTool, needTools, type ReferenceTool } from '../../../../support/reference-tools';
 
 describe('engine/dns/dnssec parts', () => {
   describe('trust anchors', () => {
@@ -92,11 +93,14 @@ describe('engine/dns/dnssec parts', () => {
       ['ED448', 456],
     ];
     let dir: string;
+    let keygen: ReferenceTool;
+    let dsfromkey: ReferenceTool;
     before(function () {
-      if (findTool('dnssec-keygen') === undefined || findTool('dnssec-dsfromkey') === undefined) {
-        console.log('    (skipped: bind9-utils is not installed)');
-        this.skip();
-      }
+      const tools = needTools(this, 'dnssec-keygen', 'dnssec-dsfromkey');
+      keygen = tools['dnssec-keygen'];
+      dsfromkey = tools['dnssec-dsfromkey'];
+      console.log(`    ${describeTool(keygen, '-q -a ALGORITHM -n ZONE')}`);
+      console.log(`    ${describeTool(dsfromkey, '-a SHA-1|SHA-256|SHA-384 KEYFILE')}`);
       dir = mkdtempSync(join(tmpdir(), 'hostlens-keys-'));
     });
     after(() => {
@@ -106,7 +110,7 @@ describe('engine/dns/dnssec parts', () => {
       it(`${algorithm}: key tag, SHA-1/256/384 DS digests and size match`, () => {
         const args = ['-q', '-K', dir, '-a', algorithm, '-n', 'ZONE'];
         if (algorithm.startsWith('RSA')) args.push('-b', String(bits));
-        const base = execFileSync(findTool('dnssec-keygen')!, [...args, 'example.test.'], {
+        const base = execFileSync(keygen.path, [...args, 'example.test.'], {
           encoding: 'utf8',
         }).trim();
         const keyFile = join(dir, `${base}.key`);
@@ -120,7 +124,7 @@ describe('engine/dns/dnssec parts', () => {
           ['-a', 4],
         ] as const) {
           const dsArgs = flag === '-a' ? ['-a', 'SHA-384'] : [flag];
-          const line = execFileSync(findTool('dnssec-dsfromkey')!, [...dsArgs, keyFile], {
+          const line = execFileSync(dsfromkey.path, [...dsArgs, keyFile], {
             encoding: 'utf8',
           });
           const digest = line.trim().split(/\s+/).slice(6).join('');
