@@ -90,7 +90,7 @@ describe('mail authentication in VS Code', () => {
     child(child(mail, 'DMARC'), /p=none only monitors/);
   });
 
-  it('marks an include of a name with no policy as an error, and counts ranges with includes', async () => {
+  it('marks an include of a name with no policy as an error, and counts ranges with includes', () => {
     const host = api.deps.results.getChildren().find((n) => label(n) === 'mail.test');
     assert.ok(host);
     const spf = child(child(host, 'Mail'), /^SPF/);
