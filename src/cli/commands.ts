@@ -31,6 +31,8 @@ export interface Command {
   /** the exit status of any error, when the command's own scale differs from 1/2 (tls) */
   errorExit?: number;
   load(): Promise<{ run: CommandRun }>;
+  /** --format values beyond text and json that the command writes itself */
+  formats?: readonly string[];
 }
 
 export const COMMANDS: readonly Command[] = [
@@ -83,6 +85,15 @@ export const COMMANDS: readonly Command[] = [
       'compare a zone file with what its nameservers serve (AXFR when allowed); exit 1 on drift',
     usage: 'hostlens zone-diff FILE [--origin NAME] [--server NS]',
     load: () => import('./commands/zone-diff'),
+  },
+  {
+    name: 'check',
+    summary:
+      'check the links, mail domains and zone records of files and directories (exit 1 on an error finding)',
+    usage:
+      'hostlens check [PATH...] [--format text|json|sarif] [--exclude GLOB]... [--cache FILE] [--server NS] [--max-per-host N] [--expiry-days N]',
+    formats: ['sarif'],
+    load: () => import('./commands/check'),
   },
   {
     name: 'completion',

@@ -43,7 +43,8 @@ export async function main(
     process.stdout.write(commandHelp(known));
     return 0;
   }
-  const { rest, flags, error } = takeOutputFlags(args);
+  const commandFormats = known && 'load' in known ? (known.formats ?? []) : [];
+  const { rest, flags, error } = takeOutputFlags(args, commandFormats);
   const output = decideOutput(flags, terminal);
   // A bad --format is reported in the format the other flags (or the terminal) chose.
   if (error) return printError(error, output);

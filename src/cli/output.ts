@@ -68,7 +68,11 @@ export const OUTPUT_HELP = [
  * command parses only its own parameters. A bad value comes back as `error`, beside the
  * flags that did parse, so it can be reported the way the user asked.
  */
-export function takeOutputFlags(args: string[]): {
+export function takeOutputFlags(
+  args: string[],
+  /** further --format values the command writes itself: left in `rest` for it to parse */
+  commandFormats: readonly string[] = [],
+): {
   rest: string[];
   flags: OutputFlags;
   error?: LookupError;
@@ -90,10 +94,11 @@ export function takeOutputFlags(args: string[]): {
     else if (arg === '--format' || arg.startsWith('--format=')) {
       const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
       if (value === 'text' || value === 'json') flags.format = value;
+      else if (value !== undefined && commandFormats.includes(value)) rest.push('--format', value);
       else
         error ??= new LookupError(
           'invalid_argument',
-          `--format takes "text" or "json"${value === undefined ? '' : `, not "${value}"`}`,
+          `--format takes ${['text', 'json', ...commandFormats].map((f) => `"${f}"`).join(' or ')}${value === undefined ? '' : `, not "${value}"`}`,
         );
     } else rest.push(arg);
   }

@@ -121,6 +121,15 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'one image (at most 512 KB) as a data: URI with its decoded size',
     params: [one('url', true)],
   },
+  {
+    service: 'meta',
+    name: 'link',
+    result: 'LinkResult',
+    path: '/link',
+    method: 'link',
+    summary: "one link's verdict: status after redirects, Retry-After, missing fragments",
+    params: [one('url', true), many('fragments'), one('server')],
+  },
 ];
 
 export function findOperation(name: string): Operation | undefined {

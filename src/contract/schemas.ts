@@ -15,6 +15,7 @@ import type {
   IconsResult,
   ImageResult,
   IpRange,
+  LinkResult,
   OpenGraphImage,
   QueryResult,
   RedirectHop,
@@ -297,6 +298,20 @@ export const SCHEMAS = {
       truncated,
     },
     ['locations'],
+  ),
+  LinkResult: object<LinkResult>(
+    {
+      status: integer,
+      method: { enum: ['HEAD', 'GET'] },
+      locations: arrayOf(ref('RedirectHop')),
+      final_url: string,
+      error: object<{ code: string }>({ code: { enum: ['redirect_loop', 'too_many_redirects'] } }, [
+        'code',
+      ]),
+      retry_after: { type: 'integer', minimum: 0 },
+      missing_fragments: strings,
+    },
+    ['status', 'method', 'locations'],
   ),
   OpenGraphImage: OpenGraphImageSchema,
   OpenGraph: {

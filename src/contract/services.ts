@@ -4,6 +4,7 @@ import type {
   DomainKeysResult,
   IconsResult,
   ImageResult,
+  LinkResult,
   QueryResult,
   RedirectsResult,
   SpfRoot,
@@ -67,12 +68,23 @@ export interface DomainService {
   tls(params: TlsParams, options?: CallOptions): Promise<TlsResult>;
 }
 
+/** additive (`GET /meta/link`): one link's verdict, for the workspace check */
+export interface LinkParams {
+  url: string;
+  /** fragments (without '#') the final page must hold as an id or name */
+  fragments?: string[];
+  /** a nameserver every host name of the link is resolved through */
+  server?: string;
+}
+
 export interface MetaService {
   icons(params: MetaParams, options?: CallOptions): Promise<IconsResult>;
   redirects(params: MetaParams, options?: CallOptions): Promise<RedirectsResult>;
   unfurl(params: MetaParams, options?: CallOptions): Promise<UnfurlResult>;
   /** additive: one image as a data: URI, so an editor never contacts a page's image hosts */
   image(params: ImageParams, options?: CallOptions): Promise<ImageResult>;
+  /** additive: one link's status after its redirects, Retry-After and missing fragments */
+  link(params: LinkParams, options?: CallOptions): Promise<LinkResult>;
 }
 
 export interface Services {

@@ -230,6 +230,21 @@ export interface RedirectsResult {
   truncated?: true;
 }
 
+/** additive (`GET /meta/link`): one link's verdict */
+export interface LinkResult {
+  /** the status of the last response (after redirects); 0 when the walk stopped on an error */
+  status: number;
+  /** HEAD when that answered; GET when HEAD was refused or the page was read for fragments */
+  method: 'HEAD' | 'GET';
+  locations: RedirectHop[];
+  final_url?: string;
+  error?: { code: 'redirect_loop' | 'too_many_redirects' };
+  /** seconds from the Retry-After of a 429 or 503 answer */
+  retry_after?: number;
+  /** the asked fragments the final page holds neither as an id nor as a name */
+  missing_fragments?: string[];
+}
+
 export interface OpenGraphImage {
   url: string;
   width?: string;

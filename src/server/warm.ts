@@ -45,7 +45,7 @@ export function warmUpServices(): Services {
       whois: refuse,
       tls: refuse,
     },
-    meta: { icons: refuse, redirects: refuse, unfurl: refuse, image: refuse },
+    meta: { icons: refuse, redirects: refuse, unfurl: refuse, image: refuse, link: refuse },
   };
 }
 

@@ -10,6 +10,8 @@ import { checkHost, type CheckHostParams, type CheckHostResult } from '../engine
 import { icons } from '../engine/web/icons';
 import { fetchImageAsDataUri, IMAGE_BYTES } from '../engine/web/image';
 import { redirects } from '../engine/web/redirects';
+import { link } from '../engine/web/link';
+import type { LookupFunction } from '../engine/web/fetcher';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
 import { inspectTls } from '../engine/tls/index';
@@ -97,6 +99,28 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     });
     return { url, width, height, format, data_uri: dataUri };
   };
+
+  /** With `server`, the link's hosts (redirect targets too) resolve through that nameserver. */
+  readonly link: MetaService['link'] = (p, c) => {
+    const fragments = typeof p.fragments === 'string' ? [p.fragments] : p.fragments;
+    const web = this.web(c);
+    const params = { url: p.url, ...(fragments ? { fragments } : {}) };
+    if (p.server === undefined || p.server === '') return link(params, web);
+    return link(params, { ...web, lookup: this.resolveThrough(p.server, c) });
+  };
+
+  private resolveThrough(server: string, call: CallOptions | undefined): LookupFunction {
+    return async (hostname) => {
+      const answer = await query({ host: hostname, types: ['A', 'AAAA'], server }, this.dns(call));
+      const addresses = answer.records
+        .filter((r) => (r.type === 'A' || r.type === 'AAAA') && r.value !== undefined)
+        .map((r) => ({ address: r.value!, family: r.type === 'A' ? 4 : 6 }));
+      // The connector reads ENOTFOUND as "does not resolve", as from the system resolver.
+      if (addresses.length === 0)
+        throw Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' });
+      return addresses;
+    };
+  }
 
   /** RFC 7208 check_host with this engine's DNS settings (services/mail.ts `checkSpf`). */
   checkSpf(

@@ -134,6 +134,7 @@ export class HttpServices implements DomainService, MetaService, Services {
   readonly redirects: MetaService['redirects'] = (p, o) => this.call(operation('redirects'), p, o);
   readonly unfurl: MetaService['unfurl'] = (p, o) => this.call(operation('unfurl'), p, o);
   readonly image: MetaService['image'] = (p, o) => this.call(operation('image'), p, o);
+  readonly link: MetaService['link'] = (p, o) => this.call(operation('link'), p, o);
 
   /** Closes the connection pool this object created (not a dispatcher passed in). */
   async close(): Promise<void> {

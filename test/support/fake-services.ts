@@ -5,6 +5,7 @@ import type {
   DomainKeysResult,
   IconsResult,
   ImageResult,
+  LinkResult,
   QueryResult,
   RedirectsResult,
   SpfRoot,
@@ -131,6 +132,12 @@ export const FIXED = {
     data_uri:
       'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAADklEQVR4nGNgQAYMDAwAABMAAaGjEwQAAAAASUVORK5CYII=',
   } satisfies ImageResult,
+  link: {
+    status: 200,
+    method: 'HEAD',
+    locations: [],
+    final_url: 'https://site.test/',
+  } satisfies LinkResult,
 };
 
 export type MethodName = keyof typeof FIXED;
@@ -169,6 +176,7 @@ export class FakeServices implements Services {
     redirects: (p, o) => this.run('redirects', p, o),
     unfurl: (p, o) => this.run('unfurl', p, o),
     image: (p, o) => this.run('image', p, o),
+    link: (p, o) => this.run('link', p, o),
   };
 }
 

@@ -2,6 +2,7 @@
 // a new command works at once and gets a renderer when someone writes one: add a file beside
 // these and one line to RENDERERS.
 import type { RenderContext, TextRenderer } from './context';
+import { renderCheck } from './check';
 import { renderDomainKeys } from './dkim';
 import { renderMail } from './mail';
 import { renderQuery } from './query';
@@ -28,6 +29,7 @@ const RENDERERS = new Map<string, TextRenderer>([
   ['tls', renderTls],
   ['zone-check', renderZoneCheck],
   ['zone-diff', renderZoneDiff],
+  ['check', renderCheck],
 ]);
 
 /** The result as text for people, or as pretty JSON when the command has no renderer. */

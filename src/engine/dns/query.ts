@@ -14,7 +14,7 @@ import {
   type TypeFailure,
 } from '../../contract/shapes';
 import type { QueryParams } from '../../contract/services';
-import { createAddressGuard } from '../web/guard';
+import { createAddressGuard } from '../guard';
 import { askTypes, type AskPlan } from './ask';
 import { textToLabels } from './names';
 import type { TypeOutcome } from './records';

@@ -7,7 +7,7 @@ import { promises as dns, getServers } from 'node:dns';
 import { isIP } from 'node:net';
 import { LookupError, throwIfAborted } from '../../contract/errors';
 import { normalizeHost } from '../names';
-import type { AddressGuard } from '../web/guard';
+import type { AddressGuard } from '../guard';
 import type { NameServer } from './transport';
 import { printable } from '../../contract/errors';
 

@@ -13,7 +13,7 @@ import {
 } from 'node:tls';
 import { LookupError } from '../../contract/errors';
 import { query, type DnsOptions } from '../dns/query';
-import { createAddressGuard } from '../web/guard';
+import { checkConnected, createAddressGuard, type AddressGuard } from '../guard';
 import { startTls } from './smtp';
 
 /** Certificates one answer describes; a longer chain is refused (response_too_large). */
@@ -56,19 +56,14 @@ export type Outcome =
 
 export async function handshake(endpoint: Endpoint, options: ConnectOptions): Promise<Outcome> {
   const addresses = await resolve(endpoint.host, options);
+  // As guardedLookup does: one refused address among the answers refuses the name, so a
+  // retry cannot land on the private one.
   const guard = options.blockPrivate ? createAddressGuard(options.allowCidrs) : undefined;
-  const allowed = addresses.filter((a) => guard?.refusal(a) === undefined);
-  if (allowed.length === 0) {
-    const why = guard?.refusal(addresses[0]) ?? 'not allowed';
-    throw new LookupError(
-      'blocked_target',
-      `${endpoint.host} resolves to ${addresses[0]} (${why}), which this service does not connect to`,
-    );
-  }
+  for (const address of addresses) guard?.check(address);
   let last: unknown;
-  for (const address of allowed.slice(0, MAX_ADDRESSES)) {
+  for (const address of addresses.slice(0, MAX_ADDRESSES)) {
     try {
-      return await onAddress(endpoint, address, options);
+      return await onAddress(endpoint, address, options, guard);
     } catch (err) {
       last = err;
       // Only a refused or unreachable address is worth another; the rest is the server's word.
@@ -121,12 +116,14 @@ async function onAddress(
   endpoint: Endpoint,
   address: string,
   options: ConnectOptions,
+  guard: AddressGuard | undefined,
 ): Promise<Outcome> {
   const sockets: Array<Socket | TLSSocket> = [];
   const onAbort = () => sockets[sockets.length - 1]?.destroy(options.signal.reason as Error);
   options.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const tcp = await openTcp(address, endpoint.port, sockets);
+    checkConnected(tcp, guard);
     if (endpoint.starttls === 'smtp' && !(await startTls(tcp))) {
       return { kind: 'no_starttls', address };
     }

@@ -1,8 +1,7 @@
 // The one way the engine fetches a web page or image: undici with redirects followed by hand
 // (each hop recorded, every connection re-checked by the address guard), bounded in time and
 // bytes across the whole operation, with a cookie jar that lives for one chain only.
-import type { LookupAddress, LookupOptions } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
@@ -10,7 +9,13 @@ import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { LookupError } from '../../contract/errors';
 import type { RedirectHop } from '../../contract/shapes';
 import { ChainCookieJar } from './cookies';
-import { createAddressGuard, type AddressGuard } from './guard';
+import {
+  blockedTarget,
+  checkConnected,
+  createAddressGuard,
+  guardedLookup,
+  type AddressGuard,
+} from '../guard';
 
 export const USER_AGENT = 'HostLens/0.1 (+https://hostlens.dev)';
 
@@ -74,6 +79,8 @@ export interface ChainEnd {
 
 export interface ChainRequest {
   accept: string;
+  /** GET unless asked; a HEAD chain is followed with HEAD at every hop */
+  method?: 'GET' | 'HEAD';
   language?: string;
 }
 
@@ -255,7 +262,7 @@ export class WebSession {
     const pending = this.agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: 'GET',
+      method: request.method ?? 'GET',
       headers,
       signal: this.signal,
     });
@@ -360,10 +367,6 @@ function tooLarge(maxBytes: number): LookupError {
   return new LookupError('response_too_large', `The response is larger than ${maxBytes} bytes`);
 }
 
-function blocked(): LookupError {
-  return new LookupError('blocked_target', 'The URL points to an address that may not be fetched');
-}
-
 /**
  * undici's connector with the guard on both sides of the connection: the resolved addresses
  * before connecting (IP literals included) and the socket's remote address after.
@@ -373,38 +376,16 @@ function guardedConnector(
   limits: WebLimits,
   guard: AddressGuard | undefined,
 ): buildConnector.connector {
-  const resolve = options.lookup;
-  const lookup =
-    guard || resolve
-      ? (
-          hostname: string,
-          lookupOptions: LookupOptions,
-          callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
-        ) => {
-          (resolve ?? ((name: string) => dnsLookup(name, { all: true })))(hostname)
-            .then((addresses) => {
-              if (addresses.length === 0)
-                throw Object.assign(new Error('no address'), { code: 'ENOTFOUND' });
-              if (guard && addresses.some((a) => guard.refusal(a.address) !== undefined))
-                throw blocked();
-              const wanted =
-                lookupOptions.family === 6 || lookupOptions.family === 4
-                  ? addresses.filter((a) => a.family === lookupOptions.family)
-                  : addresses;
-              if (lookupOptions.all) callback(null, wanted);
-              else callback(null, wanted[0]?.address ?? '', wanted[0]?.family ?? 4);
-            })
-            .catch((err: Error) => callback(err, ''));
-        }
-      : undefined;
+  const lookup = guard || options.lookup ? guardedLookup(guard, options.lookup) : undefined;
   const base =
     options.connector ??
     buildConnector({ timeout: limits.connectTimeoutMs, ...(lookup ? { lookup } : {}) });
   if (!guard) return base;
   return (connectOptions, callback) => {
     const literal = connectOptions.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) !== 0 && guard.refusal(literal) !== undefined) {
-      callback(blocked(), null);
+    const why = isIP(literal) !== 0 ? guard.refusal(literal) : undefined;
+    if (why !== undefined) {
+      callback(blockedTarget(why), null);
       return;
     }
     base(connectOptions, (err, socket) => {
@@ -412,10 +393,10 @@ function guardedConnector(
         callback(err, null);
         return;
       }
-      const remote = socket.remoteAddress;
-      if (remote === undefined || guard.refusal(remote) !== undefined) {
-        socket.destroy();
-        callback(blocked(), null);
+      try {
+        checkConnected(socket, guard);
+      } catch (refused) {
+        callback(refused as Error, null);
         return;
       }
       callback(null, socket);

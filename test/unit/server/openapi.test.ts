@@ -23,6 +23,7 @@ const PATHS: Record<MethodName, string> = {
   redirects: '/meta/redirects?url=site.test',
   unfurl: '/meta/unfurl?url=site.test',
   image: '/meta/image?url=site.test/a.png',
+  link: '/meta/link?url=site.test&fragments=a&fragments=b',
 };
 
 describe('OpenAPI document', () => {

@@ -60,6 +60,7 @@ const PATH_OF: Record<MethodName, string> = {
   redirects: '/meta/redirects?url=site.test',
   unfurl: '/meta/unfurl?url=site.test',
   image: '/meta/image?url=site.test/a.png',
+  link: '/meta/link?url=site.test',
 };
 
 describe('server', () => {

@@ -79,6 +79,8 @@ const CALLS: Record<MethodName, (s: HttpServices) => Promise<unknown>> = {
   redirects: (s) => s.redirects({ url: 'https://site.test/', language: 'de-CH, en;q=0.5' }),
   unfurl: (s) => s.unfurl({ url: 'site.test' }),
   image: (s) => s.image({ url: 'https://images.test/a b.png' }),
+  link: (s) =>
+    s.link({ url: 'https://site.test/#x', fragments: ['x', 'y z'], server: '192.0.2.53' }),
 };
 
 const SENT: Record<MethodName, Record<string, unknown>> = {
@@ -91,6 +93,7 @@ const SENT: Record<MethodName, Record<string, unknown>> = {
   redirects: { url: 'https://site.test/', language: 'de-CH, en;q=0.5' },
   unfurl: { url: 'site.test' },
   image: { url: 'https://images.test/a b.png' },
+  link: { url: 'https://site.test/#x', fragments: ['x', 'y z'], server: '192.0.2.53' },
 };
 
 describe('HttpServices', () => {

@@ -18,6 +18,7 @@ import type {
   UnfurlResult,
   ImageResult,
   TlsResult,
+  LinkResult,
   WhoisResult,
 } from '../../../src/contract/shapes';
 import { EmbeddedServices } from '../../../src/services/embedded';
@@ -271,6 +272,27 @@ const CASES: Case[] = [
     check: (j) => assert.deepEqual(j.error, { code: 'redirect_loop' }),
   },
   {
+    name: 'link: three hops, HEAD',
+    op: 'link',
+    params: (fx) => ({ url: fx.web.url('/chain/3') }),
+    check: (j, fx) => {
+      const link = j as unknown as LinkResult;
+      assert.deepEqual([link.status, link.method], [200, 'HEAD']);
+      assert.equal(link.locations.length, 3);
+      assert.equal(link.final_url, fx.web.url('/chain/0'));
+    },
+  },
+  {
+    name: 'link: a fragment the page lacks',
+    op: 'link',
+    params: (fx) => ({ url: fx.web.url('/og'), fragments: ['nowhere-on-the-page'] }),
+    check: (j) => {
+      const link = j as unknown as LinkResult;
+      assert.deepEqual([link.status, link.method], [200, 'GET']);
+      assert.deepEqual(link.missing_fragments, ['nowhere-on-the-page']);
+    },
+  },
+  {
     name: 'unfurl: Open Graph page, with a language',
     op: 'unfurl',
     params: (fx) => ({ url: fx.web.url('/og'), language: 'de-CH, en;q=0.5' }),
@@ -371,6 +393,12 @@ const CASES: Case[] = [
   {
     name: 'redirects: no URL at all',
     op: 'redirects',
+    params: () => ({ url: '' }),
+    code: 'invalid_url',
+  },
+  {
+    name: 'link: no URL at all',
+    op: 'link',
     params: () => ({ url: '' }),
     code: 'invalid_url',
   },

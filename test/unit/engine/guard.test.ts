@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { LookupError } from '../../../../src/contract/errors';
-import { createAddressGuard } from '../../../../src/engine/web/guard';
-import type { LookupFunction, WebOptions } from '../../../../src/engine/web/fetcher';
-import { icons } from '../../../../src/engine/web/icons';
-import { redirects } from '../../../../src/engine/web/redirects';
-import { unfurl } from '../../../../src/engine/web/unfurl';
-import { startWebServer, type WebFixture } from '../../../support/web-server';
+import { LookupError } from '../../../src/contract/errors';
+import { createAddressGuard, normaliseAddress } from '../../../src/engine/guard';
+import type { LookupFunction, WebOptions } from '../../../src/engine/web/fetcher';
+import { icons } from '../../../src/engine/web/icons';
+import { redirects } from '../../../src/engine/web/redirects';
+import { unfurl } from '../../../src/engine/web/unfurl';
+import { startWebServer, type WebFixture } from '../../support/web-server';
 
 const blockedCode = (err: unknown) => {
   assert.ok(err instanceof LookupError, String(err));
@@ -14,6 +14,88 @@ const blockedCode = (err: unknown) => {
   assert.ok(!/127\.0\.0|::1/.test(err.detail), 'no internal address in the detail');
   return true;
 };
+
+describe('address guard: the table of address forms', () => {
+  const guard = createAddressGuard();
+  // [form, what it is judged as, refused?]
+  const table: Array<[string, string, boolean]> = [
+    ['8.8.8.8', '8.8.8.8', false],
+    ['2606:4700::1111', '2606:4700::1111', false],
+    ['[2606:4700::1111]', '2606:4700::1111', false],
+    ['127.0.0.1', '127.0.0.1', true],
+    ['0.0.0.0', '0.0.0.0', true],
+    ['0.1.2.3', '0.1.2.3', true],
+    ['10.1.2.3', '10.1.2.3', true],
+    ['100.64.0.1', '100.64.0.1', true],
+    ['169.254.169.254', '169.254.169.254', true],
+    ['192.0.0.8', '192.0.0.8', true],
+    ['192.0.2.1', '192.0.2.1', true],
+    ['198.18.0.1', '198.18.0.1', true],
+    ['240.0.0.1', '240.0.0.1', true],
+    ['255.255.255.255', '255.255.255.255', true],
+    ['224.0.0.251', '224.0.0.251', true],
+    // AS112 (RFC 7534) is anycast DNS service, globally reachable
+    ['192.175.48.1', '192.175.48.1', false],
+    ['::', '::', true],
+    ['::1', '::1', true],
+    ['[::1]', '::1', true],
+    ['fe80::1%eth0', 'fe80::1', true],
+    ['[fe80::1%25eth0]', 'fe80::1', true],
+    ['fd00:ec2::254', 'fd00:ec2::254', true],
+    ['fec0::1', 'fec0::1', true],
+    ['ff02::1', 'ff02::1', true],
+    ['2001:db8::1', '2001:db8::1', true],
+    ['100::1', '100::1', true],
+    ['2001::1', '2001::1', true], // Teredo
+    ['::ffff:0:7f00:1', '::ffff:0:7f00:1', true], // IPv4-translated (RFC 6145)
+    // IPv4-mapped
+    ['::ffff:127.0.0.1', '127.0.0.1', true],
+    ['::ffff:7f00:1', '127.0.0.1', true],
+    ['[::ffff:a9fe:a9fe]', '169.254.169.254', true],
+    ['::ffff:8.8.8.8', '8.8.8.8', false],
+    // IPv4-compatible (RFC 4291 section 2.5.5.1): the hex form once passed as unicast
+    ['::7f00:1', '127.0.0.1', true],
+    ['[::7f00:1]', '127.0.0.1', true],
+    ['::127.0.0.1', '127.0.0.1', true],
+    ['::a9fe:a9fe', '169.254.169.254', true],
+    ['::a00:1', '10.0.0.1', true],
+    ['::2', '0.0.0.2', true],
+    ['::808:808', '8.8.8.8', false],
+    // NAT64 well-known prefix (RFC 6052)
+    ['64:ff9b::7f00:1', '127.0.0.1', true],
+    ['64:ff9b::10.0.0.1', '10.0.0.1', true],
+    ['64:ff9b::808:808', '8.8.8.8', false],
+    ['64:ff9b:1::a00:1', '64:ff9b:1::a00:1', true], // local-use NAT64 (RFC 8215)
+    // 6to4 (RFC 3056)
+    ['2002:7f00:1::', '127.0.0.1', true],
+    ['2002:a9fe:a9fe::1', '169.254.169.254', true],
+    ['2002:c0a8:101::', '192.168.1.1', true],
+    ['2002:808:808::1', '8.8.8.8', false],
+  ];
+  for (const [form, judged, refused] of table) {
+    it(`${form} is judged as ${judged} and ${refused ? 'refused' : 'allowed'}`, () => {
+      assert.equal(normaliseAddress(form)?.toString(), judged);
+      assert.equal(guard.refusal(form) !== undefined, refused, guard.refusal(form));
+    });
+  }
+
+  it('refuses what is not an address, and applies allowed ranges to the embedded IPv4', () => {
+    assert.equal(guard.refusal('localhost'), 'not an IP address');
+    assert.equal(normaliseAddress('example.com'), undefined);
+    const allowing = createAddressGuard(['127.0.0.0/8', '::ffff:10.0.0.0/104']);
+    for (const form of ['127.0.0.5', '::ffff:127.0.0.5', '::7f00:5', '10.9.9.9']) {
+      assert.equal(allowing.refusal(form), undefined, form);
+    }
+    assert.notEqual(
+      allowing.refusal('10.9.9.9') === undefined && allowing.refusal('::1'),
+      undefined,
+    );
+    assert.throws(
+      () => allowing.check('::1'),
+      (err: LookupError) => err.code === 'blocked_target',
+    );
+  });
+});
 
 describe('web address guard', () => {
   let site: WebFixture;
@@ -49,7 +131,6 @@ describe('web address guard', () => {
       'fd00:ec2::254',
       'fc00::1',
       '::ffff:127.0.0.1',
-      '::ffff:8.8.8.8',
       '64:ff9b::7f00:1',
       'ff02::1',
       '2002:7f00:1::',
@@ -166,10 +247,20 @@ describe('web address guard', () => {
         [site.url('/favicon.ico'), 64],
       ],
     );
-    const guarded = await icons({ url }, { blockPrivate: true, allowCidrs: ['127.0.0.1/32'] });
-    assert.deepEqual(
-      guarded.icons.map((i) => i.url),
-      [site.url('/favicon.ico')],
-    );
+    // The mapped form is 127.0.0.1 itself, so a guard that allows 127.0.0.1 allows it too.
+    const allowing = await icons({ url }, { blockPrivate: true, allowCidrs: ['127.0.0.1/32'] });
+    assert.equal(allowing.icons.length, 2);
+    for (const internal of ['[::ffff:127.0.0.2]', '[::7f00:2]', '[64:ff9b::a00:1]', '10.0.0.1']) {
+      const link = `${site.url('/icons/link')}?href=${encodeURIComponent(`http://${internal}:${site.port}/img/touch.png`)}`;
+      const guarded = await icons(
+        { url: link },
+        { blockPrivate: true, allowCidrs: ['127.0.0.1/32'] },
+      );
+      assert.deepEqual(
+        guarded.icons.map((i) => i.url),
+        [site.url('/favicon.ico')],
+        internal,
+      );
+    }
   });
 });

@@ -1,0 +1,679 @@
+// The workspace check over any services: read the files, gather what they point at, check each
+// distinct URL once and each distinct host once (through the services, so a remote backend
+// makes every request itself), and turn the verdicts into findings at every place written.
+import { readFile, stat } from 'node:fs/promises';
+import { extname, relative, sep } from 'node:path';
+import { getDomain, parse as parseHost } from 'tldts';
+import { LookupError } from '../../contract/errors';
+import type { Services } from '../../contract/services';
+import type { LinkResult } from '../../contract/shapes';
+import { anchorsOf } from './anchors';
+import { ResultCache, DEFAULT_CACHE_TTL_MS } from './cache';
+import { extractTargets, type Occurrence } from './extract';
+import { listFiles, readText } from './files';
+import { HostLimiter } from './limiter';
+import {
+  DEFAULT_SEVERITY,
+  type CheckProgress,
+  type CheckReport,
+  type Finding,
+  type FindingKind,
+} from './types';
+
+export interface CheckOptions {
+  /** files and directories, relative to cwd; the whole of cwd when empty */
+  paths?: readonly string[];
+  cwd: string;
+  /** .gitignore-style patterns, relative to cwd */
+  exclude?: readonly string[];
+  /** a nameserver every look-up goes through, the hosts of fetched URLs included */
+  server?: string;
+  /** open requests per host (default 4) and in all (default 512) */
+  maxPerHost?: number;
+  maxOpen?: number;
+  /** a registered domain expiring within this many days is a warning (default 30) */
+  expiryDays?: number;
+  /** the cache file; none when absent */
+  cacheFile?: string;
+  cacheTtlMs?: number;
+  /** one link's check, redirects included (default 30 s) */
+  linkTimeoutMs?: number;
+  /** the longest Retry-After honoured (default 60 s); a longer one is a rate_limited finding */
+  maxRetryAfterMs?: number;
+  /** further tries after a network error (default 2), each after a jittered back-off */
+  retries?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: CheckProgress) => void;
+  now?: () => number;
+}
+
+export interface CheckInput {
+  /** absolute path */
+  file: string;
+  text: string;
+}
+
+/** Names kept for documentation and tests (RFC 2606, RFC 6761): never looked up. */
+const RESERVED_TLDS = new Set(['example', 'invalid', 'localhost']);
+const RESERVED_DOMAINS = new Set(['example.com', 'example.net', 'example.org']);
+
+const DAY_MS = 86_400_000;
+const RETRY_BASE_MS = 250;
+/** How often a host's Retry-After is honoured for one link before it is a finding. */
+const MAX_RATE_LIMIT_WAITS = 3;
+
+/** Checks the files under `options.paths`. */
+export async function checkWorkspace(
+  services: Services,
+  options: CheckOptions,
+): Promise<CheckReport> {
+  const files = await listFiles(options.paths ?? [], {
+    cwd: options.cwd,
+    ...(options.exclude ? { exclude: options.exclude } : {}),
+  });
+  const inputs: CheckInput[] = [];
+  for (const file of files) {
+    const text = await readText(file);
+    if (text !== undefined) inputs.push({ file, text });
+  }
+  return checkTexts(services, inputs, options);
+}
+
+/** Checks texts already at hand (the editor's open document, the files a walk read). */
+export async function checkTexts(
+  services: Services,
+  inputs: readonly CheckInput[],
+  options: CheckOptions,
+): Promise<CheckReport> {
+  const run = new CheckRun(services, options);
+  try {
+    await run.cache.load();
+    for (const input of inputs) run.add(extractTargets(input.file, input.text));
+    await run.finish();
+    await run.cache.save();
+    return run.report();
+  } finally {
+    run.close();
+  }
+}
+
+type HostVerdict =
+  | { kind: 'resolves' }
+  | { kind: 'nxdomain' }
+  /** the look-up failed: nothing is said about the name */
+  | { kind: 'unknown' };
+
+type DomainVerdict =
+  { kind: 'unregistered' } | { kind: 'registered'; expires?: string } | { kind: 'unknown' };
+
+type MailVerdict = { accepts: true } | { accepts: false; why: string };
+
+interface UrlCheck {
+  url: string;
+  host: string;
+  fragments: Set<string>;
+  occurrences: Occurrence[];
+}
+
+class CheckRun {
+  readonly cache: ResultCache;
+  private readonly limiter: HostLimiter;
+  private readonly findings: Finding[] = [];
+  private readonly urls = new Map<string, UrlCheck>();
+  private readonly mail = new Map<string, Occurrence[]>();
+  private readonly records = new Map<string, Occurrence[]>();
+  private readonly local: Occurrence[] = [];
+  private readonly hostVerdicts = new Map<string, Promise<HostVerdict>>();
+  private readonly domainVerdicts = new Map<string, Promise<DomainVerdict>>();
+  private readonly progress: CheckProgress = { total: 0, done: 0 };
+  private readonly now: () => number;
+  private readonly keyPrefix: string;
+
+  constructor(
+    private readonly services: Services,
+    private readonly options: CheckOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.cache = new ResultCache(
+      options.cacheFile,
+      options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS,
+      this.now,
+    );
+    this.limiter = new HostLimiter(options.maxPerHost ?? 4, options.maxOpen ?? 512);
+    // Answers through a staging nameserver are not answers through the public DNS.
+    this.keyPrefix = options.server ? `@${options.server} ` : '';
+  }
+
+  close(): void {
+    this.limiter.close();
+  }
+
+  add(occurrences: Occurrence[]): void {
+    for (const o of occurrences) {
+      const t = o.target;
+      if (t.kind === 'local') this.local.push(o);
+      else if (t.kind === 'mailto') {
+        if (!isReserved(t.domain)) push(this.mail, t.domain, o);
+      } else if (t.kind === 'record') {
+        if (!isReserved(t.name)) push(this.records, t.name, o);
+      } else this.addUrl(o, t.url);
+    }
+  }
+
+  private addUrl(o: Occurrence, written: string): void {
+    let url: URL;
+    try {
+      url = new URL(written);
+    } catch {
+      this.find(o, 'broken_link', `${written} is not a valid URL`);
+      return;
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    if (isReserved(host)) return;
+    const fragment = url.hash === '' ? undefined : url.hash.slice(1);
+    url.hash = '';
+    let check = this.urls.get(url.href);
+    if (!check) {
+      check = { url: url.href, host, fragments: new Set(), occurrences: [] };
+      this.urls.set(url.href, check);
+    }
+    if (fragment !== undefined) check.fragments.add(fragment);
+    check.occurrences.push(o);
+  }
+
+  async finish(): Promise<void> {
+    await this.checkLocal();
+    this.progress.total = this.urls.size + this.mail.size + this.records.size;
+    this.report_progress();
+    const work: Array<Promise<void>> = [];
+    for (const check of this.urls.values()) work.push(this.settle(this.checkUrl(check)));
+    for (const [domain, occurrences] of this.mail)
+      work.push(this.settle(this.checkMail(domain, occurrences)));
+    for (const [name, occurrences] of this.records)
+      work.push(this.settle(this.checkRecord(name, occurrences)));
+    await Promise.all(work);
+    if (this.options.signal?.aborted) throw new LookupError('cancelled', 'The check was cancelled');
+  }
+
+  report(): CheckReport {
+    const hosts = new Set([...this.hostVerdicts.keys(), ...this.mail.keys()]);
+    this.findings.sort(
+      (a, b) =>
+        (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+        a.line - b.line ||
+        a.column - b.column ||
+        (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0),
+    );
+    return { findings: this.findings, checked: { urls: this.urls.size, hosts: hosts.size } };
+  }
+
+  /** One unit of work done, whatever it found; a crash inside one is not the run's end. */
+  private async settle(work: Promise<void>): Promise<void> {
+    try {
+      await work;
+    } catch (err) {
+      if (this.options.signal?.aborted) return;
+      throw err;
+    } finally {
+      this.progress.done++;
+      this.report_progress();
+    }
+  }
+
+  private report_progress(): void {
+    this.options.onProgress?.({ ...this.progress });
+  }
+
+  // ---- links to files of the workspace
+
+  private async checkLocal(): Promise<void> {
+    const anchors = new Map<string, Promise<Set<string> | undefined>>();
+    const anchorsIn = (path: string) => {
+      let found = anchors.get(path);
+      if (!found) {
+        found = readAnchors(path);
+        anchors.set(path, found);
+      }
+      return found;
+    };
+    for (const o of this.local) {
+      if (o.target.kind !== 'local') continue;
+      const { path, fragment } = o.target;
+      const kind = await fileKind(path);
+      if (kind === 'missing') {
+        this.find(o, 'broken_link', `${relativeTo(this.options.cwd, path)} does not exist`);
+        continue;
+      }
+      if (fragment === undefined || fragment === '' || kind === 'directory') continue;
+      const present = await anchorsIn(path);
+      if (present && !present.has(decode(fragment)) && !present.has(fragment)) {
+        this.find(
+          o,
+          'missing_fragment',
+          `#${fragment} is not a heading or anchor of ${relativeTo(this.options.cwd, path)}`,
+        );
+      }
+    }
+  }
+
+  // ---- URLs
+
+  private async checkUrl(check: UrlCheck): Promise<void> {
+    if (!isIp(check.host)) {
+      const host = await this.hostVerdict(check.host);
+      if (host.kind === 'nxdomain') {
+        await this.reportMissingName(check.host, check.occurrences, 'unresolvable_host');
+        return;
+      }
+      await this.reportDomain(check.host, check.occurrences);
+    }
+    const fragments = [...check.fragments].sort();
+    const key = `${this.keyPrefix}url ${check.url}#${fragments.join('#')}`;
+    if (this.cache.get(key) !== undefined) return;
+    const outcome = await this.fetchLink(check, fragments);
+    if (this.judgeLink(check, outcome)) this.cache.set(key, true);
+    else this.cache.delete(key);
+  }
+
+  /** The link's verdict, Retry-After honoured and network errors tried again. */
+  private async fetchLink(check: UrlCheck, fragments: string[]): Promise<LinkResult | LookupError> {
+    const retries = this.options.retries ?? 2;
+    const maxWait = this.options.maxRetryAfterMs ?? 60_000;
+    let networkTries = 0;
+    let waits = 0;
+    for (;;) {
+      const outcome = await this.limiter
+        .run(check.host, () => this.callLink(check.url, fragments), this.options.signal)
+        .catch((err: unknown) => asLookupError(err));
+      if (this.options.signal?.aborted) throw new LookupError('cancelled', 'cancelled');
+      if (outcome instanceof LookupError) {
+        if (outcome.code === 'upstream_error' && networkTries < retries) {
+          await delay(jitter(RETRY_BASE_MS * 2 ** networkTries++), this.options.signal);
+          continue;
+        }
+        return outcome;
+      }
+      const limited = outcome.status === 429 || outcome.status === 503;
+      if (!limited || outcome.retry_after === undefined) return outcome;
+      const waitMs = outcome.retry_after * 1000;
+      if (waitMs > maxWait || waits >= MAX_RATE_LIMIT_WAITS) return outcome;
+      waits++;
+      // The whole host waits: its other links would only be told the same.
+      this.limiter.pause(check.host, this.now() + waitMs);
+    }
+  }
+
+  private async callLink(url: string, fragments: string[]): Promise<LinkResult> {
+    const timeoutMs = this.options.linkTimeoutMs ?? 30_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
+    try {
+      return await this.services.meta.link(
+        {
+          url,
+          ...(fragments.length > 0 ? { fragments } : {}),
+          ...(this.options.server ? { server: this.options.server } : {}),
+        },
+        { signal },
+      );
+    } catch (err) {
+      if (timeout.aborted && !this.options.signal?.aborted) {
+        throw new LookupError('upstream_timeout', `no answer within ${timeoutMs / 1000} s`);
+      }
+      throw err;
+    }
+  }
+
+  /** Findings for one link's outcome; true when it is good (and may be cached). */
+  private judgeLink(check: UrlCheck, outcome: LinkResult | LookupError): boolean {
+    const all = (kind: FindingKind, message: string, finalUrl?: string) => {
+      for (const o of check.occurrences) this.find(o, kind, message, finalUrl);
+    };
+    if (outcome instanceof LookupError) {
+      all(...errorFinding(outcome));
+      return false;
+    }
+    if (outcome.error) {
+      const why =
+        outcome.error.code === 'redirect_loop' ? 'redirects in a loop' : 'redirects too often';
+      all('broken_link', `${check.url} ${why}`);
+      return false;
+    }
+    if (outcome.status === 429 || (outcome.status === 503 && outcome.retry_after !== undefined)) {
+      const after =
+        outcome.retry_after === undefined ? '' : ` (Retry-After ${outcome.retry_after} s)`;
+      all('rate_limited', `${check.host} kept answering ${outcome.status}${after}`);
+      return false;
+    }
+    if (outcome.status >= 400 || outcome.status < 200) {
+      all('broken_link', `${check.url} answers ${outcome.status}${statusText(outcome.status)}`);
+      return false;
+    }
+    let good = true;
+    const permanent = permanentEnd(outcome);
+    if (permanent !== undefined) {
+      all('redirected_link', `${check.url} moved permanently to ${permanent}`, permanent);
+      good = false;
+    }
+    for (const fragment of outcome.missing_fragments ?? []) {
+      good = false;
+      for (const o of check.occurrences) {
+        if (o.text.endsWith(`#${fragment}`)) {
+          this.find(o, 'missing_fragment', `#${fragment} is not an id or name on ${check.url}`);
+        }
+      }
+    }
+    return good;
+  }
+
+  // ---- hosts and domains
+
+  private hostVerdict(host: string): Promise<HostVerdict> {
+    let verdict = this.hostVerdicts.get(host);
+    if (!verdict) {
+      verdict = this.lookUpHost(host);
+      this.hostVerdicts.set(host, verdict);
+    }
+    return verdict;
+  }
+
+  private async lookUpHost(host: string): Promise<HostVerdict> {
+    const key = `${this.keyPrefix}host ${host}`;
+    if (this.cache.get(key) !== undefined) return { kind: 'resolves' };
+    try {
+      const answer = await this.services.domain.query(
+        {
+          host,
+          types: ['A', 'AAAA'],
+          ...(this.options.server ? { server: this.options.server } : {}),
+        },
+        this.callOptions(),
+      );
+      if (answer.status === 'NXDOMAIN') return { kind: 'nxdomain' };
+      this.cache.set(key, true);
+      return { kind: 'resolves' };
+    } catch (err) {
+      if (err instanceof LookupError && err.code === 'not_found') return { kind: 'nxdomain' };
+      return { kind: 'unknown' };
+    }
+  }
+
+  private domainVerdict(domain: string): Promise<DomainVerdict> {
+    let verdict = this.domainVerdicts.get(domain);
+    if (!verdict) {
+      verdict = this.lookUpDomain(domain);
+      this.domainVerdicts.set(domain, verdict);
+    }
+    return verdict;
+  }
+
+  private async lookUpDomain(domain: string): Promise<DomainVerdict> {
+    const key = `whois ${domain}`;
+    const cached = this.cache.get<{ expires?: string }>(key);
+    if (cached !== undefined) return { kind: 'registered', ...cached };
+    try {
+      const whois = await this.services.domain.whois({ host: domain }, this.callOptions());
+      const expires = whois.domain.expiration_date_in_time ?? whois.domain.expiration_date;
+      const verdict: DomainVerdict = {
+        kind: 'registered',
+        ...(expires ? { expires } : {}),
+      };
+      this.cache.set(key, expires ? { expires } : {});
+      return verdict;
+    } catch (err) {
+      if (err instanceof LookupError && err.code === 'not_found') return { kind: 'unregistered' };
+      return { kind: 'unknown' };
+    }
+  }
+
+  /**
+   * A name that does not exist: when its registrable domain is free, anyone can register it
+   * (and answer for the name); otherwise the name alone is missing.
+   */
+  private async reportMissingName(
+    name: string,
+    occurrences: Occurrence[],
+    kind: 'unresolvable_host' | 'dangling_record',
+  ): Promise<void> {
+    const domain = registrable(name);
+    const verdict = domain ? await this.domainVerdict(domain) : { kind: 'unknown' as const };
+    for (const o of occurrences) {
+      if (verdict.kind === 'unregistered' && domain) {
+        const what = kind === 'dangling_record' ? 'dangling_record' : 'registrable_domain';
+        this.find(
+          o,
+          what,
+          `${domain} is not registered: anyone can register it and answer for ${name}`,
+        );
+      } else if (kind === 'dangling_record') {
+        this.find(o, kind, `${name} does not exist (NXDOMAIN)`);
+      } else {
+        this.find(o, kind, `${name} does not resolve (NXDOMAIN)`);
+      }
+    }
+  }
+
+  /** A registered domain that lapses soon. */
+  private async reportDomain(host: string, occurrences: Occurrence[]): Promise<void> {
+    const domain = registrable(host);
+    if (!domain) return;
+    const verdict = await this.domainVerdict(domain);
+    if (verdict.kind !== 'registered' || verdict.expires === undefined) return;
+    const expires = Date.parse(verdict.expires);
+    if (Number.isNaN(expires)) return;
+    const windowMs = (this.options.expiryDays ?? 30) * DAY_MS;
+    const left = expires - this.now();
+    if (left > windowMs) return;
+    const date = new Date(expires).toISOString().slice(0, 10);
+    const message =
+      left < 0
+        ? `${domain} expired on ${date}`
+        : `${domain} expires on ${date} (in ${Math.ceil(left / DAY_MS)} days)`;
+    for (const o of occurrences) this.find(o, 'expiring_domain', message);
+  }
+
+  // ---- mail and zone records
+
+  private async checkMail(domain: string, occurrences: Occurrence[]): Promise<void> {
+    const verdict = await this.mailVerdict(domain);
+    if (verdict.accepts) {
+      await this.reportDomain(domain, occurrences);
+      return;
+    }
+    for (const o of occurrences) this.find(o, 'broken_link', verdict.why);
+  }
+
+  /** RFC 5321 section 5.1: MX, else the implicit MX of an address; RFC 7505: a null MX. */
+  private async mailVerdict(domain: string): Promise<MailVerdict> {
+    const server = this.options.server ? { server: this.options.server } : {};
+    let answer;
+    try {
+      answer = await this.services.domain.query(
+        { host: domain, types: ['MX', 'A', 'AAAA'], ...server },
+        this.callOptions(),
+      );
+    } catch {
+      return { accepts: true }; // the look-up failed: nothing is said about the domain
+    }
+    if (answer.status === 'NXDOMAIN') {
+      const reg = registrable(domain);
+      const whois = reg ? await this.domainVerdict(reg) : undefined;
+      if (whois?.kind === 'unregistered' && reg)
+        return {
+          accepts: false,
+          why: `${reg} is not registered: anyone can register it and receive this mail`,
+        };
+      return { accepts: false, why: `${domain} does not exist (NXDOMAIN): mail to it bounces` };
+    }
+    const mx = answer.records.filter((r) => r.type === 'MX');
+    if (mx.some((r) => r.value === '' || r.value === '.'))
+      return { accepts: false, why: `${domain} accepts no mail (null MX, RFC 7505)` };
+    if (mx.length > 0 || answer.records.some((r) => r.type === 'A' || r.type === 'AAAA'))
+      return { accepts: true };
+    return { accepts: false, why: `${domain} has no MX and no address: mail to it bounces` };
+  }
+
+  private async checkRecord(name: string, occurrences: Occurrence[]): Promise<void> {
+    const verdict = await this.hostVerdict(name);
+    if (verdict.kind === 'nxdomain') {
+      await this.reportMissingName(name, occurrences, 'dangling_record');
+      return;
+    }
+    // Resolving is not enough when the domain behind it is free for the taking.
+    const domain = registrable(name);
+    if (!domain) return;
+    const whois = await this.domainVerdict(domain);
+    if (whois.kind === 'unregistered') {
+      for (const o of occurrences)
+        this.find(o, 'dangling_record', `${domain} is not registered: anyone can register it`);
+    }
+  }
+
+  private callOptions() {
+    return this.options.signal ? { signal: this.options.signal } : {};
+  }
+
+  private find(o: Occurrence, kind: FindingKind, message: string, finalUrl?: string): void {
+    const finding: Finding = {
+      file: relativeTo(this.options.cwd, o.file),
+      line: o.line + 1,
+      column: o.column + 1,
+      target: o.text,
+      kind,
+      severity: DEFAULT_SEVERITY[kind],
+      message,
+    };
+    if (finalUrl !== undefined) finding.final_url = finalUrl;
+    this.findings.push(finding);
+  }
+}
+
+/** What a failed link call means. */
+function errorFinding(err: LookupError): [FindingKind, string] {
+  switch (err.code) {
+    case 'upstream_timeout':
+      return ['timeout', err.message];
+    case 'blocked_target':
+      return ['blocked_target', 'the service may not fetch this address (private or loopback)'];
+    case 'rate_limited':
+      return ['rate_limited', err.message];
+    case 'not_found':
+      return ['unresolvable_host', err.message];
+    case 'invalid_url':
+    case 'invalid_host':
+      return ['broken_link', err.message];
+    default:
+      return ['broken_link', err.message];
+  }
+}
+
+/**
+ * Where a chain of permanent redirects (301, 308) ends. A temporary hop (302, 303, 307) ends
+ * what may be replaced: the URL before it is the one to keep.
+ */
+function permanentEnd(outcome: LinkResult): string | undefined {
+  let end: string | undefined;
+  for (const hop of outcome.locations) {
+    if (hop.status_code !== 301 && hop.status_code !== 308) break;
+    end = hop.location;
+  }
+  return end;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  410: 'Gone',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+function statusText(status: number): string {
+  const text = STATUS_TEXT[status];
+  return text ? ` ${text}` : '';
+}
+
+function isReserved(host: string): boolean {
+  const name = host.replace(/\.$/, '').toLowerCase();
+  const tld = name.slice(name.lastIndexOf('.') + 1);
+  if (name === 'localhost' || RESERVED_TLDS.has(tld)) return true;
+  for (const domain of RESERVED_DOMAINS)
+    if (name === domain || name.endsWith(`.${domain}`)) return true;
+  return false;
+}
+
+function isIp(host: string): boolean {
+  return parseHost(host).isIp === true;
+}
+
+/** The registrable domain (ICANN section of the public suffix list), as WHOIS holds it. */
+function registrable(host: string): string | undefined {
+  if (isIp(host)) return undefined;
+  const domain = getDomain(host, { allowPrivateDomains: false });
+  return domain === null || domain === '' ? undefined : domain;
+}
+
+async function fileKind(path: string): Promise<'file' | 'directory' | 'missing'> {
+  try {
+    const info = await stat(path);
+    return info.isDirectory() ? 'directory' : 'file';
+  } catch {
+    return 'missing';
+  }
+}
+
+async function readAnchors(path: string): Promise<Set<string> | undefined> {
+  const ext = extname(path).toLowerCase();
+  const markdown = ext === '.md' || ext === '.markdown' || ext === '.mdx';
+  if (!markdown && ext !== '.html' && ext !== '.htm') return undefined;
+  try {
+    return anchorsOf(await readFile(path, 'utf8'), markdown);
+  } catch {
+    return undefined;
+  }
+}
+
+function relativeTo(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function decode(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+function asLookupError(err: unknown): LookupError {
+  if (err instanceof LookupError) return err;
+  return new LookupError('internal_error', (err as Error)?.message ?? String(err));
+}
+
+/** Full jitter around the step: between half and one and a half times it. */
+function jitter(ms: number): number {
+  return Math.round(ms * (0.5 + Math.random()));
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,112 @@
+// Open requests under two bounds: a global one (this machine's sockets) and one per host (the
+// site's patience). A host that answered 429 or 503 with Retry-After is paused until then, its
+// waiting checks kept in order. Hosts take turns, so one crowded host never starves the rest.
+import { LookupError } from '../../contract/errors';
+
+interface HostState {
+  active: number;
+  queue: Array<() => void>;
+  pausedUntil: number;
+  timer?: NodeJS.Timeout;
+}
+
+export class HostLimiter {
+  private readonly hosts = new Map<string, HostState>();
+  /** hosts with checks waiting, in turn order */
+  private readonly waiting = new Set<string>();
+  private active = 0;
+
+  constructor(
+    readonly perHost: number,
+    readonly global: number,
+  ) {
+    if (!(perHost >= 1) || !(global >= 1)) {
+      throw new LookupError('invalid_argument', 'limits on open requests must be at least 1');
+    }
+  }
+
+  /** Runs `task` once the host and the machine have room; releases the slot however it ends. */
+  async run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(host, signal);
+    try {
+      return await task();
+    } finally {
+      this.release(host);
+    }
+  }
+
+  /** No new request to `host` starts before `untilMs` (requests already open go on). */
+  pause(host: string, untilMs: number): void {
+    const state = this.state(host);
+    if (untilMs <= state.pausedUntil) return;
+    state.pausedUntil = untilMs;
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => this.pump(), Math.max(0, untilMs - Date.now()));
+  }
+
+  private state(host: string): HostState {
+    let state = this.hosts.get(host);
+    if (!state) {
+      state = { active: 0, queue: [], pausedUntil: 0 };
+      this.hosts.set(host, state);
+    }
+    return state;
+  }
+
+  private acquire(host: string, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const state = this.state(host);
+      let granted = false;
+      const grant = () => {
+        granted = true;
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        if (granted) return;
+        const at = state.queue.indexOf(grant);
+        if (at >= 0) state.queue.splice(at, 1);
+        if (state.queue.length === 0) this.waiting.delete(host);
+        reject(new LookupError('cancelled', 'The check was cancelled'));
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      state.queue.push(grant);
+      this.waiting.add(host);
+      this.pump();
+    });
+  }
+
+  private release(host: string): void {
+    const state = this.state(host);
+    state.active--;
+    this.active--;
+    this.pump();
+  }
+
+  private pump(): void {
+    const now = Date.now();
+    let progressed = true;
+    while (this.active < this.global && progressed) {
+      progressed = false;
+      for (const host of this.waiting) {
+        if (this.active >= this.global) break;
+        const state = this.hosts.get(host)!;
+        if (state.active >= this.perHost || state.pausedUntil > now) continue;
+        const next = state.queue.shift()!;
+        state.active++;
+        this.active++;
+        // Its turn is over: to the back of the line (or out of it).
+        this.waiting.delete(host);
+        if (state.queue.length > 0) this.waiting.add(host);
+        next();
+        progressed = true;
+      }
+    }
+  }
+
+  /** Stops the pause timers (a finished or cancelled check). */
+  close(): void {
+    for (const state of this.hosts.values()) clearTimeout(state.timer);
+  }
+}
