@@ -92,13 +92,17 @@ function scalar(spec: ScalarSpec): FieldCodec {
   };
 }
 
-/** An unsigned number of `size` octets in decimal, or by a mnemonic `named` knows. */
+/**
+ * An unsigned number of `size` octets in decimal, or by a mnemonic of `names` (upper case);
+ * printed by its mnemonic in `printNames` when it has one there.
+ */
 function unsigned(
   size: 1 | 2 | 4,
   missing: string,
   what: string,
   code = 'bad-number',
-  named?: (text: string) => number | undefined,
+  names?: Record<string, number>,
+  printNames?: ReadonlyMap<number, string>,
 ): FieldCodec {
   const max = size === 1 ? 255 : size === 2 ? 65535 : 4294967295;
   return scalar({
@@ -106,11 +110,12 @@ function unsigned(
     missing,
     code,
     parse(text) {
-      const known = named?.(text);
-      if (known !== undefined) return known;
+      const named = names?.[text.toUpperCase()];
+      if (named !== undefined) return named;
       const failure = decimalFailure(text, max, what);
       return failure === undefined ? Number(text) : { failure };
     },
+    ...(printNames ? { text: (value: number) => printNames.get(value) ?? String(value) } : {}),
   });
 }
 
@@ -338,10 +343,74 @@ function blob(encoding: 'base64' | 'hex'): FieldCodec {
   });
 }
 
+/**
+ * Octets as hex groups of `group` octets joined by `separator`: EUI-48 and EUI-64 (RFC 7043,
+ * two digits a group) and ILNP's 64-bit values (RFC 6742, groups of up to four digits).
+ */
+function grouped(
+  octets: number,
+  group: 1 | 2,
+  separator: string,
+  what: string,
+  code: string,
+): FieldCodec {
+  const groups = octets / group;
+  const pattern = new RegExp(
+    group === 1
+      ? `^[0-9a-fA-F]{2}(${separator}[0-9a-fA-F]{2}){${groups - 1}}$`
+      : `^[0-9a-fA-F]{1,4}(${separator}[0-9a-fA-F]{1,4}){${groups - 1}}$`,
+  );
+  return printed({
+    read(r, out) {
+      const at = r.index;
+      const text = r.next(what).text;
+      if (!pattern.test(text)) fail(code, `"${text}" is not ${what}`, at);
+      for (const part of text.split(separator)) {
+        const value = parseInt(part, 16);
+        if (group === 1) out.u8(value);
+        else out.u16(value);
+      }
+      return groupText(Buffer.from(out.buffer.subarray(out.length - octets, out.length)));
+    },
+    print(w, out) {
+      const bytes = w.take(octets, what);
+      copy(out, bytes);
+      return groupText(Buffer.from(bytes));
+    },
+  });
+  function groupText(bytes: Buffer): string {
+    const parts: string[] = [];
+    for (let i = 0; i < octets; i += group) {
+      parts.push(
+        group === 1 ? bytes.toString('hex', i, i + 1) : bytes.readUInt16BE(i).toString(16),
+      );
+    }
+    return parts.join(separator);
+  }
+}
+
+/** Certificate types (IANA "Certificate Types", RFC 4398 section 2.1) by mnemonic. */
+const CERT_TYPES: Record<string, number> = {
+  PKIX: 1,
+  SPKI: 2,
+  PGP: 3,
+  IPKIX: 4,
+  ISPKI: 5,
+  IPGP: 6,
+  ACPKIX: 7,
+  IACPKIX: 8,
+  URI: 253,
+  OID: 254,
+};
+const ALGORITHM_NAMES = new Map(Object.entries(ALGORITHMS).map(([name, code]) => [code, name]));
+const CERT_TYPE_NAMES = new Map(Object.entries(CERT_TYPES).map(([name, code]) => [code, name]));
+
+const BASE64 = blob('base64');
+
 export const CODECS: Record<FieldKind, FieldCodec> = {
   u8: unsigned(1, 'a number', 'value'),
   'caa-flags': unsigned(1, 'the CAA flags', 'CAA flags', 'bad-caa-flags'),
-  alg: unsigned(1, 'the algorithm', 'algorithm', 'bad-number', (t) => ALGORITHMS[t.toUpperCase()]),
+  alg: unsigned(1, 'the algorithm', 'algorithm', 'bad-number', ALGORITHMS),
   u16: unsigned(2, 'a number', 'value'),
   port: unsigned(2, 'the port', 'port', 'bad-port'),
   u32: unsigned(4, 'a number', 'value'),
@@ -410,6 +479,48 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
     },
     value: (w) => octets(w.counted('a character-string')),
   }),
+  // a character-string that may be left out, last in the data (ISDN's subaddress)
+  'string-opt': printed({
+    read: (r, out) => {
+      const at = r.index;
+      return r.done() ? '' : charString(r.next('a character-string'), at, out);
+    },
+    print(w, out) {
+      if (w.done()) return '';
+      const octets = w.counted('a character-string');
+      out.counted(octets);
+      return quoted(octets);
+    },
+  }),
+  ilnp64: grouped(8, 2, ':', 'a 64-bit ILNP value', 'bad-ilnp'),
+  eui48: grouped(6, 1, '-', 'an EUI-48 address', 'bad-eui'),
+  eui64: grouped(8, 1, '-', 'an EUI-64 address', 'bad-eui'),
+  // an algorithm printed by its mnemonic (CERT's, as BIND prints it; DNSKEY's and DS's it
+  // prints as numbers)
+  'alg-name': unsigned(1, 'the algorithm', 'algorithm', 'bad-number', ALGORITHMS, ALGORITHM_NAMES),
+  'base64-opt': printed({
+    read: (r, out) => (r.done() ? '' : BASE64.read(r, out)),
+    print: (w, out) => (w.done() ? '' : BASE64.print(w, out)),
+    value: (w) => BASE64.value(w),
+  }),
+  date: scalar({
+    size: 4,
+    missing: 'a time',
+    code: 'bad-time',
+    parse: (text) =>
+      (/^\d{14}$/.test(text) ? sigTime(text) : undefined) ?? {
+        failure: `"${text}" is not a YYYYMMDDHHmmSS time`,
+      },
+    text: sigTimeText,
+  }),
+  'cert-type': unsigned(
+    2,
+    'the certificate type',
+    'certificate type',
+    'bad-number',
+    CERT_TYPES,
+    CERT_TYPE_NAMES,
+  ),
   strings: {
     read(r, out) {
       const at = r.index;
@@ -454,7 +565,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
   },
   'caa-value': quotedRest('the CAA value', false),
   'uri-target': quotedRest('the URI target', true),
-  base64: blob('base64'),
+  base64: BASE64,
   hex: blob('hex'),
   salt: printed({
     read(r, out) {

@@ -67,7 +67,7 @@ export function parseRdata(
           targetToken = at;
         }
       }
-      data = parts.join(' ');
+      data = joinFields(parts);
     }
     if (!reader.done()) fail('extra-rdata', 'extra input after the record data', reader.index);
     const broken = spec.check?.(parts ?? [data], wire.length);
@@ -130,6 +130,13 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
   }
 }
 
+/** Field texts joined by a blank; a field left out (an optional last one) is ''. */
+function joinFields(fields: string[]): string {
+  let text = fields[0] ?? '';
+  for (let i = 1; i < fields.length; i++) if (fields[i] !== '') text += ` ${fields[i]}`;
+  return text;
+}
+
 /** The RFC 3597 text of record data the table cannot read. */
 export function genericText(wire: Uint8Array): string {
   return wire.length === 0 ? '\\# 0' : `\\# ${wire.length} ${Buffer.from(wire).toString('hex')}`;
@@ -173,7 +180,7 @@ export function printRdata(
   for (const field of spec.fields) fields.push(CODECS[field.kind].print(reader, printed));
   if (!reader.done()) reader.malformed('data left after the last field');
   const wire = Buffer.from(printed.buffer.subarray(0, printed.length));
-  return { wire, text: fields.join(' '), fields };
+  return { wire, text: joinFields(fields), fields };
 }
 
 /** Splits an over-long character-string into pieces of at most 255 octets, for a quick fix. */

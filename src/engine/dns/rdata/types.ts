@@ -2,6 +2,7 @@
 // of the record data, in order, each of a field kind, as their RFCs define them.
 import { DIGESTS } from '../keys';
 import { splitLabels } from '../names';
+import { unescapeOctets } from '../presentation';
 
 export type FieldKind =
   | 'u8'
@@ -27,7 +28,15 @@ export type FieldKind =
   | 'type'
   | 'alg'
   | 'svcparams'
-  | 'loc';
+  | 'loc'
+  | 'string-opt'
+  | 'ilnp64'
+  | 'eui48'
+  | 'eui64'
+  | 'cert-type'
+  | 'base64-opt'
+  | 'date'
+  | 'alg-name';
 
 /**
  * One field of a type's record data: its name (the contract's JSON key for the contract's types,
@@ -70,6 +79,88 @@ function digestLength(fields: string[], wireLength: number) {
 }
 
 /**
+ * RFC 2535 section 3.1.2: flags with both "no key" bits set (0xC000) carry no key; any
+ * other flags do.
+ */
+function keyPresence(fields: string[]) {
+  const noKey = (Number(fields[0]) & 0xc000) === 0xc000;
+  if (noKey === (fields[3] === '')) return undefined;
+  return noKey
+    ? { code: 'extra-rdata', message: 'flags 0xC000 (no key) with a key after them' }
+    : { code: 'missing-rdata', message: 'missing the key (only flags 0xC000 go without one)' };
+}
+
+/** RFC 1183 section 3.1: a PSDN address is decimal digits (BIND asks for at least 4). */
+function psdnAddress(fields: string[]) {
+  if (/^"\d{4,}"$/.test(fields[0])) return undefined;
+  return { code: 'bad-x25', message: `${fields[0]} is not a PSDN address of 4 or more digits` };
+}
+
+/** The octets of a character-string's canonical quoted text. */
+function stringOctets(text: string): number[] {
+  return unescapeOctets(text.slice(1, -1)) ?? [];
+}
+
+/**
+ * RFC 3403 section 4.1: flags are letters and digits; a regexp, when there is one, is
+ * `delim ERE delim replacement delim flags` with "i" the only flag, a delimiter that is no
+ * digit or backslash, and back-references only to groups the ERE has.
+ */
+function naptrRules(fields: string[]) {
+  if (!/^"[A-Za-z0-9]*"$/.test(fields[2])) {
+    return { code: 'bad-naptr', message: `NAPTR flags ${fields[2]} are not letters and digits` };
+  }
+  const regexp = stringOctets(fields[4]);
+  if (regexp.length === 0 || validRegexp(regexp)) return undefined;
+  return {
+    code: 'bad-naptr',
+    message: `NAPTR regexp ${fields[4]} is not delim ERE delim repl delim`,
+  };
+}
+
+function validRegexp(octets: number[]): boolean {
+  const BACKSLASH = 0x5c;
+  const delim = octets[0];
+  if (delim === 0 || delim === BACKSLASH || (delim >= 0x30 && delim <= 0x39)) return false;
+  const parts: number[][] = [[]];
+  let escaped = false;
+  for (const c of octets.slice(1)) {
+    if (c === 0) return false;
+    if (c === delim && !escaped) {
+      parts.push([]);
+      continue;
+    }
+    parts[parts.length - 1].push(c);
+    escaped = c === BACKSLASH && !escaped;
+  }
+  if (parts.length !== 3) return false;
+  const [ere, replacement, flags] = parts;
+  if (flags.some((f) => f !== 0x69)) return false;
+  let groups = 0;
+  for (let i = 0; i < ere.length; i++) {
+    if (ere[i] === BACKSLASH) i++;
+    else if (ere[i] === 0x28) groups++;
+  }
+  for (let i = 0; i < replacement.length; i++) {
+    if (replacement[i] !== BACKSLASH) continue;
+    const next = replacement[++i];
+    if (next >= 0x31 && next <= 0x39 && next - 0x30 > groups) return false;
+  }
+  return true;
+}
+
+/** RFC 8976 section 2.2.4: a digest of at least 12 octets; SHA-384 (1) 48, SHA-512 (2) 64. */
+function zonemdDigest(fields: string[], wireLength: number) {
+  const actual = wireLength - 6;
+  const expected = ({ '1': 48, '2': 64 } as Record<string, number>)[fields[2]];
+  if (actual >= 12 && (expected === undefined || actual === expected)) return undefined;
+  return {
+    code: 'bad-digest',
+    message: `a ZONEMD digest of ${actual} octets (hash ${fields[2]} needs ${expected ?? 'at least 12'})`,
+  };
+}
+
+/**
  * RFC 4035 section 5.3.1: the signer is the zone holding the owner, so the owner's labels (the
  * Labels field) are at least the signer's. BIND refuses the record when they are not.
  */
@@ -94,6 +185,30 @@ const SOA = fields('mname:name rname:name serial:u32 refresh:ttl retry:ttl expir
 const DNSKEY = fields('flags:u16 protocol:u8 algorithm:alg key:base64');
 const DS = fields('keyTag:u16 algorithm:alg digestType:u8 digest:hex');
 const SVCB = fields('priority:u16 target:name params:svcparams');
+const RRSIG = fields(
+  'typeCovered:type algorithm:alg labels:u8 originalTTL:u32 expiration:time inception:time keyTag:u16 signersName:name signature:base64',
+);
+const TLSA = fields('usage:u8 selector:u8 matching_type:u8 data:hex');
+const KEY = fields('flags:u16 protocol:u8 algorithm:alg key:base64-opt');
+const CERT = fields('cert_type:cert-type key_tag:u16 algorithm:alg-name certificate:base64');
+const ZONEMD = fields('serial:u32 scheme:u8 hash_algorithm:u8 digest:hex');
+const DOWNCASE = { downcase: true };
+
+/** A table entry; `rdata` as `name:kind` pairs or fields. */
+function entry(
+  code: number,
+  rdata: string | Field[],
+  rfc: string,
+  summary: string,
+  more: Partial<TypeSpec> = {},
+): TypeSpec {
+  return { code, fields: typeof rdata === 'string' ? fields(rdata) : rdata, rfc, summary, ...more };
+}
+
+// SIG's times are dates only (BIND reads no plain seconds there, as it does for RRSIG's)
+const SIG = fields(
+  'typeCovered:type algorithm:alg labels:u8 originalTTL:u32 expiration:date inception:date keyTag:u16 signersName:name signature:base64',
+);
 const NAME = fields('value:name');
 const TEXT = fields('value:strings');
 
@@ -166,6 +281,7 @@ export const TYPES: Record<string, TypeSpec> = {
       'order:u16 preference:u16 flags:string services:string regexp:string replacement:name',
     ),
     downcase: true,
+    check: naptrRules,
     rfc: 'RFC 3403',
     summary: 'naming authority pointer',
   },
@@ -185,9 +301,7 @@ export const TYPES: Record<string, TypeSpec> = {
   },
   RRSIG: {
     code: 46,
-    fields: fields(
-      'typeCovered:type algorithm:alg labels:u8 originalTTL:u32 expiration:time inception:time keyTag:u16 signersName:name signature:base64',
-    ),
+    fields: RRSIG,
     downcase: true,
     check: signerAbove,
     rfc: 'RFC 4034',
@@ -216,7 +330,7 @@ export const TYPES: Record<string, TypeSpec> = {
   },
   TLSA: {
     code: 52,
-    fields: fields('usage:u8 selector:u8 matching_type:u8 data:hex'),
+    fields: TLSA,
     rfc: 'RFC 6698',
     summary: 'TLS certificate association (DANE)',
   },
@@ -237,6 +351,41 @@ export const TYPES: Record<string, TypeSpec> = {
     rfc: 'RFC 8659',
     summary: 'certification authority authorization',
   },
+  // The rest of the IANA registry that BIND 9.18 reads in presentation form, by field kind
+  // (MD and MF it refuses as obsolete, and so they are unknown here).
+  MB: entry(7, NAME, 'RFC 1035', 'mailbox domain name', DOWNCASE),
+  MG: entry(8, NAME, 'RFC 1035', 'mail group member', DOWNCASE),
+  MR: entry(9, NAME, 'RFC 1035', 'mail rename domain name', DOWNCASE),
+  MINFO: entry(14, 'rmailbx:name emailbx:name', 'RFC 1035', 'mailbox information', DOWNCASE),
+  AFSDB: entry(18, 'subtype:u16 hostname:name', 'RFC 1183', 'AFS database location', DOWNCASE),
+  X25: entry(19, 'address:string', 'RFC 1183', 'X.25 PSDN address', { check: psdnAddress }),
+  ISDN: entry(20, 'address:string subaddress:string-opt', 'RFC 1183', 'ISDN address'),
+  RT: entry(21, 'preference:u16 host:name', 'RFC 1183', 'route through', DOWNCASE),
+  'NSAP-PTR': entry(23, NAME, 'RFC 1348', 'NSAP pointer (obsolete)'),
+  SIG: entry(24, SIG, 'RFC 2535', 'signature (obsolete)', { ...DOWNCASE, check: signerAbove }),
+  KEY: entry(25, KEY, 'RFC 2535', 'security key', { check: keyPresence }),
+  PX: entry(26, 'preference:u16 map822:name mapx400:name', 'RFC 2163', 'X.400 mapping', DOWNCASE),
+  GPOS: entry(27, 'longitude:string latitude:string altitude:string', 'RFC 1712', 'position'),
+  KX: entry(36, 'preference:u16 exchanger:name', 'RFC 2230', 'key exchanger', DOWNCASE),
+  CERT: entry(37, CERT, 'RFC 4398', 'certificate'),
+  DHCID: entry(49, 'digest:base64', 'RFC 4701', 'DHCP identifier'),
+  SMIMEA: entry(53, TLSA, 'RFC 8162', 'S/MIME certificate association'),
+  NINFO: entry(56, TEXT, 'IANA (Reid)', 'zone status information'),
+  TALINK: entry(58, 'previous:name next:name', 'IANA (Wijngaards)', 'trust anchor link'),
+  OPENPGPKEY: entry(61, 'key:base64', 'RFC 7929', 'OpenPGP public key'),
+  CSYNC: entry(62, 'serial:u32 flags:u16 rrtypes:types', 'RFC 7477', 'child-to-parent sync'),
+  ZONEMD: entry(63, ZONEMD, 'RFC 8976', 'message digest of the zone', { check: zonemdDigest }),
+  NID: entry(104, 'preference:u16 node_id:ilnp64', 'RFC 6742', 'ILNP node identifier'),
+  L32: entry(105, 'preference:u16 locator:ipv4', 'RFC 6742', 'ILNP 32-bit locator'),
+  L64: entry(106, 'preference:u16 locator:ilnp64', 'RFC 6742', 'ILNP 64-bit locator'),
+  LP: entry(107, 'preference:u16 fqdn:name', 'RFC 6742', 'ILNP locator pointer'),
+  EUI48: entry(108, 'address:eui48', 'RFC 7043', 'EUI-48 address'),
+  EUI64: entry(109, 'address:eui64', 'RFC 7043', 'EUI-64 address'),
+  AVC: entry(258, TEXT, 'IANA (Barlow)', 'application visibility and control'),
+  RESINFO: entry(261, TEXT, 'RFC 9606', 'resolver information'),
+  WALLET: entry(262, TEXT, 'IANA (Brause)', 'public wallet address'),
+  TA: entry(32768, DS, 'IANA (Weiler)', 'DNSSEC trust authority', { check: digestLength }),
+  DLV: entry(32769, DS, 'RFC 4431', 'lookaside validation (obsolete)', { check: digestLength }),
 };
 
 const BY_CODE = new Map(Object.entries(TYPES).map(([name, spec]) => [spec.code, name]));

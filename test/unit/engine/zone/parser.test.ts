@@ -141,12 +141,43 @@ describe('engine/zone parser', () => {
         // and its rules hold in that form too: a SHA-256 digest (type 2) of 2 octets
         'k DS \\# 6 30390d02abcd',
         'ok A \\# 4 C0000201',
+        // RFC 3403 section 4.1: flags are letters and digits; a regexp has three delimiters,
+        // "i" its only flag, back-references to groups it has
+        'n NAPTR 1 1 "U+" "E2U+sip" "" .',
+        'n NAPTR 1 1 "U" "E2U+sip" "!^.*$!sip:x!" .',
+        'n NAPTR 1 1 "U" "E2U+sip" "!^.*$!sip:x!g" .',
+        'n NAPTR 1 1 "U" "E2U+sip" "!^.*$!\\\\1!" .',
+        'n NAPTR 1 1 "U" "E2U+sip" "!^(.*)$!\\\\1!i" .',
+        // RFC 1183 section 3.1: a PSDN address is decimal digits
+        'x X25 "31106a"',
+        // RFC 2535 section 3.1.2: flags 0xC000 carry no key, others one
+        'k KEY 49152 3 8',
+        'k KEY 49152 3 8 AAAA',
+        'k KEY 256 3 8',
+        // SIG's times are dates (BIND reads no seconds there)
+        'k SIG A 13 3 3600 1893456000 20291201000000 12345 example.com. AAAA',
+        // MD and MF: obsolete, refused by BIND, unknown here
+        'm MD host.example.com.',
         '',
       ].join('\n'),
     );
     assert.deepEqual(
       problems.map((p) => `${p.range.line + 1}:${p.code}`),
-      ['5:bad-rrsig', '6:bad-number', '7:bad-generic', '8:bad-generic', '9:bad-digest'],
+      [
+        '5:bad-rrsig',
+        '6:bad-number',
+        '7:bad-generic',
+        '8:bad-generic',
+        '9:bad-digest',
+        '11:bad-naptr',
+        '13:bad-naptr',
+        '14:bad-naptr',
+        '16:bad-x25',
+        '18:extra-rdata',
+        '19:missing-rdata',
+        '20:bad-time',
+        '21:unknown-type',
+      ],
     );
   });
 
