@@ -75,7 +75,11 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   readonly senderPolicyRanges: DomainService['senderPolicyRanges'] = (p, c) =>
     senderPolicyRanges(p, this.dns(c));
   readonly whois: DomainService['whois'] = (p, c) =>
-    whois(p, { signal: c?.signal, blockPrivate: this.options.blockPrivate === true });
+    whois(p, {
+      signal: c?.signal,
+      blockPrivate: this.options.blockPrivate === true,
+      allowCidrs: this.options.allowCidrs,
+    });
   readonly tls: DomainService['tls'] = (p, c) =>
     inspectTls(p, {
       signal: c?.signal,
