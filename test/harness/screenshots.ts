@@ -7,8 +7,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, startCodeServer } from './code-server.mjs';
 import { startServer } from '../../src/server';
 import { EmbeddedServices } from '../../src/services/embedded';
-import { loadZoneFile, startDnsServer } from '../support/dns-server';
-import { startPanelSite, startRdapSite } from '../support/panel-site';
+import { startDemoFixtures, WORKSPACE } from './fixtures';
 
 const root = path.resolve(__dirname, '..', '..');
 const outDir = path.join(root, 'screenshots');
@@ -16,7 +15,7 @@ const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'ut
   version: string;
 };
 const vsix = path.join(root, `hostlens-${version}.vsix`);
-const workspace = path.join(root, 'test', 'fixtures', 'workspace');
+const workspace = WORKSPACE;
 
 /** Drives the workbench; returns a region when the shot is a close-up. */
 type Shot = (page: Page) => Promise<Clip | void>;
@@ -25,26 +24,18 @@ const SHOT_TOKEN = 'screenshot-token-0123456789abcdef';
 
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
-  const zones = path.join(root, 'test', 'fixtures', 'zones');
-  const dns = await startDnsServer({
-    records: [
-      ...loadZoneFile(path.join(zones, 'example.test.zone')),
-      ...loadZoneFile(path.join(zones, '2.0.192.in-addr.arpa.zone')),
-      ...loadZoneFile(path.join(zones, 'mail.test.zone')),
-    ],
-  });
+  // The demo's loopback world: DNS for the workspace's zones, RDAP for WHOIS, a web site.
+  const fixtures = await startDemoFixtures();
+  const { site, env } = fixtures;
+  const nameserver = fixtures.nameserver;
   // The hosted service the remote-backend shots talk to: `hostlens serve` on loopback.
   const hosted = await startServer({
     services: new EmbeddedServices(),
     tokens: [SHOT_TOKEN],
     port: 0,
   });
-  const rdap = await startRdapSite();
-  const site = await startPanelSite();
-  // The extension host inherits these: WHOIS answers from the loopback RDAP fixture.
-  const env = { HOSTLENS_RDAP_BOOTSTRAP: rdap.bootstrap, HOSTLENS_WHOIS_SERVER: '127.0.0.1:1' };
   try {
-    await session(env, dns.address, process.env.HOSTLENS_THEME ?? 'Default Dark Modern', [
+    await session(env, nameserver, process.env.HOSTLENS_THEME ?? 'Default Dark Modern', [
       ['01-welcome', showWelcome],
       ['18-walkthrough', (p) => openWalkthrough(p)],
       ['19-walkthrough-backend', (p) => openWalkthrough(p, 'Choose a backend')],
@@ -61,17 +52,17 @@ async function main(): Promise<void> {
     ]);
     // The zone-file features on the workspace's shop.test.zone, and Compare Zone with Live DNS
     // of example.test.zone against the fixture DNS server (which serves another version).
-    await session(env, dns.address, 'Default Dark Modern', [
+    await session(env, nameserver, 'Default Dark Modern', [
       ['20-zone-diagnostics', zoneDiagnostics],
       ['21-zone-outline', zoneOutline],
       ['22-zone-definition', zoneDefinition],
       ['23-zone-serial-lens', zoneSerialLens],
-      ['24-zone-compare', (p) => zoneCompare(p, dns.address)],
+      ['24-zone-compare', (p) => zoneCompare(p, nameserver)],
     ]);
     // The remote backend: first with no token, then with one typed into the password box.
     await session(
       env,
-      dns.address,
+      nameserver,
       'Default Dark Modern',
       [
         ['14-status-remote-no-token', statusBar],
@@ -84,12 +75,12 @@ async function main(): Promise<void> {
       },
     );
     // A second VS Code started with the light theme: the same panel, natively light.
-    await session(env, dns.address, 'Default Light Modern', [
+    await session(env, nameserver, 'Default Light Modern', [
       ['05-whois-light', (p) => whoisPanel(p, 'hostlens-example.com')],
       ['06-whois-not-found-light', (p) => whoisPanel(p, 'unregistered-name.com')],
     ]);
     // And high contrast, where the panel must still draw its borders and chips legibly.
-    await session(env, dns.address, 'Default High Contrast', [
+    await session(env, nameserver, 'Default High Contrast', [
       ['16-whois-high-contrast', (p) => whoisPanel(p, 'hostlens-example.com')],
       [
         '17-redirects-high-contrast',
@@ -97,8 +88,7 @@ async function main(): Promise<void> {
       ],
     ]);
   } finally {
-    await dns.close();
-    await Promise.all([rdap.close(), site.close(), hosted.close()]);
+    await Promise.all([fixtures.close(), hosted.close()]);
   }
 }
 
@@ -178,13 +168,21 @@ async function lookUpFromPalette(page: Page): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await page.waitForTimeout(500);
   await input.fill('example.test');
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter'); // every type
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter'); // the configured nameserver
+  await page.keyboard.press('Enter'); // every type, on the configured nameserver
   await page.waitForSelector('.monaco-list-row[aria-label*="example.test"]', { timeout: 20000 });
   await page.waitForTimeout(1500);
+  await noTestPort(page);
+}
+
+/**
+ * The walkthrough's pictures are cut from these shots: they must show the nameserver as a user
+ * writes one, not a fixture's random port (see NAMESERVER_HOST in fixtures.ts).
+ */
+async function noTestPort(page: Page): Promise<void> {
+  const text = await page.locator('.monaco-workbench').first().innerText();
+  const port = /\b127\.\d+\.\d+\.\d+:\d{2,5}\b/.exec(text);
+  if (port)
+    throw new Error(`the shot shows the test port ${port[0]}: run as root so DNS gets port 53`);
 }
 
 async function hoverInZoneFile(page: Page): Promise<void> {
@@ -200,6 +198,7 @@ async function hoverInZoneFile(page: Page): Promise<void> {
   await target.hover();
   await page.waitForSelector('.monaco-hover-content', { timeout: 20000 });
   await page.waitForTimeout(1500);
+  await noTestPort(page);
 }
 
 /** The panel's content: two iframes deep (the webview host frame, then its active frame). */
@@ -246,7 +245,7 @@ async function webPanel(
 
 async function mailTree(page: Page): Promise<void> {
   await closeEditors(page);
-  await runCommand(page, 'HostLens: Show Mail Set-up');
+  await runCommand(page, 'HostLens: Check Mail Set-up');
   const input = page.locator('.quick-input-widget input');
   await page.waitForTimeout(500);
   await input.fill('mail.test');
@@ -266,6 +265,7 @@ async function mailTree(page: Page): Promise<void> {
   }
   await page.mouse.move(700, 400);
   await page.waitForTimeout(1000);
+  await noTestPort(page);
 }
 
 async function openFile(page: Page, name: string): Promise<void> {

@@ -1,9 +1,14 @@
-// "HostLens: Look Up DNS Records…": host (prefilled from the editor), types, nameserver.
+// "HostLens: Look Up DNS Records…": one box for the host (prefilled from the editor, checked
+// as the user types); Enter looks up every type on the configured nameserver, and the box's
+// button goes on to choose the types and the nameserver.
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { RECORD_TYPES } from '../../contract/shapes';
+import { hostProblem } from '../../services/names';
 import { runDnsLookup, type DnsLookupRequest } from '../lookups/dnsLookup';
-import { askTarget, targetArgument } from '../target';
+import { hostFromEditor, targetArgument } from '../target';
+
+export const CHOOSE_TYPES_TOOLTIP = 'Choose record types and nameserver…';
 
 export function registerLookUpDnsRecords(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
@@ -11,11 +16,10 @@ export function registerLookUpDnsRecords(context: vscode.ExtensionContext, deps:
       // From a hover link or another command: look up straight away, no questions.
       const direct = directRequest(target, deps);
       if (direct) return runDnsLookup(deps, direct);
-      const host = await askTarget('host', undefined, {
-        title: 'HostLens: Look Up DNS Records (1/3)',
-        prompt: 'Hostname or IP address',
-      });
-      if (!host) return;
+      const first = await askHost(deps.settings().dnsServer);
+      if (!first) return;
+      const host = first.host;
+      if (!first.choose) return runDnsLookup(deps, { host, server: deps.settings().dnsServer });
       const picked = await vscode.window.showQuickPick(
         RECORD_TYPES.map((type) => ({ label: type, picked: true })),
         {
@@ -41,6 +45,45 @@ export function registerLookUpDnsRecords(context: vscode.ExtensionContext, deps:
       });
     }),
   );
+}
+
+/**
+ * The first step: the host, validated on every keystroke with the look-up's own rules. Enter
+ * answers `{host, choose: false}`; the title bar button `{host, choose: true}`.
+ */
+function askHost(
+  server: string | undefined,
+): Promise<{ host: string; choose: boolean } | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = 'HostLens: Look Up DNS Records';
+  box.prompt = `Hostname or IP address. Enter looks up every record type on ${server ?? 'the system resolvers'}.`;
+  box.placeholder = 'example.com';
+  box.value = hostFromEditor(vscode.window.activeTextEditor) ?? '';
+  box.ignoreFocusOut = true;
+  box.buttons = [{ iconPath: new vscode.ThemeIcon('list-filter'), tooltip: CHOOSE_TYPES_TOOLTIP }];
+  const validate = (value: string): string | undefined =>
+    value.trim() === '' ? undefined : hostProblem(value.trim());
+  box.validationMessage = validate(box.value);
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (answer: { host: string; choose: boolean } | undefined) => {
+      if (settled) return;
+      settled = true;
+      resolve(answer);
+      box.dispose();
+    };
+    const submit = (choose: boolean) => {
+      const host = box.value.trim();
+      const problem = host === '' ? 'Enter a hostname or an IP address' : hostProblem(host);
+      box.validationMessage = problem;
+      if (problem === undefined) finish({ host, choose });
+    };
+    box.onDidChangeValue((value) => (box.validationMessage = validate(value)));
+    box.onDidAccept(() => submit(false));
+    box.onDidTriggerButton(() => submit(true));
+    box.onDidHide(() => finish(undefined));
+    box.show();
+  });
 }
 
 /** A host name, or `{host, types?, server?}`, passed by a link or a caller. */

@@ -21,7 +21,7 @@ export interface DnsLookupEntry {
 }
 
 /**
- * A host's mail authentication. "Show Mail Set-up" fills every part; "Show SPF Tree" and
+ * A host's mail authentication. "Check Mail Set-up" fills every part; "Show SPF Tree" and
  * "Find DKIM Keys" replace just their own part of the entry.
  */
 export interface MailEntry {

@@ -279,6 +279,10 @@ export class ZoneChecks {
   }
 
   private checkTarget(r: ZoneRecord, out: ZoneProblem[]): void {
+    if (r.target !== undefined && this.apex !== undefined) {
+      const repeated = originRepeated(r, this.apex);
+      if (repeated !== undefined) out.push(repeated);
+    }
     const kind = TARGET_CNAME[r.type];
     if (kind === undefined || r.target === undefined || this.apex === undefined) return;
     if (!isAtOrBelow(r.target, this.apex)) return;
@@ -369,6 +373,33 @@ function dnskeyFromWire(hex: string): DnskeyData | undefined {
   const wire = Buffer.from(hex, 'hex');
   if (wire.length < 4) return undefined;
   return { flags: wire.readUInt16BE(0), algorithm: wire[3], key: wire.subarray(4) };
+}
+
+/**
+ * A target that ends in the origin twice (`files.example.test.example.test.`) was written
+ * without its final dot: a relative name is completed with the origin (RFC 1035 section
+ * 5.1). The fix writes the name as meant, absolute.
+ */
+function originRepeated(r: ZoneRecord, apex: string): ZoneProblem | undefined {
+  const target = r.target!;
+  if (apex === '.' || !target.endsWith(`.${apex}`)) return undefined;
+  const meant = target.slice(0, -apex.length);
+  if (meant !== apex && !meant.endsWith(`.${apex}`)) return undefined;
+  const p = problem(
+    'origin-repeated',
+    'warning',
+    `${r.type} target ${target} repeats the origin ${apex}: a name without a final dot is relative; did you mean ${meant}?`,
+    r,
+    r.targetRange,
+  );
+  if (r.targetRange !== undefined && r.file === undefined) {
+    p.fix = {
+      title: `Write ${meant} (with the final dot)`,
+      range: r.targetRange,
+      replacement: meant,
+    };
+  }
+  return p;
 }
 
 function problem(

@@ -5,7 +5,7 @@ import type { LineTokens, Token } from './lexer';
 import { tokenizeLine } from './lexer';
 import { isAtOrBelow, isNameError, parseName } from '../dns/names';
 import { parseRdata, splitCharString } from '../dns/rdata/text';
-import { CLASSES, typeCode, typeName, upperCase } from '../dns/rdata/types';
+import { CLASSES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
 import { generateLines } from './generate';
 import type { SourceRange, ZoneProblem, ZoneRecord } from './types';
@@ -413,7 +413,14 @@ function record(
   const code = typeCode(typeToken.text);
   const typeRange = out.range(tokenRange(typeToken));
   if (code === undefined) {
-    out.problem('unknown-type', `unknown record type "${typeToken.text}"`, typeRange);
+    const near = typesNear(typeToken.text);
+    const p = out.problem(
+      'unknown-type',
+      `unknown record type "${typeToken.text}"${near.length > 0 ? `: did you mean ${near.join(' or ')}?` : ''}`,
+      typeRange,
+    );
+    if (near.length > 0)
+      p.fix = { title: `Change to ${near[0]}`, range: p.range, replacement: near[0] };
     return;
   }
   if (klass !== undefined && upperCase(klass.text) !== 'IN') {

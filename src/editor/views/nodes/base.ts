@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { wrapMessage } from './wrap';
 
 /** A node of the results tree: knows how to draw itself and its children. */
 export abstract class ResultNode {
@@ -19,7 +20,11 @@ export abstract class ResultNode {
   }
 }
 
-/** A leaf that explains a state: an error, no records, nothing found. */
+/**
+ * A message explains a state: an error, a problem, no records. One that would not fit the side
+ * bar at its default width (a tree cuts labels off, it never wraps them) shows its opening
+ * words, and expands to the whole text in lines that fit.
+ */
 export class MessageNode extends ResultNode {
   constructor(
     private readonly label: string,
@@ -30,10 +35,38 @@ export class MessageNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
+    const lines = wrapMessage(this.label);
+    const item = new vscode.TreeItem(
+      lines.length === 1 ? this.label : `${lines[0]} …`,
+      lines.length === 1
+        ? vscode.TreeItemCollapsibleState.None
+        : vscode.TreeItemCollapsibleState.Collapsed,
+    );
     item.iconPath = this.icon;
     item.tooltip = this.tooltip ?? this.label;
     item.contextValue = 'message';
+    return item;
+  }
+
+  children(): ResultNode[] {
+    const lines = wrapMessage(this.label);
+    return lines.length === 1 ? [] : lines.map((line) => new MessageLineNode(line));
+  }
+
+  value(): string {
+    return this.label;
+  }
+}
+
+/** One line of a long message, under its node. */
+class MessageLineNode extends ResultNode {
+  constructor(private readonly line: string) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.line, vscode.TreeItemCollapsibleState.None);
+    item.contextValue = 'messageLine';
     return item;
   }
 }

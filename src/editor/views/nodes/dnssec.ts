@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { DnssecLink, DnssecResult } from '../../../contract/shapes';
 import { icons, MessageNode, ResultNode } from './base';
-import { dnssecWarnings, STATUS_TEXT } from './dnssecFacts';
+import { dnssecWarnings, notAResolver, NOT_CHECKED_TEXT, STATUS_TEXT } from './dnssecFacts';
 
 const STATUS_ICON: Record<DnssecResult['status'], vscode.ThemeIcon> = {
   secure: new vscode.ThemeIcon('lock', new vscode.ThemeColor('testing.iconPassed')),
@@ -21,14 +21,15 @@ export class DnssecNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
+    const quiet = notAResolver(this.result);
     const item = new vscode.TreeItem(
-      STATUS_TEXT[this.result.status],
-      vscode.TreeItemCollapsibleState.Collapsed,
+      quiet ? 'DNSSEC: not checked' : STATUS_TEXT[this.result.status],
+      quiet ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed,
     );
     item.id = `dnssec:${this.id}`;
-    item.description = this.result.reason;
-    item.tooltip = this.result.reason;
-    item.iconPath = STATUS_ICON[this.result.status];
+    item.description = quiet ? 'not a validating resolver' : this.result.reason;
+    item.tooltip = quiet ? `${NOT_CHECKED_TEXT}: ${this.result.reason}` : this.result.reason;
+    item.iconPath = quiet ? icons.empty : STATUS_ICON[this.result.status];
     item.contextValue = 'dnssec';
     return item;
   }

@@ -23,6 +23,18 @@ export const STATUS_TEXT: Record<DnssecResult['status'], string> = {
   indeterminate: 'DNSSEC: could not be decided',
 };
 
+/** What the editor says instead of "could not be decided" for a nameserver that is no resolver. */
+export const NOT_CHECKED_TEXT = 'DNSSEC: not checked (the nameserver is not a validating resolver)';
+
+/**
+ * An undecided verdict for which the nameserver gave not one DNSKEY set, not even the trust
+ * anchor's: an authoritative server (it answers REFUSED for the root's keys), or one that does
+ * not answer DNSSEC questions. Not a fault of the zone, so not a warning.
+ */
+export function notAResolver(result: DnssecResult): boolean {
+  return result.status === 'indeterminate' && result.chain.every((l) => l.dnskey.length === 0);
+}
+
 export function dnssecWarnings(result: DnssecResult, nowMs: number): string[] {
   const warnings: string[] = [];
   const windows = [

@@ -416,6 +416,36 @@ export function upperCase(text: string): string {
   return text;
 }
 
+/** The types zone files use most, most used first: the order suggestions for a typo take. */
+const COMMON_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'SRV', 'PTR', 'CAA'];
+
+/**
+ * The known mnemonics one edit (a letter added, dropped, changed or two swapped) from `token`,
+ * the common types first: the quick fixes for a mistyped type such as `AAA` or `MXX`.
+ */
+export function typesNear(token: string): string[] {
+  const upper = upperCase(token);
+  const near = [...BY_NAME.keys()].filter((name) => oneEditApart(upper, name));
+  const rank = (name: string) => {
+    const i = COMMON_TYPES.indexOf(name);
+    return i === -1 ? COMMON_TYPES.length : i;
+  };
+  return near.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** True when one insertion, deletion, substitution or swap of neighbours turns a into b. */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.slice(i) === long.slice(i + 1);
+}
+
 /** A type mnemonic or TYPEnnn to its code; undefined when neither. */
 export function typeCode(token: string): number | undefined {
   const upper = upperCase(token);

@@ -2,10 +2,16 @@ import * as assert from 'node:assert/strict';
 import { dnssecLine, escapeMd, worstVerdict } from '../../../../src/editor/hover/markdown';
 import type { DnssecResult } from '../../../../src/contract/shapes';
 
+const ROOT_LINK = {
+  zone: '.',
+  ds: [],
+  dnskey: [{ key_tag: 20326, algorithm: 8, flags: 257, bits: 2048 }],
+};
+/** A verdict with the root's keys in its chain (the nameserver did answer for the chain). */
 const verdict = (status: DnssecResult['status'], reason: string): DnssecResult => ({
   status,
   reason,
-  chain: [],
+  chain: [ROOT_LINK],
 });
 
 describe('hover markdown', () => {
@@ -34,6 +40,32 @@ describe('hover markdown', () => {
       assert.match(line, /the RRSIG over A expired$/);
     }
     assert.match(dnssecLine(verdict('bogus', 'x')), /BOGUS/);
+  });
+
+  it('says one quiet line when the nameserver gave no DNSKEY set (not a resolver)', () => {
+    const refused: DnssecResult = {
+      status: 'indeterminate',
+      reason: 'A: the DNSKEY question for . failed: the nameserver answered REFUSED',
+      chain: [
+        {
+          zone: '.',
+          ds: [{ key_tag: 20326, algorithm: 8, digest_type: 2, digest: 'E0' }],
+          dnskey: [],
+        },
+      ],
+    };
+    const line = dnssecLine(refused);
+    assert.equal(
+      line,
+      '$(circle-slash) DNSSEC: not checked \\(the nameserver is not a validating resolver\\)',
+    );
+    assert.doesNotMatch(line, /REFUSED|warning/);
+  });
+
+  it('never names the type a multi-type query put before the reason', () => {
+    const line = dnssecLine(verdict('bogus', 'A: the RRSIG over mail.example.test. MX expired'));
+    assert.match(line, /— the RRSIG over mail\\.example\\.test\\. MX expired$/);
+    assert.doesNotMatch(line, /A: /);
   });
 
   it('leaves out an empty reason', () => {
