@@ -261,8 +261,12 @@ export const SCHEMAS = {
       width: integer,
       format: string,
       reason: {
-        enum: ['too_large'],
+        enum: ['too_large', 'http_error'],
         description: 'additive: why the icon could not be measured (0 × 0)',
+      },
+      status: {
+        type: 'integer',
+        description: 'additive, with reason http_error: the HTTP status the icon URL answered',
       },
     },
     ['rel', 'url', 'height', 'width'],

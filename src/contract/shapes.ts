@@ -189,8 +189,13 @@ export interface Icon {
   width: number;
   /** additive: decoded format, e.g. png, ico, svg */
   format?: string;
-  /** additive: why the icon is listed 0 × 0 although it exists (over the image byte cap) */
-  reason?: 'too_large';
+  /**
+   * additive: why the icon is listed 0 × 0: over the image byte cap (`too_large`), or its URL
+   * answered an HTTP error (`http_error`, with `status`)
+   */
+  reason?: 'too_large' | 'http_error';
+  /** additive, with `reason: http_error`: the HTTP status the icon's URL answered */
+  status?: number;
 }
 
 export interface IconsResult {

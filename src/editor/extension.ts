@@ -2,6 +2,7 @@
 // no network I/O during activation.
 import * as vscode from 'vscode';
 import { Backend } from './backend';
+import { registerCheckLinksInWorkspace } from './commands/checkLinksInWorkspace';
 import { registerChooseBackend } from './commands/chooseBackend';
 import { registerClearApiToken } from './commands/clearApiToken';
 import { registerClearHistory } from './commands/clearHistory';
@@ -88,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerZoneFileSniffer(context);
   registerZoneLanguage(context, deps);
   registerSpfDiagnostics(context, deps);
+  registerCheckLinksInWorkspace(context, deps);
   registerSetApiToken(context);
   registerClearApiToken(context);
   registerChooseBackend(context, backend);

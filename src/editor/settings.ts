@@ -16,6 +16,12 @@ export interface Settings {
   hoverEnabled: boolean;
   hoverLanguages: string[];
   historyMaxHosts: number;
+  /** the link check: .gitignore-style excludes, open requests per host, expiry window */
+  linkCheckExclude: string[];
+  linkCheckMaxPerHost: number;
+  linkCheckExpiryDays: number;
+  /** language ids whose files are re-checked on save */
+  linkCheckOnSave: string[];
 }
 
 export const SETTINGS_SECTION = 'hostlens';
@@ -34,6 +40,10 @@ export function readSettings(): Settings {
     hoverEnabled: config.get<boolean>('hover.enabled', true),
     hoverLanguages: config.get<string[]>('hover.languages', []),
     historyMaxHosts: clamp(config.get<number>('history.maxHosts', 25), 1, 200),
+    linkCheckExclude: config.get<string[]>('linkCheck.exclude', []),
+    linkCheckMaxPerHost: Math.round(clamp(config.get<number>('linkCheck.maxPerHost', 4), 1, 64)),
+    linkCheckExpiryDays: Math.round(clamp(config.get<number>('linkCheck.expiryDays', 30), 1, 365)),
+    linkCheckOnSave: config.get<string[]>('linkCheck.onSaveLanguages', ['markdown']),
   };
 }
 

@@ -11,7 +11,19 @@ import type { ParsedParams } from './routes';
 export interface CacheOptions {
   /** Lifetime of web (meta) and WHOIS answers. Default 60 s. */
   webTtlMs?: number;
+  /**
+   * What the instance's address guard allows ('guarded', 'open', or the allowed ranges): part
+   * of every key, so an answer fetched by an instance that may reach private addresses is never
+   * served by a guarded one sharing the Redis. Default 'unknown', shared with no declared policy.
+   */
+  scope?: string;
 }
+
+/**
+ * No answer is kept longer than this, whatever its TTLs say (a day, as resolvers cap it:
+ * RFC 8767 section 4 suggests at most 7 days; a looking glass should be fresher).
+ */
+export const MAX_CACHE_LIFE_MS = 86_400_000;
 
 /** The request as the service sees it: parameters in the operation's order, types upper-cased. */
 export function cacheKey(op: Operation, params: ParsedParams): string {
@@ -28,13 +40,18 @@ export function cacheKey(op: Operation, params: ParsedParams): string {
 
 /** How long the answer may be served from the cache, in ms; 0 when it may not be cached. */
 export function cacheLifetimeMs(op: Operation, result: unknown, webTtlMs: number): number {
+  return Math.min(MAX_CACHE_LIFE_MS, uncappedLifetimeMs(op, result, webTtlMs));
+}
+
+function uncappedLifetimeMs(op: Operation, result: unknown, webTtlMs: number): number {
   if (op.service === 'meta' || op.name === 'whois') return webTtlMs;
   if (op.name !== 'query') return 0;
   const answer = result as QueryResult;
   if (answer.errors !== undefined || answer.records.length === 0) return 0;
   let shortest = Infinity;
   for (const record of answer.records) {
-    if (record.ttl === undefined) return 0;
+    // RFC 2181 section 8: a TTL with the top bit set means zero (the engine reads it so).
+    if (record.ttl === undefined || record.ttl >= 0x80000000) return 0;
     shortest = Math.min(shortest, record.ttl);
   }
   return shortest * 1000;
@@ -42,12 +59,14 @@ export function cacheLifetimeMs(op: Operation, result: unknown, webTtlMs: number
 
 export class ResponseCache {
   private readonly webTtlMs: number;
+  private readonly scope: string;
 
   constructor(
     private readonly redis: RedisLink,
     options: CacheOptions = {},
   ) {
     this.webTtlMs = options.webTtlMs ?? 60_000;
+    this.scope = encodeURIComponent(options.scope ?? 'unknown');
   }
 
   /** The cached JSON text, or undefined on a miss or when Redis cannot be used. */
@@ -71,6 +90,6 @@ export class ResponseCache {
   }
 
   private redisKey(key: string): string {
-    return `${this.redis.keyPrefix}cache:${key}`;
+    return `${this.redis.keyPrefix}cache:${this.scope}:${key}`;
   }
 }

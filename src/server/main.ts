@@ -148,7 +148,8 @@ export async function serve(
     );
     return 2;
   }
-  const services = await createServices({ blockPrivate: argv.allowPrivate !== true });
+  const blockPrivate = argv.allowPrivate !== true;
+  const services = await createServices({ blockPrivate });
   let running;
   try {
     running = await startServer({
@@ -158,6 +159,7 @@ export async function serve(
       ...io.server,
       services,
       tokens,
+      cacheScope: blockPrivate ? 'guarded' : 'open',
       host: argv.host ?? '127.0.0.1',
       port,
       log: io.server?.log ?? io.out,

@@ -50,6 +50,11 @@ export interface ServerOptions {
   cache?: boolean;
   /** Lifetime of cached web and WHOIS answers. Default 60 s. */
   cacheWebTtlMs?: number;
+  /**
+   * What the services' address guard allows ('guarded', 'open'): cached answers are shared
+   * only between instances with the same policy. Default 'unknown'.
+   */
+  cacheScope?: string;
   /** One line per request (and per unexpected failure). Never holds a token. */
   log?: (line: string) => void;
   /** `text` (default) or `json`, one object a line. */
@@ -170,7 +175,10 @@ function buildLimits(
   // A slot is held at most for the deadline and a margin, even if its release is lost.
   const limits = new SharedLimits(redis, local, requestTimeoutMs + 5_000);
   const cache = options.cache
-    ? new ResponseCache(redis, { webTtlMs: options.cacheWebTtlMs })
+    ? new ResponseCache(redis, {
+        ...(options.cacheWebTtlMs !== undefined ? { webTtlMs: options.cacheWebTtlMs } : {}),
+        ...(options.cacheScope !== undefined ? { scope: options.cacheScope } : {}),
+      })
     : undefined;
   return { limits, cache, redis };
 }

@@ -72,7 +72,11 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   readonly senderPolicyRanges: DomainService['senderPolicyRanges'] = (p, c) =>
     senderPolicyRanges(p, this.dns(c));
   readonly whois: DomainService['whois'] = (p, c) =>
-    whois(p, { signal: c?.signal, blockPrivate: this.options.blockPrivate === true });
+    whois(p, {
+      signal: c?.signal,
+      blockPrivate: this.options.blockPrivate === true,
+      allowCidrs: this.options.allowCidrs,
+    });
   readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));
   readonly unfurl: MetaService['unfurl'] = (p, c) => unfurl(p, this.web(c));

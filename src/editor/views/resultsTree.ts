@@ -8,7 +8,15 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode> 
   private readonly changed = new vscode.EventEmitter<ResultNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
+  /** Nodes above the history (the last link check's summary). */
+  private pinned: ResultNode[] = [];
+
   constructor(private readonly history: History) {}
+
+  setPinned(nodes: ResultNode[]): void {
+    this.pinned = nodes;
+    this.refresh();
+  }
 
   refresh(): void {
     this.changed.fire(undefined);
@@ -20,7 +28,7 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode> 
 
   getChildren(node?: ResultNode): ResultNode[] {
     if (node) return node.children();
-    return hostNodes(this.history.all());
+    return [...this.pinned, ...hostNodes(this.history.all())];
   }
 
   dispose(): void {

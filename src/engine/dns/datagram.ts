@@ -26,7 +26,14 @@ export class DatagramChannel implements Channel {
       if (message.length >= 2) this.replies.deliver(message);
     });
     this.socket.on('error', (err) => this.fail(failureOf(err, false)));
-    this.socket.connect(target.port, target.address, () => {
+    // A connect that fails (no route to the address: a global IPv6 address on an IPv4-only
+    // host, ::7f00:1) reports to this callback only; the socket is then unconnected, and a send
+    // on it would throw ERR_SOCKET_BAD_PORT out of the event loop.
+    this.socket.connect(target.port, target.address, (err?: Error) => {
+      if (err) {
+        this.fail(failureOf(err, false));
+        return;
+      }
       this.connected = true;
       for (const { id, query } of this.queued.splice(0)) {
         if (this.replies.waitsFor(id)) this.send(query);
@@ -50,9 +57,14 @@ export class DatagramChannel implements Channel {
    * next call on the socket: when that call is a send, only its callback hears of it.
    */
   private send(query: Buffer): void {
-    this.socket.send(query, (err) => {
-      if (err) this.fail(failureOf(err, false));
-    });
+    try {
+      this.socket.send(query, (err) => {
+        if (err) this.fail(failureOf(err, false));
+      });
+    } catch (err) {
+      // A socket closed or never connected throws instead of calling back.
+      this.fail(failureOf(err, false));
+    }
   }
 
   forget(id: number): void {

@@ -17,6 +17,7 @@ export class ExchangeError extends LookupError {
   }
 }
 
+const UNREACHABLE_CODES = new Set(['ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
 const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS|ERR_SSL|HOSTNAME/;
 
 /** A socket or TLS error as a try failure; no internal address goes into the message. */
@@ -31,6 +32,11 @@ export function failureOf(err: unknown, encrypted: boolean): ExchangeError {
   }
   if (code === 'ETIMEDOUT') {
     return new ExchangeError('upstream_timeout', 'The nameserver did not answer in time', {
+      cause: err,
+    });
+  }
+  if (UNREACHABLE_CODES.has(code)) {
+    return new ExchangeError('upstream_error', 'There is no route to the nameserver', {
       cause: err,
     });
   }

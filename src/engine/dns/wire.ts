@@ -78,7 +78,10 @@ function readRecord(message: Uint8Array, view: DataView, start: number) {
   if (next + 10 > message.length) throw new MalformedMessage('record header runs past the end');
   const type = view.getUint16(next);
   const klass = view.getUint16(next + 2);
-  const ttl = view.getUint32(next + 4);
+  // RFC 2181 section 8: a TTL with the top bit set is read as zero. OPT (RFC 6891) keeps the
+  // field as it is: it carries the extended RCODE, version and flags there.
+  const rawTtl = view.getUint32(next + 4);
+  const ttl = type !== 41 && rawTtl >= 0x80000000 ? 0 : rawTtl;
   const rdataLength = view.getUint16(next + 8);
   const rdataOffset = next + 10;
   if (rdataOffset + rdataLength > message.length) {

@@ -4,6 +4,7 @@ import { getDomain, parse as parseHost } from 'tldts';
 import type { Dispatcher } from 'undici';
 import { LookupError, throwIfAborted } from '../../contract/errors';
 import { createGuardedAgent } from '../web/fetcher';
+import { createAddressGuard, type AddressGuard } from '../guard';
 import { normalizeHost } from '../names';
 import type { WhoisResult } from '../../contract/shapes';
 import type { WhoisParams } from '../../contract/services';
@@ -24,8 +25,10 @@ export interface WhoisOptions {
   /** the whole look-up; default WHOIS_TOTAL_TIMEOUT_MS */
   totalTimeoutMs?: number;
   /**
-   * Server mode: every place an RDAP base redirects to must pass the address guard (no
-   * private, loopback, link-local or metadata address), checked at each hop.
+   * Server mode: every connection (RDAP bootstrap, base and each redirect hop, the port-43
+   * registry, IANA and every referral, the configured servers too) must pass the address guard
+   * (no private, loopback, link-local or metadata address); allowCidrs is the way to reach an
+   * internal range.
    */
   blockPrivate?: boolean;
   /** with blockPrivate: ranges the operator does want reachable (CIDR strings) */
@@ -63,11 +66,12 @@ export async function whois(params: WhoisParams, options: WhoisOptions = {}): Pr
   const domain = registrableDomain(params.host);
   throwIfAborted(options.signal);
   const deadline = AbortSignal.timeout(options.totalTimeoutMs ?? WHOIS_TOTAL_TIMEOUT_MS);
-  const guarded = options.blockPrivate
+  const guard = options.blockPrivate ? createAddressGuard(options.allowCidrs) : undefined;
+  const guarded = guard
     ? createGuardedAgent(options.allowCidrs ? { allowCidrs: options.allowCidrs } : {})
     : undefined;
   try {
-    return await lookUp(domain, options, deadline, guarded);
+    return await lookUp(domain, options, deadline, guarded, guard);
   } catch (err) {
     // Whatever was under way when the deadline passed reports it in its own words; the
     // answer is the same everywhere.
@@ -86,15 +90,19 @@ async function lookUp(
   domain: string,
   options: WhoisOptions,
   deadline: AbortSignal,
-  redirectDispatcher: Dispatcher | undefined,
+  guardedDispatcher: Dispatcher | undefined,
+  guard: AddressGuard | undefined,
 ): Promise<WhoisResult> {
   const timeoutMs = options.timeoutMs ?? 10000;
+  // In server mode the guarded agent carries every RDAP request; no dispatcher given by a
+  // caller replaces it.
+  const dispatcher = guardedDispatcher ?? options.dispatcher;
   const http = {
     timeoutMs,
     deadline,
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    ...(redirectDispatcher ? { redirectDispatcher } : {}),
+    ...(dispatcher ? { dispatcher } : {}),
+    ...(guardedDispatcher ? { redirectDispatcher: guardedDispatcher } : {}),
   };
   const bootstrapSource = options.rdapBootstrap ?? process.env.HOSTLENS_RDAP_BOOTSTRAP;
   const bootstrap = await loadBootstrap(bootstrapSource, options.refreshBootstrap ?? true, http);
@@ -121,6 +129,7 @@ async function lookUp(
     deadline,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(override ? { serverOverride: override } : {}),
+    ...(guard ? { guard } : {}),
   });
   return answer.result;
 }

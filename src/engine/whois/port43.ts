@@ -2,6 +2,7 @@
 // every direction (connect time, total time, bytes), and decoding never throws.
 import { Socket } from 'node:net';
 import { LookupError, throwIfAborted } from '../../contract/errors';
+import { checkConnected, guardedLookup, type AddressGuard, type ResolveAll } from '../guard';
 import type { WhoisResult } from '../../contract/shapes';
 import table from './data/whois-servers.json';
 import { findReferral, parseWhois } from './parse';
@@ -25,6 +26,10 @@ export interface Port43Options {
   serverOverride?: string;
   /** the TLD asked about: which legacy character set a reply that is not UTF-8 is read in */
   tld?: string;
+  /** server mode: every server (registry, IANA, referral, override) must pass it */
+  guard?: AddressGuard;
+  /** resolves server names (tests); default the system resolver */
+  resolveAll?: ResolveAll;
 }
 
 // The legacy character sets of the registries that still answer in one, by TLD: a reply that
@@ -162,6 +167,12 @@ export function queryServer(
     options.deadline?.addEventListener('abort', onDeadline, { once: true });
     socket.once('connect', () => {
       clearTimeout(connectTimer);
+      try {
+        checkConnected(socket, options.guard);
+      } catch (err) {
+        finish(err as LookupError);
+        return;
+      }
       socket.write(`${query}\r\n`);
     });
     socket.on('data', (chunk: Buffer) => {
@@ -173,10 +184,19 @@ export function queryServer(
       chunks.push(chunk);
     });
     socket.once('end', () => finish(undefined, decodeReply(Buffer.concat(chunks), options.tld)));
+    // The guard's refusal comes through the look-up as it is (blocked_target).
     socket.once('error', (err) =>
-      finish(new LookupError('upstream_error', `Could not query ${server}`, { cause: err })),
+      finish(
+        err instanceof LookupError
+          ? err
+          : new LookupError('upstream_error', `Could not query ${server}`, { cause: err }),
+      ),
     );
-    socket.connect({ host, port });
+    const lookup =
+      options.guard !== undefined || options.resolveAll !== undefined
+        ? guardedLookup(options.guard, options.resolveAll)
+        : undefined;
+    socket.connect({ host, port, ...(lookup ? { lookup } : {}) });
   });
 }
 

@@ -121,7 +121,10 @@ export async function loadBootstrap(
     cached = { bootstrap: fresh, at: Date.now() };
     return fresh;
   } catch (err) {
-    if (err instanceof LookupError && err.code === 'cancelled') throw err;
+    // A bootstrap the guard refused is an answer (the operator must allow its range), not a
+    // broken source to replace with the snapshot.
+    if (err instanceof LookupError && (err.code === 'cancelled' || err.code === 'blocked_target'))
+      throw err;
     return snapshotBootstrap();
   }
 }

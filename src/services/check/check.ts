@@ -610,6 +610,23 @@ function isIp(host: string): boolean {
   return parseHost(host).isIp === true;
 }
 
+/**
+ * The registrable domain a finding's target names (a URL's host, a mailto: domain, a record's
+ * target), for the editor's "Open WHOIS" fix.
+ */
+export function findingDomain(target: string): string | undefined {
+  let host = target;
+  if (/^mailto:/i.test(target)) host = target.slice(target.lastIndexOf('@') + 1);
+  else if (/^https?:\/\//i.test(target)) {
+    try {
+      host = new URL(target).hostname;
+    } catch {
+      return undefined;
+    }
+  }
+  return registrable(host.replace(/\.$/, '').toLowerCase());
+}
+
 /** The registrable domain (ICANN section of the public suffix list), as WHOIS holds it. */
 function registrable(host: string): string | undefined {
   if (isIp(host)) return undefined;

@@ -1,5 +1,11 @@
 // The workspace check (issue 21): what the command line and the editor call.
-export { checkWorkspace, checkTexts, type CheckOptions, type CheckInput } from './check';
+export {
+  checkWorkspace,
+  checkTexts,
+  findingDomain,
+  type CheckOptions,
+  type CheckInput,
+} from './check';
 export { toSarif } from './sarif';
 export { listFiles } from './files';
 export { headingSlugs, slug } from './anchors';

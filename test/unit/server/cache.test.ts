@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { findOperation, type Operation } from '../../../src/contract/operations';
-import { cacheKey, cacheLifetimeMs } from '../../../src/server/cache';
+import { cacheKey, cacheLifetimeMs, MAX_CACHE_LIFE_MS } from '../../../src/server/cache';
 import { parseParams } from '../../../src/server/routes';
 
 const op = (name: string): Operation => {
@@ -60,5 +60,25 @@ describe('response cache keys and lifetimes', () => {
     assert.equal(cacheLifetimeMs(op('sender_policy_ranges'), {}, 5000), 0);
     assert.equal(cacheLifetimeMs(op('whois'), {}, 5000), 5000);
     assert.equal(cacheLifetimeMs(op('unfurl'), {}, 5000), 5000);
+  });
+});
+
+describe('response cache: TTL bounds', () => {
+  const query = findOperation('query') as Operation;
+  const records = (ttl: number) => ({ records: [{ type: 'A', value: '192.0.2.1', ttl }] });
+
+  it('reads a TTL with the top bit set as zero (RFC 2181 section 8): not cached', () => {
+    assert.equal(cacheLifetimeMs(query, records(4294967295), 5000), 0);
+    assert.equal(cacheLifetimeMs(query, records(0x80000000), 5000), 0);
+    assert.equal(cacheLifetimeMs(query, records(0x7fffffff), 5000), MAX_CACHE_LIFE_MS);
+  });
+
+  it('keeps nothing longer than the maximum cache life', () => {
+    assert.equal(cacheLifetimeMs(query, records(604_800), 5000), MAX_CACHE_LIFE_MS);
+    assert.equal(cacheLifetimeMs(query, records(3600), 5000), 3_600_000);
+    assert.equal(
+      cacheLifetimeMs(findOperation('unfurl') as Operation, {}, 10 * MAX_CACHE_LIFE_MS),
+      MAX_CACHE_LIFE_MS,
+    );
   });
 });

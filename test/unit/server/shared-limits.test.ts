@@ -312,12 +312,36 @@ describe('shared limits through Redis', function () {
         // FIXED.query's shortest TTL is 60 s.
         assert.ok(pttl > 0 && pttl <= 60_000, `PTTL ${pttl}`);
         await ask(both[0], '/meta/unfurl?url=site.test');
-        const web = (await admin.keys('hostlens:cache:meta*'))[0];
+        const web = (await admin.keys('hostlens:cache:*:meta*'))[0];
         const webTtl = await admin.pttl(web);
         assert.ok(webTtl > 0 && webTtl <= 5_000, `web PTTL ${webTtl}`);
       } finally {
         admin.disconnect();
       }
+    });
+
+    it('never serves a guarded instance what an unguarded one cached (the scope is in the key)', async () => {
+      const fake = new FakeServices();
+      const scoped = await Promise.all(
+        ['open', 'guarded', 'guarded'].map((cacheScope) =>
+          startTestServer(fake, {
+            tokens: [TOKEN],
+            redisUrl: redis.url,
+            cache: true,
+            cacheScope,
+          }),
+        ),
+      );
+      servers = scoped;
+      for (const s of scoped) await until(s, 'hostlens_redis_up 1');
+      const [open, guarded, guardedToo] = scoped;
+      await ask(open, '/domain/query?host=scoped.test&types=A');
+      await wait(50);
+      await ask(guarded, '/domain/query?host=scoped.test&types=A');
+      assert.equal(fake.calls.length, 2, 'the guarded instance did its own look-up');
+      await wait(50);
+      await ask(guardedToo, '/domain/query?host=scoped.test&types=A');
+      assert.equal(fake.calls.length, 2, 'instances of one policy share');
     });
 
     it('never caches errors, nor answers whose freshness it cannot tell', async () => {

@@ -1,0 +1,152 @@
+// "HostLens: Check Links in Workspace" against the loopback test web: the findings in the
+// Problems panel at their places, the summary node, the quick fixes, and the re-check on save.
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { HostLensApi } from '../../src/editor/extension';
+import type { CheckReport } from '../../src/services/check/index';
+import { startTestWeb, type TestWeb } from '../unit/services/check/test-web';
+
+describe('Check Links in Workspace', function () {
+  this.timeout(60000);
+  let testWeb: TestWeb;
+  let api: HostLensApi;
+  let report: CheckReport | undefined;
+  const saved: Record<string, string | undefined> = {};
+
+  before(async function () {
+    testWeb = await startTestWeb();
+    // The extension host is this process: WHOIS reads these when it runs.
+    for (const [k, v] of Object.entries(testWeb.env)) {
+      saved[k] = process.env[k];
+      process.env[k] = v;
+    }
+    api = (await vscode.extensions.getExtension('hostlens.hostlens')!.activate()) as HostLensApi;
+    report = await vscode.commands.executeCommand<CheckReport>('hostlens.checkLinksInWorkspace', {
+      root: testWeb.dir,
+      server: testWeb.dns.address,
+    });
+  });
+
+  after(async function () {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await testWeb?.close();
+  });
+
+  const readme = () => vscode.Uri.file(join(testWeb.dir, 'README.md'));
+  const problems = (uri: vscode.Uri) =>
+    vscode.languages
+      .getDiagnostics(uri)
+      .filter((d) => d.source === 'HostLens links')
+      .map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code as string}`);
+
+  it('puts every finding in the Problems panel at its place', function () {
+    assert.ok(report, 'the command returned a report');
+    const expected = (file: string) =>
+      report!.findings.filter((f) => f.file === file).map((f) => `${f.line}:${f.column} ${f.kind}`);
+    // The slow host answers within the editor's 30 s: no timeout here.
+    assert.deepEqual(problems(readme()), [
+      '3:11 broken_link',
+      `3:${report.findings[1].column} broken_link`,
+      '4:8 redirected_link',
+      '7:13 missing_fragment',
+      '10:10 unresolvable_host',
+      '11:9 registrable_domain',
+      '12:7 expiring_domain',
+      '13:46 broken_link',
+      '14:43 missing_fragment',
+      '14:73 broken_link',
+    ]);
+    const zone = vscode.Uri.file(join(testWeb.dir, 'zones', 'corp.test.zone'));
+    assert.deepEqual(problems(zone), expected('zones/corp.test.zone'));
+    assert.equal(problems(zone).length, 2);
+    // No exclude setting here: docs/skip.md is checked; build/ stays .gitignored.
+    assert.deepEqual(problems(vscode.Uri.file(join(testWeb.dir, 'docs', 'skip.md'))), [
+      '1:1 broken_link',
+    ]);
+    assert.deepEqual(problems(vscode.Uri.file(join(testWeb.dir, 'build', 'out.md'))), []);
+    const severities = vscode.languages
+      .getDiagnostics(readme())
+      .filter((d) => d.code === 'registrable_domain' || d.code === 'redirected_link')
+      .map((d) => d.severity);
+    assert.deepEqual(severities, [
+      vscode.DiagnosticSeverity.Warning,
+      vscode.DiagnosticSeverity.Error,
+    ]);
+  });
+
+  it('shows a summary node in the results view', function () {
+    const node = api.deps.results.getChildren().find((n) => n.toTreeItem().label === 'Link check');
+    assert.ok(node, 'a Link check node');
+    assert.match(
+      String(node.toTreeItem().description),
+      /^9 errors, 4 warnings · \d+ URLs, \d+ hosts$/,
+    );
+    const kinds = node.children().map((c) => c.toTreeItem().label as string);
+    assert.ok(kinds.includes('Domains anyone can register'), kinds.join(', '));
+  });
+
+  it('offers quick fixes: the final URL for a permanent redirect, WHOIS for an expiring domain', async function () {
+    const document = await vscode.workspace.openTextDocument(readme());
+    await vscode.window.showTextDocument(document);
+    const moved = new vscode.Range(3, 7, 3, 8);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      document.uri,
+      moved,
+    );
+    const replace = actions.find((a) => a.title.startsWith('Replace with'));
+    assert.ok(replace?.edit, actions.map((a) => a.title).join(', '));
+    assert.ok(await vscode.workspace.applyEdit(replace.edit));
+    assert.equal(document.lineAt(3).text, `Moved: http://good.test:${testWeb.web.port}/ok`);
+    const soon = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      document.uri,
+      new vscode.Range(11, 6, 11, 7),
+    );
+    const whois = soon.find((a) => a.title === 'Open WHOIS of soon.test');
+    assert.ok(whois, soon.map((a) => a.title).join(', '));
+    assert.deepEqual(whois.command?.arguments, ['soon.test'], JSON.stringify(whois.command));
+  });
+
+  it('checks a Markdown file again when it is saved', async function () {
+    const document = await vscode.workspace.openTextDocument(readme());
+    const editor = await vscode.window.showTextDocument(document);
+    // The redirect was fixed above; now break a link and save.
+    await editor.edit((e) =>
+      e.insert(new vscode.Position(1, 0), `[new](http://good.test:${testWeb.web.port}/gone) `),
+    );
+    // On save no command argument names the nameserver: the setting does.
+    const config = vscode.workspace.getConfiguration('hostlens');
+    await config.update('dns.server', testWeb.dns.address, vscode.ConfigurationTarget.Global);
+    const changed = new Promise<void>((resolve) => {
+      const sub = vscode.languages.onDidChangeDiagnostics((event) => {
+        if (event.uris.some((u) => u.toString() === document.uri.toString())) {
+          const now = problems(document.uri);
+          if (now.includes('2:7 broken_link') && !now.some((p) => p.endsWith('redirected_link'))) {
+            sub.dispose();
+            resolve();
+          }
+        }
+      });
+    });
+    try {
+      await document.save();
+      await Promise.race([
+        changed,
+        new Promise((_, reject) =>
+          setTimeout(
+            () => reject(new Error(`after save: ${problems(document.uri).join(', ')}`)),
+            30000,
+          ),
+        ),
+      ]);
+    } finally {
+      await config.update('dns.server', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
