@@ -58,10 +58,12 @@ async function main(): Promise<void> {
       ['22-zone-definition', zoneDefinition],
       ['23-zone-serial-lens', zoneSerialLens],
       ['24-zone-compare', (p) => zoneCompare(p, nameserver)],
-      ['25-zone-type-fix', (p) => zoneQuickFix(p, 16)],
-      ['26-zone-final-dot-fix', (p) => zoneQuickFix(p, 17)],
-      ['27-look-up-checks-host', lookUpCheckingHost],
-      ['28-choose-backend-check', (p) => chooseBackendCheck(p, site.url('/'))],
+      // Nothing listens there: the compare says so and the drift of shot 24 stays.
+      ['25-zone-compare-unreachable', zoneCompareUnreachable],
+      ['26-zone-type-fix', (p) => zoneQuickFix(p, 16)],
+      ['27-zone-final-dot-fix', (p) => zoneQuickFix(p, 17)],
+      ['28-look-up-checks-host', lookUpCheckingHost],
+      ['29-choose-backend-check', (p) => chooseBackendCheck(p, site.url('/'))],
     ]);
     // The remote backend: first with no token, then with one typed into the password box.
     await session(
@@ -408,6 +410,20 @@ async function chooseBackendCheck(page: Page, wrongAddress: string): Promise<voi
     .first()
     .waitFor({ state: 'visible', timeout: 20000 });
   await page.waitForTimeout(800);
+}
+
+async function zoneCompareUnreachable(page: Page): Promise<void> {
+  await runCommand(page, 'HostLens: Compare Zone with Live DNS');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await page.waitForTimeout(500);
+  await input.fill('127.53.0.2');
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.notification-toast', { hasText: 'no nameserver answered' })
+    .waitFor({ state: 'visible', timeout: 30000 });
+  await page.mouse.move(900, 500);
+  await page.waitForTimeout(1000);
 }
 
 /** Drags the side bar's edge so long tree labels fit. */

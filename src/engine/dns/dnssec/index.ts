@@ -162,3 +162,44 @@ function combine(types: readonly string[], verdicts: readonly Verdict[]): Dnssec
   if (signatures.length > 0) out.signatures = signatures;
   return out;
 }
+
+/** One question of any type the validator asks (TLSA for DANE), with its verdict. */
+export interface ValidatedAnswer {
+  status: DnssecResult['status'];
+  reason: string;
+  /** NXDOMAIN, NOERROR…; absent when the question failed */
+  rcode?: string;
+  /** each record of the answer RRset, by the type table's field names */
+  data: Array<Record<string, unknown>>;
+}
+
+export async function validatedAnswer(
+  name: string,
+  type: string,
+  server: string | undefined,
+  options: DnssecOptions = {},
+): Promise<ValidatedAnswer> {
+  throwIfAborted(options.signal);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const tries = options.tries ?? DEFAULT_TRIES;
+  const ns = await nameserver(server, options, timeoutMs * tries);
+  const anchors = loadTrustAnchors(options.env);
+  const exchange = options.exchange ?? createExchange({ timeoutMs, tries });
+  const resolver = new Resolver(
+    exchange,
+    ns,
+    anchors.ok ? anchors.anchors : [],
+    options.now ?? Date.now,
+    options.signal,
+  );
+  const verdict = await validateQuestion(resolver, queryName(name), type);
+  throwIfAborted(options.signal);
+  if (verdict.failed !== undefined) throw verdict.failed.error;
+  const data = verdict.answers.filter((s) => s.type === type).flatMap((s) => s.data);
+  return {
+    status: anchors.ok ? verdict.status : 'indeterminate',
+    reason: anchors.ok ? verdict.reason : anchors.reason,
+    ...(verdict.rcode !== undefined ? { rcode: verdict.rcode } : {}),
+    data,
+  };
+}
