@@ -71,14 +71,14 @@ export async function queryWithDnssec(
     if (failure !== undefined) errors.push({ type, code: failure });
     if (v.rcode === 'NXDOMAIN') nxdomain = true;
     for (const set of v.answers) {
-      // As a plain look-up says it: records of another owner name it, CNAMEs followed chain.
-      const owner = absolute(set.name) === asked ? {} : { name: set.name };
-      const shaped = contractRecords(set.type === type ? type : 'CNAME', set).map((r) => ({
-        ...owner,
-        ...r,
-      }));
-      if (set.type === type) records.push(...shaped);
-      else if (set.type === 'CNAME') chain.add(shaped);
+      // As a plain look-up says it: records of another owner name it; each CNAME followed is
+      // a link of the chain, with its owner.
+      if (set.type === type) {
+        const owner = absolute(set.name) === asked ? {} : { name: set.name };
+        records.push(...contractRecords(type, set).map((r) => ({ ...owner, ...r })));
+      } else if (set.type === 'CNAME') {
+        chain.add(contractRecords('CNAME', set).map((r) => ({ name: set.name, ...r })));
+      }
     }
   });
   if (errors.length === types.length) {
