@@ -14,7 +14,7 @@ import { link } from '../engine/web/link';
 import type { LookupFunction } from '../engine/web/fetcher';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
-import { inspectTls } from '../engine/tls/index';
+import { inspectTls, warmUpTls } from '../engine/tls/index';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 
 export interface EmbeddedOptions {
@@ -46,7 +46,12 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
 
   constructor(private readonly options: EmbeddedOptions = {}) {
     // The engine's once-per-process work, done now rather than in the first request.
-    this.ready = options.warmUp === 'all' ? warmUpDns().then(warmUpMail) : warmUpDns();
+    this.ready =
+      options.warmUp === 'all'
+        ? warmUpDns()
+            .then(warmUpMail)
+            .then(() => warmUpTls(options.extraCa))
+        : warmUpDns();
   }
 
   private dns(call: CallOptions | undefined) {

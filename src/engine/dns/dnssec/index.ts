@@ -71,14 +71,14 @@ export async function queryWithDnssec(
     if (failure !== undefined) errors.push({ type, code: failure });
     if (v.rcode === 'NXDOMAIN') nxdomain = true;
     for (const set of v.answers) {
-      // As a plain look-up says it: records of another owner name it, CNAMEs followed chain.
-      const owner = absolute(set.name) === asked ? {} : { name: set.name };
-      const shaped = contractRecords(set.type === type ? type : 'CNAME', set).map((r) => ({
-        ...owner,
-        ...r,
-      }));
-      if (set.type === type) records.push(...shaped);
-      else if (set.type === 'CNAME') chain.add(shaped);
+      // As a plain look-up says it: records of another owner name it; each CNAME followed is
+      // a link of the chain, with its owner.
+      if (set.type === type) {
+        const owner = absolute(set.name) === asked ? {} : { name: set.name };
+        records.push(...contractRecords(type, set).map((r) => ({ ...owner, ...r })));
+      } else if (set.type === 'CNAME') {
+        chain.add(contractRecords('CNAME', set).map((r) => ({ name: set.name, ...r })));
+      }
     }
   });
   if (errors.length === types.length) {
@@ -173,11 +173,16 @@ export interface ValidatedAnswer {
   data: Array<Record<string, unknown>>;
 }
 
+/**
+ * With `whenPresent`, an answer without records of the type is returned as it is, unproven
+ * (status indeterminate): for a caller to whom absence means nothing to check (DANE: no TLSA,
+ * no DANE), the chain of trust is then walked only when there is something to trust.
+ */
 export async function validatedAnswer(
   name: string,
   type: string,
   server: string | undefined,
-  options: DnssecOptions = {},
+  options: DnssecOptions & { whenPresent?: boolean } = {},
 ): Promise<ValidatedAnswer> {
   throwIfAborted(options.signal);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -192,6 +197,18 @@ export async function validatedAnswer(
     options.now ?? Date.now,
     options.signal,
   );
+  if (options.whenPresent === true) {
+    const first = await resolver.ask(queryName(name), type);
+    if (!first.ok) throw first.error;
+    if (!first.answers.some((s) => s.type === type || s.type === 'CNAME')) {
+      return {
+        status: 'indeterminate',
+        reason: `no ${type} records`,
+        rcode: first.rcode,
+        data: [],
+      };
+    }
+  }
   const verdict = await validateQuestion(resolver, queryName(name), type);
   throwIfAborted(options.signal);
   if (verdict.failed !== undefined) throw verdict.failed.error;
