@@ -164,6 +164,9 @@ describe('engine/zone parser', () => {
         's SVCB 1 . port=53 mandatory=port,port',
         's SVCB 1 . dohpath=/x',
         's SVCB 1 . alpn=h2 no-default-alpn dohpath=/q{?dns} ohttp mandatory=alpn',
+        // RFC 4648 section 6: not a whole base32hex encoding; RFC 5155: SHA-1 hashes are 20 octets
+        'h NSEC3 1 0 1 - 01 A',
+        'h NSEC3 1 0 1 - 00000000000000000000000000 A',
         '',
       ].join('\n'),
     );
@@ -187,6 +190,8 @@ describe('engine/zone parser', () => {
         '23:bad-svcparam',
         '24:bad-svcparam',
         '25:bad-svcparam',
+        '27:bad-base32',
+        '28:bad-base32',
       ],
     );
   });
