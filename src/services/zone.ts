@@ -13,6 +13,7 @@ import {
   type ZoneProblem,
   type ZoneRecord,
 } from '../engine/zone/index';
+import { fanOutSignal } from '../engine/dns/lookup';
 import { compareZone, type DriftResult } from '../engine/zone/drift';
 
 export {
@@ -108,11 +109,7 @@ export async function diffZoneFile(
   const text = readZoneFile(file);
   const fileOpts = fileOptions(file, text, options.origin);
   const session = new ZoneSession(text, fileOpts);
-  return compareZone(fileOpts.origin!, session.records(), {
-    server: options.server,
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
-  });
+  return compareZoneRecords(fileOpts.origin!, session.records(), options);
 }
 
 export { nextSerial } from '../engine/zone/serial';
@@ -124,7 +121,12 @@ export function compareZoneRecords(
   records: ZoneRecord[],
   options: { server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<DriftResult> {
-  return compareZone(apex, records, options);
+  // Every nameserver's questions at once under one signal of this comparison's own.
+  return compareZone(apex, records, {
+    server: options.server,
+    signal: fanOutSignal(options.signal),
+    timeoutMs: options.timeoutMs,
+  });
 }
 
 export { formatZone } from '../engine/zone/format';
