@@ -1,6 +1,7 @@
 // Lint: typescript-eslint with type information, floating promises as errors, and the
 // import boundaries of architecture.md (see the LAYER messages below; the webview imports
-// only the protocol types). test/unit/lint-layers.test.ts proves each rule bites.
+// only the protocol types) and the order inside engine/ (ENGINE_ORDER below).
+// test/unit/meta/lint-layers.test.ts proves each rule bites.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -19,6 +20,20 @@ const LAYER = {
 /** A pattern refusing relative imports of these top-level folders of src/. */
 function ours(folders, message) {
   return { regex: `^(\\.\\./)+(${folders.join('|')})(/|$)`, message };
+}
+
+/**
+ * The order inside engine/ (src/README.md): the files at its top level (names.ts, guard.ts,
+ * agent.ts) at the bottom, then these folders, each importing only from those before it.
+ */
+const ENGINE_ORDER = ['dns', 'mail', 'zone', 'whois', 'web'];
+const ENGINE_ORDER_MESSAGE =
+  'Inside engine/ imports point down: its top-level files (names.ts, guard.ts, agent.ts), then dns/, mail/, zone/, whois/, web/ (src/README.md).';
+
+/** The engine folders `folder` may not import: those after it in ENGINE_ORDER. */
+function engineAbove(folder) {
+  const above = ENGINE_ORDER.slice(ENGINE_ORDER.indexOf(folder) + 1);
+  return { regex: `^(\\.\\./)+(${above.join('|')})(/|$)`, message: ENGINE_ORDER_MESSAGE };
 }
 
 /** engine/ and detect/: nothing above them. */
@@ -71,9 +86,33 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/engine/**', 'src/detect/**'],
+    files: ['src/detect/**'],
     rules: { 'no-restricted-imports': ['error', { ...noVscode, patterns: [above('engine')] }] },
   },
+  {
+    files: ['src/engine/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...noVscode,
+          patterns: [
+            above('engine'),
+            { regex: `^\\./(${ENGINE_ORDER.join('|')})(/|$)`, message: ENGINE_ORDER_MESSAGE },
+          ],
+        },
+      ],
+    },
+  },
+  ...ENGINE_ORDER.map((folder) => ({
+    files: [`src/engine/${folder}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...noVscode, patterns: [above('engine'), engineAbove(folder)] },
+      ],
+    },
+  })),
   {
     files: ['src/services/**'],
     rules: {

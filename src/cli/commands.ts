@@ -28,6 +28,8 @@ export interface Command {
   summary: string;
   /** one line, from `hostlens`; completion reads the options it names */
   usage: string;
+  /** the exit status of any error, when the command's own scale differs from 1/2 (tls) */
+  errorExit?: number;
   load(): Promise<{ run: CommandRun }>;
   /** --format values beyond text and json that the command writes itself */
   formats?: readonly string[];
@@ -55,6 +57,14 @@ export const COMMANDS: readonly Command[] = [
       'the whole mail set-up of a domain: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT, BIMI',
     usage: 'hostlens mail --host <domain> [--selectors S]… [--server <ns>]',
     load: () => import('./commands/mail'),
+  },
+  {
+    name: 'tls',
+    summary:
+      'a TLS endpoint: chain as sent, trust, CAA, DANE and problems; exit 0 trusted, 1 problems, 2 no connection',
+    usage: 'hostlens tls HOST[:PORT] [--starttls smtp] [--server NS]',
+    errorExit: 2,
+    load: () => import('./commands/tls'),
   },
   {
     name: 'openapi',

@@ -68,7 +68,8 @@ export async function main(
       ? await runCommand(known, rest, ready, terminal)
       : await runOperationCommand(known, rest, ready, terminal);
   } catch (err) {
-    return printError(err, output);
+    const exit = printError(err, output);
+    return 'load' in known && known.errorExit !== undefined ? known.errorExit : exit;
   }
 }
 

@@ -12,6 +12,8 @@ const PARAM_DESCRIPTIONS: Record<string, string> = {
   selectors: 'DKIM selectors, repeated; omitted: a set of commonly used selectors',
   server: 'Nameserver: an IPv4 or IPv6 address with an optional port, or a host name',
   url: 'URL to fetch; https:// is prepended when it has no scheme; at most 8 KB',
+  port: 'TCP port; default 443, or 25 with starttls=smtp',
+  starttls: '`smtp`: STARTTLS after the SMTP greeting and EHLO (RFC 3207)',
   language: 'Sent to the site as Accept-Language; nothing is sent when omitted',
 };
 
@@ -33,6 +35,7 @@ const OPERATION_CODES: Record<Operation['service'], ErrorCode[]> = {
     'invalid_server',
     'invalid_argument',
     'not_found',
+    'blocked_target',
     'upstream_timeout',
     'upstream_error',
     'response_too_large',

@@ -77,6 +77,15 @@ export const OPERATIONS: readonly Operation[] = [
     params: [one('host', true)],
   },
   {
+    service: 'domain',
+    name: 'tls',
+    result: 'TlsResult',
+    path: '/tls',
+    method: 'tls',
+    summary: 'a TLS endpoint: handshake, certificate chain as sent, CAA and DANE, problems',
+    params: [one('host', true), one('port'), one('starttls'), one('server')],
+  },
+  {
     service: 'meta',
     name: 'icons',
     result: 'IconsResult',

@@ -23,13 +23,17 @@ import type {
   SpfNode,
   SpfProblem,
   SpfRoot,
+  TlsCertificate,
+  TlsDane,
+  TlsProblem,
+  TlsResult,
   TypeFailure,
   UnfurlResult,
   WhoisDomain,
   WhoisRegistrar,
   WhoisResult,
 } from './shapes';
-import { RECORD_TYPES } from './shapes';
+import { RECORD_TYPES, TLS_PROBLEM_CODES } from './shapes';
 import type { Problem } from './errors';
 
 export type JsonSchema = { [keyword: string]: unknown };
@@ -261,8 +265,12 @@ export const SCHEMAS = {
       width: integer,
       format: string,
       reason: {
-        enum: ['too_large'],
+        enum: ['too_large', 'http_error'],
         description: 'additive: why the icon could not be measured (0 × 0)',
+      },
+      status: {
+        type: 'integer',
+        description: 'additive, with reason http_error: the HTTP status the icon URL answered',
       },
     },
     ['rel', 'url', 'height', 'width'],
@@ -340,6 +348,68 @@ export const SCHEMAS = {
       'page_title',
       'open_graph',
     ],
+  ),
+  TlsCertificate: object<TlsCertificate>(
+    {
+      subject: string,
+      issuer: string,
+      serial: string,
+      not_before: string,
+      not_after: string,
+      days_left: integer,
+      dns_names: strings,
+      ip_addresses: strings,
+      key_type: string,
+      key_bits: integer,
+      signature_algorithm: string,
+      sha256: string,
+    },
+    [
+      'subject',
+      'issuer',
+      'serial',
+      'not_before',
+      'not_after',
+      'days_left',
+      'dns_names',
+      'ip_addresses',
+      'key_type',
+      'key_bits',
+      'signature_algorithm',
+      'sha256',
+    ],
+  ),
+  TlsProblem: object<TlsProblem>(
+    {
+      code: { enum: [...TLS_PROBLEM_CODES] },
+      severity: { enum: ['error', 'warning'] },
+      message: string,
+    },
+    ['code', 'severity', 'message'],
+  ),
+  TlsResult: object<TlsResult>(
+    {
+      host: string,
+      port: integer,
+      protocol: string,
+      cipher: string,
+      alpn: string,
+      trusted: { type: 'boolean' },
+      chain: arrayOf(ref('TlsCertificate')),
+      problems: arrayOf(ref('TlsProblem')),
+      address: string,
+      starttls: { enum: ['smtp'] },
+      dane: object<TlsDane>(
+        {
+          status: { enum: ['match', 'mismatch', 'unusable'] },
+          name: string,
+          dnssec: { enum: ['secure', 'insecure', 'bogus', 'indeterminate'] },
+          records: strings,
+        },
+        ['status', 'name', 'dnssec', 'records'],
+      ),
+    },
+    ['host', 'port', 'protocol', 'cipher', 'alpn', 'trusted', 'chain', 'problems'],
   ),
   Problem: object<Problem>(
     {

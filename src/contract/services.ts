@@ -8,6 +8,7 @@ import type {
   QueryResult,
   RedirectsResult,
   SpfRoot,
+  TlsResult,
   UnfurlResult,
   WhoisResult,
 } from './shapes';
@@ -39,6 +40,16 @@ export interface WhoisParams {
   host: string;
 }
 
+/** additive (`GET /domain/tls`) */
+export interface TlsParams {
+  host: string;
+  /** default 443, or 25 with starttls=smtp; a string as the query string gives it */
+  port?: string | number;
+  /** `smtp`; anything else is invalid_argument */
+  starttls?: string;
+  server?: string;
+}
+
 export interface ImageParams {
   url: string;
 }
@@ -53,6 +64,8 @@ export interface DomainService {
   domainKeys(params: DomainKeysParams, options?: CallOptions): Promise<DomainKeysResult>;
   senderPolicyRanges(params: SenderPolicyParams, options?: CallOptions): Promise<SpfRoot>;
   whois(params: WhoisParams, options?: CallOptions): Promise<WhoisResult>;
+  /** additive: a TLS endpoint's handshake, chain and problems */
+  tls(params: TlsParams, options?: CallOptions): Promise<TlsResult>;
 }
 
 /** additive (`GET /meta/link`): one link's verdict, for the workspace check */

@@ -189,8 +189,13 @@ export interface Icon {
   width: number;
   /** additive: decoded format, e.g. png, ico, svg */
   format?: string;
-  /** additive: why the icon is listed 0 × 0 although it exists (over the image byte cap) */
-  reason?: 'too_large';
+  /**
+   * additive: why the icon is listed 0 × 0: over the image byte cap (`too_large`), or its URL
+   * answered an HTTP error (`http_error`, with `status`)
+   */
+  reason?: 'too_large' | 'http_error';
+  /** additive, with `reason: http_error`: the HTTP status the icon's URL answered */
+  status?: number;
 }
 
 export interface IconsResult {
@@ -273,4 +278,84 @@ export interface UnfurlResult {
   oembed?: { json?: string; xml?: string };
   /** additive: the page had more og:* (or twitter:*) tags, or longer values, than kept */
   truncated?: true;
+}
+
+/** additive (`GET /domain/tls`): one certificate of the chain the server sent */
+export interface TlsCertificate {
+  subject: string;
+  issuer: string;
+  /** hex, lower case */
+  serial: string;
+  /** ISO 8601 UTC */
+  not_before: string;
+  not_after: string;
+  /** whole days until not_after; negative once expired */
+  days_left: number;
+  dns_names: string[];
+  ip_addresses: string[];
+  /** RSA, EC, Ed25519… */
+  key_type: string;
+  key_bits: number;
+  /** OpenSSL's name, e.g. sha256WithRSAEncryption */
+  signature_algorithm: string;
+  /** SHA-256 of the DER, hex, lower case */
+  sha256: string;
+}
+
+export const TLS_PROBLEM_CODES = [
+  'expired',
+  'not_yet_valid',
+  'name_mismatch',
+  'untrusted',
+  'self_signed',
+  'incomplete_chain',
+  'weak_key',
+  'sha1_signature',
+  'expires_soon',
+  'caa_mismatch',
+  'dane_mismatch',
+  'dane_unusable',
+  'no_starttls',
+] as const;
+export type TlsProblemCode = (typeof TLS_PROBLEM_CODES)[number];
+
+export interface TlsProblem {
+  code: TlsProblemCode;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+/** additive (`GET /domain/tls`): a TLS endpoint's handshake, chain as sent and problems */
+export interface TlsResult {
+  host: string;
+  port: number;
+  /** e.g. TLSv1.3; "" when no handshake took place (no_starttls) */
+  protocol: string;
+  cipher: string;
+  /** the protocol ALPN settled on; "" when none */
+  alpn: string;
+  /** what OpenSSL's default verification (security level 2) decides for the name */
+  trusted: boolean;
+  /** leaf first, as sent (a trust anchor the store supplied is not listed) */
+  chain: TlsCertificate[];
+  /** errors first */
+  problems: TlsProblem[];
+  /** additive: the address connected to */
+  address?: string;
+  /** additive: the STARTTLS dialect used */
+  starttls?: 'smtp';
+  /** additive: present when the name has TLSA records (RFC 6698) */
+  dane?: TlsDane;
+}
+
+/** additive: the TLSA records of `_port._tcp.host` against the chain */
+export interface TlsDane {
+  /** match: a usable record matches; mismatch: none does; unusable: none may be used */
+  status: 'match' | 'mismatch' | 'unusable';
+  /** the TLSA owner name */
+  name: string;
+  /** the DNSSEC verdict of the TLSA answer (only `secure` records are usable, RFC 7672) */
+  dnssec: DnssecResult['status'];
+  /** the records as usage selector matching-type data */
+  records: string[];
 }

@@ -30,9 +30,9 @@ export function readSettings(): Settings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const server = config.get<string>('dns.server', '').trim();
   return {
-    backend: config.get<string>('backend', 'embedded') === 'remote' ? 'remote' : 'embedded',
-    domainApiBaseUrl: config.get<string>('domainApiBaseUrl', '').trim(),
-    metaApiBaseUrl: config.get<string>('metaApiBaseUrl', '').trim(),
+    backend: machineValue(config, 'backend', 'embedded') === 'remote' ? 'remote' : 'embedded',
+    domainApiBaseUrl: machineValue(config, 'domainApiBaseUrl', '').trim(),
+    metaApiBaseUrl: machineValue(config, 'metaApiBaseUrl', '').trim(),
     dnsServer: server === '' ? undefined : server,
     dnsTimeoutMs: clamp(config.get<number>('dns.timeoutMs', DNS_TIMEOUT_MS), 100, 60000),
     dnsTries: clamp(config.get<number>('dns.tries', DNS_TRIES), 1, 5),
@@ -45,6 +45,20 @@ export function readSettings(): Settings {
     linkCheckExpiryDays: Math.round(clamp(config.get<number>('linkCheck.expiryDays', 30), 1, 365)),
     linkCheckOnSave: config.get<string[]>('linkCheck.onSaveLanguages', ['markdown']),
   };
+}
+
+/**
+ * A machine-scoped setting (package.json) from the user's own settings only: these decide where
+ * the API token is sent, so a value in a repository's .vscode/settings.json must never count,
+ * even in a VS Code that would apply it.
+ */
+function machineValue(
+  config: vscode.WorkspaceConfiguration,
+  key: string,
+  fallback: string,
+): string {
+  const value = config.inspect<string>(key)?.globalValue;
+  return typeof value === 'string' ? value : fallback;
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -2,6 +2,7 @@
 // as one JSON object per line (`--log-format json`). Events carry no token: the access event
 // is built from the method, path, status and time only.
 import { printable } from '../contract/errors';
+import { OPERATIONS } from '../contract/operations';
 
 export type LogFormat = 'text' | 'json';
 
@@ -42,6 +43,44 @@ export function formatLog(event: LogEvent, format: LogFormat, now = new Date()):
     case 'notice':
       // Notices keep the historic "error …" prefix for failures, which log filters match on.
       return event.level === 'error' ? `error ${event.msg}` : `${event.level} ${event.msg}`;
+  }
+}
+
+/** Every parameter an operation takes: only their values are worth logging. */
+const KNOWN_PARAMS = new Set(OPERATIONS.flatMap((op) => op.params.map((p) => p.name)));
+
+/**
+ * The request target as the access log shows it: a parameter no operation takes keeps its name
+ * but not its value (`?token=`, `?access_token=`, `?key=` whatever a client calls it), and any
+ * value holding one of the service's tokens, raw or percent-encoded, is hidden too.
+ */
+export function loggedTarget(target: string, tokens: readonly string[]): string {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const hide = (text: string): boolean => tokens.some((t) => t !== '' && text.includes(t));
+  if (hide(path) || hide(decoded(path))) return '[hidden]';
+  if (q < 0) return path;
+  const pairs = target
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      const value = eq < 0 ? '' : pair.slice(eq + 1);
+      if (hide(name) || hide(decoded(name))) return '[hidden]';
+      if (!KNOWN_PARAMS.has(decoded(name)) || hide(value) || hide(decoded(value))) {
+        return `${name}=[hidden]`;
+      }
+      return pair;
+    });
+  return `${path}?${pairs.join('&')}`;
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
   }
 }
 

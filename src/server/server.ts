@@ -19,7 +19,7 @@ import {
   type RateLimitOptions,
   type TokenLimits,
 } from './limits';
-import { formatLog, type LogEvent, type LogFormat } from './log';
+import { formatLog, loggedTarget, type LogEvent, type LogFormat } from './log';
 import { answerClientError, clientErrorProblem } from './malformed';
 import { ServerMetrics } from './metrics';
 import { RedisLink } from './redis';
@@ -197,7 +197,7 @@ function createNodeServer(
       // Node checks both timeouts on this interval (30 s by default), far too coarse for them.
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeout / 4))),
     },
-    (req, res) => serveOne(ctx, req, res, log),
+    (req, res) => serveOne(ctx, req, res, log, options.tokens),
   );
   server.keepAliveTimeout = 5_000;
   // Requests the parser refuses, and slow headers, never reach the handler.
@@ -218,6 +218,7 @@ function serveOne(
   req: IncomingMessage,
   res: ServerResponse,
   log: (event: LogEvent) => void,
+  tokens: readonly string[],
 ): void {
   const started = performance.now();
   const exchange: Exchange = { route: 'other' };
@@ -228,7 +229,7 @@ function serveOne(
       kind: 'access',
       remote: req.socket.remoteAddress ?? '-',
       method: req.method ?? '-',
-      path: req.url ?? '/',
+      path: loggedTarget(req.url ?? '/', tokens),
       status,
       ms: performance.now() - started,
     });

@@ -43,6 +43,7 @@ export function warmUpServices(): Services {
       domainKeys: refuse,
       senderPolicyRanges: refuse,
       whois: refuse,
+      tls: refuse,
     },
     meta: { icons: refuse, redirects: refuse, unfurl: refuse, image: refuse, link: refuse },
   };

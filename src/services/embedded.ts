@@ -15,6 +15,7 @@ import { createWebAgent, type LookupFunction } from '../engine/web/fetcher';
 import type { Agent } from 'undici';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
+import { inspectTls } from '../engine/tls/index';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 import type { WebOptions } from '../engine/web/fetcher';
 
@@ -34,6 +35,8 @@ export interface EmbeddedOptions {
    * DKIM and SPF code, for a server that answers its first request as fast as its later ones.
    */
   warmUp?: 'dns' | 'all';
+  /** TLS look-ups: CAs trusted besides the platform's and NODE_EXTRA_CA_CERTS (PEM text). */
+  extraCa?: readonly string[];
 }
 
 export class EmbeddedServices implements DomainService, MetaService, Services {
@@ -78,6 +81,19 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
       signal: c?.signal,
       blockPrivate: this.options.blockPrivate === true,
       allowCidrs: this.options.allowCidrs,
+    });
+  readonly tls: DomainService['tls'] = (p, c) =>
+    inspectTls(p, {
+      signal: c?.signal,
+      blockPrivate: this.options.blockPrivate === true,
+      ...(this.options.allowCidrs !== undefined ? { allowCidrs: this.options.allowCidrs } : {}),
+      ...(this.options.extraCa !== undefined ? { extraCa: this.options.extraCa } : {}),
+      dns: {
+        ...(this.options.dnsTimeoutMs !== undefined
+          ? { timeoutMs: this.options.dnsTimeoutMs }
+          : {}),
+        ...(this.options.dnsTries !== undefined ? { tries: this.options.dnsTries } : {}),
+      },
     });
   readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));

@@ -1,5 +1,7 @@
 // The icon gallery: each icon as the host fetched it (data: URI), its rel and real size.
-import type { IconsView } from '../protocol';
+import type { IconsResult, IconsView } from '../protocol';
+
+type Icon = IconsResult['icons'][number];
 import { add, viewHeader, chip, el, externalLink, isHttpUrl } from './dom';
 import { img } from './previewView';
 
@@ -17,15 +19,20 @@ export function drawIcons(root: HTMLElement, view: IconsView): void {
     const tile = add(grid, el('figure', icon.url === data.icon_url ? 'tile best' : 'tile'));
     const frame = add(tile, el('div', 'tile-image'));
     const slot = view.images[icon.url];
+    const problem = iconProblem(icon);
     if (slot && 'dataUri' in slot) frame.appendChild(img(slot, 'icon-img', icon.rel));
-    else add(frame, el('span', 'tile-missing', slot ? slot.message : 'Not fetched'));
+    else add(frame, el('span', 'tile-missing', problem?.long ?? slot?.message ?? 'Not fetched'));
     const caption = add(tile, el('figcaption'));
     const top = add(caption, el('div', 'tile-top'));
     add(top, chip(icon.rel, 'chip-rel'));
     if (icon.url === data.icon_url) add(top, chip('best', 'tone-ok'));
     add(
       caption,
-      el('div', 'tile-size', `${icon.width}×${icon.height}${icon.format ? ` ${icon.format}` : ''}`),
+      el(
+        'div',
+        'tile-size',
+        `${icon.width}×${icon.height}${icon.format ? ` ${icon.format}` : ''}${problem ? ` ${problem.short}` : ''}`,
+      ),
     );
     const link = isHttpUrl(icon.url)
       ? externalLink(shortUrl(icon.url), icon.url)
@@ -33,6 +40,16 @@ export function drawIcons(root: HTMLElement, view: IconsView): void {
     link.classList.add('tile-url');
     add(caption, link);
   }
+}
+
+/** Why an icon the page declares was not measured: its URL's HTTP error, or the size cap. */
+function iconProblem(icon: Icon): { short: string; long: string } | undefined {
+  if (icon.reason === 'http_error') {
+    const status = `HTTP ${icon.status ?? 'error'}`;
+    return { short: status, long: `${status}: not served` };
+  }
+  if (icon.reason === 'too_large') return { short: 'too large', long: 'Over the image size cap' };
+  return undefined;
 }
 
 function shortUrl(url: string): string {

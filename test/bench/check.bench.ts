@@ -126,13 +126,13 @@ async function runHostLens(dir: string): Promise<{ ms: number; verdicts: Map<str
 }
 
 async function runLinkinator(dir: string): Promise<{ ms: number; verdicts: Map<string, Verdict> }> {
-  const { LinkChecker } = (await import('linkinator')) as typeof import('linkinator');
+  const { LinkChecker, LinkState } = await import('linkinator');
   const start = performance.now();
   const result = await new LinkChecker().check({ path: join(dir, 'links.md'), markdown: true });
   const ms = performance.now() - start;
   const verdicts = new Map<string, Verdict>();
   for (const link of result.links) {
-    if (link.state === 'BROKEN') verdicts.set(link.url, 'broken');
+    if (link.state === LinkState.BROKEN) verdicts.set(link.url, 'broken');
   }
   return { ms, verdicts };
 }

@@ -1,13 +1,20 @@
-// Parse every whois-parser corpus reply with HostLens's parser and with whoiser's
-// parseDomainWhois: time per reply (median of alternating rounds; the fastest round beside it),
-// the ratio (whoiser / ours, target >= 5), and each parser's field agreement with whois-parser's
-// expectations beside it.
+// Parse every reply of each WHOIS corpus in ../shared/corpus (whois-parser's registered and
+// not-found replies, weppos's fixtures, python-whois's replies) with HostLens's parser and with
+// whoiser's parseDomainWhois: time per reply (median of alternating rounds; the fastest round
+// beside it), the ratio (whoiser / ours, target >= 5), and for whois-parser each parser's field
+// agreement with its expectations. A second row per corpus times every reply alone and names
+// the slowest against the corpus median (target: none over 10x).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import type { WhoisResult } from '../../src/contract/shapes';
 import { parseWhois } from '../../src/engine/whois/parse';
+import { decodeReply } from '../../src/engine/whois/port43';
+import { loadWeppos, wepposAvailable } from '../support/whois-weppos';
 import {
   compare,
+  CORPUS_ROOT,
   corpusAvailable,
   loadReplies,
   overall,
@@ -26,7 +33,7 @@ const require = createRequire(__filename);
 
 function ours(domain: string, text: string): WhoisResult | undefined {
   try {
-    return parseWhois(text, { domain });
+    return parseWhois(text, domain ? { domain } : {});
   } catch {
     return undefined;
   }
@@ -133,6 +140,74 @@ function timeBoth(
   return [perReply(ta), perReply(tb)];
 }
 
+type Reply = { name: string; domain: string; text: string };
+
+/** Each reply timed alone (best of a few runs of enough repeats), in µs. */
+function timeEach(replies: Reply[], fn: ParseFn): number[] {
+  return replies.map((r) => {
+    fn(r.domain, r.text);
+    let best = Infinity;
+    for (let run = 0; run < 5; run++) {
+      let reps = 0;
+      const t0 = performance.now();
+      let t = t0;
+      while (reps < 20 || t - t0 < 2) {
+        fn(r.domain, r.text);
+        reps++;
+        t = performance.now();
+      }
+      best = Math.min(best, ((t - t0) * 1000) / reps);
+    }
+    return best;
+  });
+}
+
+/** The ratio row and the slowest-reply row of one corpus. */
+function corpusRows(
+  corpus: string,
+  replies: Reply[],
+  theirs: ParseFn,
+  agreement?: string,
+): BenchRow[] {
+  const [oursT, theirsT] = timeBoth(replies, ours, theirs);
+  const ratio = theirsT.median / oursT.median;
+  const each = timeEach(replies, ours);
+  const sorted = [...each].sort((x, y) => x - y);
+  const median = sorted[sorted.length >> 1];
+  const worst = each.indexOf(sorted[sorted.length - 1]);
+  const over = sorted[sorted.length - 1] / median;
+  return [
+    {
+      entry: `whois: parse ${corpus} (${replies.length} replies, per reply, median of rounds)`,
+      figure: `${oursT.median.toFixed(1)} µs`,
+      target: 'ratio >= 5 (whoiser / ours)',
+      ratio,
+      pass: ratio >= 5,
+      notes:
+        `whoiser ${theirsT.median.toFixed(1)} µs; fastest rounds ${oursT.best.toFixed(1)} vs ` +
+        `${theirsT.best.toFixed(1)} µs (ratio ${(theirsT.best / oursT.best).toFixed(2)})` +
+        (agreement === undefined ? '' : `; ${agreement}`),
+    },
+    {
+      entry: `whois: slowest ${corpus} reply alone`,
+      figure: `${sorted[sorted.length - 1].toFixed(1)} µs (${replies[worst].name})`,
+      target: '<= 10x the corpus median reply',
+      ratio: over,
+      pass: over <= 10,
+      notes: `median reply ${median.toFixed(1)} µs`,
+    },
+  ];
+}
+
+/** python-whois's replies (whois-python/whois/NAME), each with its name. */
+function pythonReplies(): Reply[] {
+  const dir = join(CORPUS_ROOT, 'whois-python', 'whois');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .map((name) => ({ name, domain: name, text: decodeReply(readFileSync(join(dir, name))) }));
+}
+
 export default function bench(): Promise<BenchRow[]> {
   return Promise.resolve(run());
 }
@@ -154,17 +229,17 @@ function run(): BenchRow[] {
   };
   // Every reply is timed; agreement is counted where whois-parser gives an expectation (all of
   // them in v1.24.18).
-  const replies = loadReplies('noterror');
-  const [oursT, theirsT] = timeBoth(replies, ours, (d, t) => {
+  const theirs: ParseFn = (d, t) => {
     try {
       return parseDomainWhois(d, t, true);
     } catch {
       return undefined;
     }
-  });
+  };
+  const registered = loadReplies('noterror');
   const oursTally = new Map<string, FieldTally>();
   const theirsTally = new Map<string, FieldTally>();
-  for (const r of replies) {
+  for (const r of registered) {
     if (r.expected === undefined) continue;
     compare(ours(r.domain, r.text), r.expected, oursTally);
     let mapped: WhoisResult | undefined;
@@ -177,20 +252,24 @@ function run(): BenchRow[] {
   }
   const a = overall(oursTally);
   const b = overall(theirsTally);
-  const ratio = theirsT.median / oursT.median;
-  const bestRatio = theirsT.best / oursT.best;
-  return [
-    {
-      entry: `whois: parse ${replies.length} corpus replies (per reply, median of rounds)`,
-      figure: `${oursT.median.toFixed(1)} µs`,
-      target: 'ratio >= 5 (whoiser / ours)',
-      ratio,
-      pass: ratio >= 5,
-      notes:
-        `whoiser ${theirsT.median.toFixed(1)} µs; fastest rounds ${oursT.best.toFixed(1)} vs ` +
-        `${theirsT.best.toFixed(1)} µs (ratio ${bestRatio.toFixed(2)}); field agreement ours ` +
-        `${pct(a.agree, a.total)} (${a.agree}/${a.total}), whoiser ${pct(b.agree, b.total)} ` +
-        `(${b.agree}/${b.total})`,
-    },
+  const agreement =
+    `field agreement ours ${pct(a.agree, a.total)} (${a.agree}/${a.total}), ` +
+    `whoiser ${pct(b.agree, b.total)} (${b.agree}/${b.total})`;
+  const named = (rs: Array<{ file: string; domain: string; text: string }>): Reply[] =>
+    rs.map((r) => ({ name: r.file, domain: r.domain, text: r.text }));
+  const rows = [
+    ...corpusRows('whois-parser registered', named(registered), theirs, agreement),
+    ...corpusRows('whois-parser not found', named(loadReplies('notfound')), theirs),
   ];
+  if (wepposAvailable()) {
+    const weppos = loadWeppos().map((c) => ({
+      name: c.id,
+      domain: typeof c.expected.domain === 'string' ? c.expected.domain : '',
+      text: decodeReply(c.bytes),
+    }));
+    rows.push(...corpusRows('whois-weppos', weppos, theirs));
+  }
+  const python = pythonReplies();
+  if (python.length > 0) rows.push(...corpusRows('whois-python', python, theirs));
+  return rows;
 }

@@ -58,6 +58,8 @@ async function main(): Promise<void> {
       ['22-zone-definition', zoneDefinition],
       ['23-zone-serial-lens', zoneSerialLens],
       ['24-zone-compare', (p) => zoneCompare(p, nameserver)],
+      // Nothing listens there: the compare says so and the drift of shot 24 stays.
+      ['25-zone-compare-unreachable', zoneCompareUnreachable],
     ]);
     // The workspace's links, mail domains and zone records checked through the fixture DNS.
     await session(env, nameserver, 'Default Dark Modern', [['25-link-check', linkCheck]]);
@@ -375,6 +377,20 @@ async function linkCheck(page: Page): Promise<void> {
   await page.waitForTimeout(1000);
   await page.mouse.move(900, 300);
   await page.waitForTimeout(1500);
+}
+
+async function zoneCompareUnreachable(page: Page): Promise<void> {
+  await runCommand(page, 'HostLens: Compare Zone with Live DNS');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await page.waitForTimeout(500);
+  await input.fill('127.53.0.2');
+  await page.keyboard.press('Enter');
+  await page
+    .locator('.notification-toast', { hasText: 'no nameserver answered' })
+    .waitFor({ state: 'visible', timeout: 30000 });
+  await page.mouse.move(900, 500);
+  await page.waitForTimeout(1000);
 }
 
 /** Drags the side bar's edge so long tree labels fit. */

@@ -174,6 +174,10 @@ describe('HostLens panel', function () {
     assert.match(r.text, /apple-touch-icon 180×180 png/);
     assert.match(r.text, /shortcut icon 48×48 ico/);
     assert.match(r.text, /mask-icon 16×16 svg/);
+    // A declared icon that answers 404 is listed with its status, not silently left out.
+    const missing = icons.find((i) => i.url.endsWith('/img/missing.png'));
+    assert.deepEqual([missing?.width, missing?.height, missing?.status], [0, 0, 404]);
+    assert.match(r.text, /HTTP 404: not served\s*icon\s*0×0 HTTP 404/);
     // Every icon that decoded was handed over as an image.
     const shown = Object.values(outcome.view.images).filter((s) => 'dataUri' in s).length;
     assert.equal(r.images.length, shown);

@@ -31,6 +31,8 @@ export interface ZoneSpec {
   dsMismatch?: boolean;
   /** www's A record is changed after signing, so its RRSIG no longer verifies */
   tampered?: boolean;
+  /** more records, zone-file lines relative to the zone */
+  extra?: string[];
 }
 
 /** The hierarchy of the tests: every case of issue 14 in one tree. */
@@ -116,6 +118,7 @@ function zoneText(spec: ZoneSpec, zones: ZoneSpec[], dsOf: Map<string, string>):
       ...Array.from({ length: 8 }, (_, i) => `big IN TXT "${String(i).repeat(200)}"`),
     );
   }
+  lines.push(...(spec.extra ?? []));
   // Aliases into other zones: the validator follows them and checks each zone on the way.
   for (const [from, alias, target] of CROSS_ZONE_ALIASES) {
     if (from === z) lines.push(`${alias} IN CNAME ${target}`);

@@ -9,6 +9,7 @@ import type {
   QueryResult,
   RedirectsResult,
   SpfRoot,
+  TlsResult,
   UnfurlResult,
   WhoisResult,
 } from '../../src/contract/shapes';
@@ -66,6 +67,31 @@ export const FIXED = {
     registrar: { id: '9999', name: 'Example Registrar «ÆØÅ» 例', referral_url: 'https://r.test' },
     source: 'rdap',
   } satisfies WhoisResult,
+  tls: {
+    host: 'example.test',
+    port: 443,
+    protocol: 'TLSv1.3',
+    cipher: 'TLS_AES_256_GCM_SHA384',
+    alpn: 'h2',
+    trusted: true,
+    chain: [
+      {
+        subject: 'CN=example.test',
+        issuer: 'CN=Example Test CA, O=Example Test',
+        serial: '0a1b2c',
+        not_before: '2026-01-01T00:00:00.000Z',
+        not_after: '2027-01-01T00:00:00.000Z',
+        days_left: 30,
+        dns_names: ['example.test'],
+        ip_addresses: [],
+        key_type: 'EC',
+        key_bits: 256,
+        signature_algorithm: 'ecdsa-with-SHA256',
+        sha256: '00'.repeat(32),
+      },
+    ],
+    problems: [],
+  } satisfies TlsResult,
   icons: {
     canonical_url: '',
     icon_url: 'https://site.test/apple-touch-icon.png',
@@ -142,6 +168,7 @@ export class FakeServices implements Services {
     domainKeys: (p, o) => this.run('domainKeys', p, o),
     senderPolicyRanges: (p, o) => this.run('senderPolicyRanges', p, o),
     whois: (p, o) => this.run('whois', p, o),
+    tls: (p, o) => this.run('tls', p, o),
   };
 
   readonly meta: Services['meta'] = {

@@ -167,3 +167,37 @@ describe('package.json', () => {
     assert.ok(manifest.files?.includes('dist/cli.js'));
   });
 });
+
+describe('manifest: what a workspace may not change', () => {
+  const raw = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    capabilities?: {
+      untrustedWorkspaces?: {
+        supported: boolean | 'limited';
+        description?: string;
+        restrictedConfigurations?: string[];
+      };
+    };
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  };
+  const properties = raw.contributes.configuration.properties;
+
+  it('scopes the backend and its URLs to the machine, so no repository can aim the token', () => {
+    for (const key of [
+      'hostlens.backend',
+      'hostlens.domainApiBaseUrl',
+      'hostlens.metaApiBaseUrl',
+    ]) {
+      assert.equal(properties[key]?.scope, 'machine', key);
+    }
+  });
+
+  it('declares limited support for untrusted workspaces, restricting only real settings', () => {
+    const untrusted = raw.capabilities?.untrustedWorkspaces;
+    assert.equal(untrusted?.supported, 'limited');
+    assert.ok((untrusted?.description ?? '').length > 20);
+    assert.ok((untrusted?.restrictedConfigurations ?? []).length > 0);
+    for (const key of untrusted?.restrictedConfigurations ?? []) {
+      assert.ok(properties[key] !== undefined, key);
+    }
+  });
+});

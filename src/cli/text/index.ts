@@ -8,6 +8,7 @@ import { renderMail } from './mail';
 import { renderQuery } from './query';
 import { renderSpf } from './spf';
 import { renderSpfCheck } from './spfCheck';
+import { renderTls } from './tls';
 import { renderIcons, renderImage, renderRedirects, renderUnfurl } from './web';
 import { renderWhois } from './whois';
 import { renderZoneCheck, renderZoneDiff } from './zone';
@@ -25,6 +26,7 @@ const RENDERERS = new Map<string, TextRenderer>([
   ['image', renderImage],
   ['mail', renderMail],
   ['spf-check', renderSpfCheck],
+  ['tls', renderTls],
   ['zone-check', renderZoneCheck],
   ['zone-diff', renderZoneDiff],
   ['check', renderCheck],

@@ -19,6 +19,7 @@ export const renderSpfCheck = renderer<CheckResult>((result, context) => {
   if (result.mechanism !== undefined) lines.push(`matched   ${result.mechanism}`);
   if (result.reason !== undefined) lines.push(style.red(`reason    ${result.reason}`));
   if (result.explanation !== undefined) lines.push(`explained ${result.explanation}`);
+  for (const problem of result.problems ?? []) lines.push(style.yellow(`note      ${problem}`));
   lines.push(
     style.dim(
       `${plural(result.lookups, 'DNS look-up')}, ${plural(result.void_lookups, 'void look-up')}`,

@@ -70,8 +70,15 @@ export const renderIcons = renderer<IconsResult>((result, context) => {
     ['rel', 'size', 'format', 'url'].map((h) => style.bold(h)),
     ...result.icons.map((icon) => [
       icon.rel,
-      icon.width > 0 || icon.height > 0 ? `${icon.width}x${icon.height}` : style.dim('?'),
-      icon.format ?? style.dim('?'),
+      icon.width > 0 || icon.height > 0 || icon.reason !== undefined
+        ? `${icon.width}x${icon.height}`
+        : style.dim('?'),
+      // Why an icon the page declares has no size: a broken link, or over the size cap.
+      icon.reason === 'http_error'
+        ? style.red(`HTTP ${icon.status ?? '?'}`)
+        : icon.reason === 'too_large'
+          ? style.yellow('too large')
+          : (icon.format ?? style.dim('?')),
       icon.url.startsWith('data:')
         ? style.dim(abbreviate(icon.url, 48, glyphs.ellipsis))
         : icon.url,

@@ -17,9 +17,10 @@ export function registerShowIcons(context: vscode.ExtensionContext, deps: Deps):
     load: async (url, signal): Promise<IconsView> => {
       const meta = deps.services().meta;
       const data = await meta.icons({ url }, { signal });
+      // An icon listed for its HTTP error or its size is not asked for again.
       const images = await panelImages(
         meta,
-        data.icons.map((i) => i.url),
+        data.icons.filter((i) => i.reason === undefined).map((i) => i.url),
         { signal },
       );
       return { kind: 'icons', ...loadingBase(url), status: 'ready', data, images };

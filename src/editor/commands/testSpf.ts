@@ -83,5 +83,6 @@ export function describe(host: string, ip: string, r: CheckHostResult): string {
   const decided = r.mechanism ? ` (decided by "${r.mechanism}")` : '';
   const why = r.reason ? `: ${r.reason}` : '';
   const explanation = r.explanation ? ` Explanation: ${r.explanation}` : '';
-  return `SPF ${r.result} for ${ip} sending as ${host}${decided}${why}. ${r.lookups} DNS look-ups.${explanation}`;
+  const notes = (r.problems ?? []).map((p) => ` Note: ${p}.`).join('');
+  return `SPF ${r.result} for ${ip} sending as ${host}${decided}${why}. ${r.lookups} DNS look-ups.${explanation}${notes}`;
 }

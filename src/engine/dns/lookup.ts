@@ -61,8 +61,11 @@ export function resolveLookup(server: string | undefined, options: MailDnsOption
 /** How one question ended, in the terms SPF and DKIM reason with. */
 export type Answer =
   | { kind: 'records'; records: DnsRecord[] }
-  /** NXDOMAIN, or the name exists without records of the type (an RFC 7208 void lookup) */
-  | { kind: 'void' }
+  /**
+   * NXDOMAIN, or the name exists without records of the type (an RFC 7208 void lookup);
+   * `aliased` when the answer held a CNAME chain all the same (an answer count above 0)
+   */
+  | { kind: 'void'; aliased?: boolean }
   /**
    * timeout, SERVFAIL, REFUSED: the answer is unknown; `detail` says where and how when the
    * look-up failed as a whole ("127.0.0.1:53 did not answer in 5 s")
@@ -95,7 +98,18 @@ export async function ask(
   const failure = result.errors?.find((e) => e.type === type);
   if (failure) return { kind: 'error', code: failure.code };
   const records = result.records.filter((r) => r.type === type);
-  return records.length > 0 ? { kind: 'records', records } : { kind: 'void' };
+  if (records.length > 0) return { kind: 'records', records };
+  const aliased = (result.chain?.length ?? 0) > 0 || result.records.some((r) => r.type === 'CNAME');
+  return aliased ? { kind: 'void', aliased } : { kind: 'void' };
+}
+
+/**
+ * RFC 7208 section 4.6.4's void look-up: an answer with RCODE 0 and an answer count of 0, or
+ * NXDOMAIN. An answer that holds only a CNAME chain has an answer count above 0 (Mail::SPF
+ * reads it so too).
+ */
+export function isVoidLookup(answer: Answer): boolean {
+  return answer.kind === 'void' && answer.aliased !== true;
 }
 
 /** Why a question failed, for the error of the operation that asked it. */

@@ -30,6 +30,7 @@ export const TYPE_CODES = {
   DNSKEY: 48,
   NSEC3: 50,
   NSEC3PARAM: 51,
+  TLSA: 52,
   CAA: 257,
 } as const;
 

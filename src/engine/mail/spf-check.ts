@@ -9,6 +9,7 @@ import {
   ask,
   failureText,
   fanOutSignal,
+  isVoidLookup,
   resolveLookup,
   type DnsLookup,
   type MailDnsOptions,
@@ -51,10 +52,17 @@ export interface CheckHostResult {
   explanation?: string;
   /** DNS-querying terms evaluated (section 4.6.4) */
   lookups: number;
-  /** terms whose DNS queries found nothing (section 4.6.4): at most one per term */
+  /**
+   * DNS queries of terms that found nothing (no records of the type, or NXDOMAIN), counted one
+   * by one as pyspf and Mail::SPF count them, the limit of section 4.6.4 applied to this count
+   */
   void_lookups: number;
+  /** terms with at least one such query: the count by the section's wording ("terms") */
+  void_terms: number;
   /** why the result is permerror or temperror */
   reason?: string;
+  /** where the verdict rests on a reading of RFC 7208 that other readings would not share */
+  problems?: string[];
 }
 
 const QUALIFIER_RESULT: Record<Qualifier, SpfResult> = {
@@ -84,9 +92,10 @@ interface Outcome {
 
 /**
  * One term under evaluation. Section 4.6.4 limits the "terms" for which DNS queries return no
- * answer, so a term is void once, however many of its queries (an mx term's MX question and
- * the address questions of its targets, a ptr term's PTR question and the address questions of
- * the names it returns, a %{p} expansion's) come back empty or NXDOMAIN.
+ * answer; pyspf and Mail::SPF, which most receivers run, count every such query instead (an mx
+ * term's MX question and each of its targets' address questions, a ptr term's PTR question and
+ * each name's address question, a %{p} expansion's). The verdict follows the receivers; a term
+ * remembers whether it was void so that the count by the section's wording is known too.
  */
 interface Term {
   void: boolean;
@@ -95,8 +104,8 @@ interface Term {
 interface PtrLookup {
   /** the PTR names whose addresses include the client */
   names: string[];
-  /** the PTR question, or the address question of a name, found nothing */
-  foundNothing: boolean;
+  /** the questions that found nothing: the PTR question, or names' address questions */
+  voidQueries: number;
 }
 
 interface State {
@@ -105,6 +114,7 @@ interface State {
   ip: ipaddr.IPv4 | ipaddr.IPv6;
   lookups: number;
   voids: number;
+  voidTerms: number;
   maxLookups: number;
   maxVoids: number;
   base: Omit<MacroContext, 'domain' | 'validatedName'>;
@@ -137,6 +147,7 @@ export async function checkHost(
     ip,
     lookups: 0,
     voids: 0,
+    voidTerms: 0,
     maxLookups: options.maxLookups ?? SPF_MAX_LOOKUPS,
     maxVoids: options.maxVoidLookups ?? SPF_MAX_VOID_LOOKUPS,
     base: {
@@ -149,11 +160,17 @@ export async function checkHost(
     },
   };
 
-  const done = (o: Outcome & { reason?: string }): CheckHostResult => ({
-    ...o,
-    lookups: state.lookups,
-    void_lookups: state.voids,
-  });
+  const done = (o: Outcome & { reason?: string }): CheckHostResult => {
+    const result: CheckHostResult = {
+      ...o,
+      lookups: state.lookups,
+      void_lookups: state.voids,
+      void_terms: state.voidTerms,
+    };
+    const differs = voidReadingsDiffer(state);
+    if (differs !== undefined) result.problems = [differs];
+    return result;
+  };
   // Section 4.3: a malformed or single-label domain gives "none" before any query.
   if (!isCheckableDomain(domain)) {
     return done({ result: 'none', reason: `"${printable(domain)}" is not a domain name` });
@@ -231,7 +248,6 @@ function countLookup(state: State): void {
   }
 }
 
-/** Marks a term void, counting it the first time (section 4.6.4). */
 /**
  * One question of a term: its records; undefined when it found nothing (counted as the term's
  * void look-up); a DNS error ends the evaluation with temperror.
@@ -250,19 +266,44 @@ async function askCounted(
     );
   }
   if (answer.kind === 'void') {
-    foundNothing(state, term);
+    if (isVoidLookup(answer)) foundNothing(state, term);
     return undefined;
   }
   return answer.records;
 }
 
-function foundNothing(state: State, term: Term | undefined): void {
-  if (term === undefined || term.void) return;
-  term.void = true;
-  state.voids += 1;
-  if (state.voids > state.maxVoids) {
-    throw new SpfAbort('permerror', `More than ${state.maxVoids} void look-ups`);
+/**
+ * Counts `queries` questions of a term that found nothing (section 4.6.4, per DNS query as
+ * receivers count), and the term itself the first time.
+ */
+function foundNothing(state: State, term: Term | undefined, queries = 1): void {
+  if (term === undefined || queries === 0) return;
+  // Questions still in flight when the limit was passed count no more (the check has ended).
+  if (state.voids > state.maxVoids) throw new SpfAbort('permerror', voidLimitText(state));
+  if (!term.void) {
+    term.void = true;
+    state.voidTerms += 1;
   }
+  state.voids += queries;
+  if (state.voids > state.maxVoids) throw new SpfAbort('permerror', voidLimitText(state));
+}
+
+function voidLimitText(state: State): string {
+  return `More than ${state.maxVoids} void look-ups (DNS queries that found nothing)`;
+}
+
+/**
+ * The problem line when counting void look-ups per term, as section 4.6.4 words it, would give
+ * another verdict than counting them per DNS query, as pyspf and Mail::SPF do.
+ */
+function voidReadingsDiffer(state: State): string | undefined {
+  if (state.voids <= state.maxVoids || state.voidTerms > state.maxVoids) return undefined;
+  return (
+    `${state.voids} DNS queries found nothing in ${state.voidTerms} ` +
+    `${state.voidTerms === 1 ? 'term' : 'terms'}: receivers running pyspf or Mail::SPF count ` +
+    `the queries and give permerror; RFC 7208 section 4.6.4 limits the "terms" whose queries ` +
+    `return no answer, and by that wording the policy is within the limit of ${state.maxVoids}`
+  );
 }
 
 /** The macro values of a term at <domain>; %{p} marks the term when its look-ups were void. */
@@ -299,7 +340,7 @@ async function matches(
     case 'exists': {
       const answer = await ask(state.lookup, await target(), 'A', state.signal);
       if (answer.kind === 'error') throw new SpfAbort('temperror', `exists: ${answer.code}`);
-      if (answer.kind === 'void') foundNothing(state, term);
+      if (isVoidLookup(answer)) foundNothing(state, term);
       return answer.kind === 'records';
     }
     case 'include':
@@ -336,7 +377,7 @@ async function matchMx(state: State, name: string, mech: Mechanism, term: Term):
 function ptrLookup(state: State): Promise<PtrLookup> {
   state.ptr ??= (async () => {
     const answer = await ask(state.lookup, reverseName(state.ip.toString()), 'PTR', state.signal);
-    if (answer.kind !== 'records') return { names: [], foundNothing: answer.kind === 'void' };
+    if (answer.kind !== 'records') return { names: [], voidQueries: isVoidLookup(answer) ? 1 : 0 };
     // Section 4.6.4: names past the first 10 are ignored.
     const names = answer.records.slice(0, MAX_NAMES).map((r) => stripDot(r.value ?? ''));
     const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
@@ -348,16 +389,19 @@ function ptrLookup(state: State): Promise<PtrLookup> {
         const fwd = forward[i];
         return fwd.kind === 'records' && fwd.records.some((r) => sameIp(state.ip, r.value ?? ''));
       }),
-      foundNothing: forward.some((fwd) => fwd.kind === 'void'),
+      voidQueries: forward.filter(isVoidLookup).length,
     };
   })();
   return state.ptr;
 }
 
-/** The validated names, counting the term void when the look-ups behind them were. */
+/**
+ * The validated names, counting the void look-ups behind them for this term (the questions are
+ * asked once per check; receivers ask them again for every term that needs them).
+ */
 async function validatedNames(state: State, term: Term | undefined): Promise<string[]> {
   const found = await ptrLookup(state);
-  if (found.foundNothing) foundNothing(state, term);
+  foundNothing(state, term, found.voidQueries);
   return found.names;
 }
 

@@ -11,6 +11,7 @@ import {
   ask,
   failureText,
   fanOutSignal,
+  isVoidLookup,
   resolveLookup,
   type Answer,
   type DnsLookup,
@@ -272,30 +273,32 @@ function references(walk: Walk, item: Pending): Reference[] {
 
 /**
  * The void look-ups of a level's a, mx and exists terms, asked alongside its TXT questions.
- * As in check_host, a term counts once (RFC 7208 section 4.6.4) when any of its questions finds
- * nothing: an a term's A question, an exists term's, an mx term's MX question or the address
- * question of one of its targets. The address family is IPv4's, the usual client; a ptr term
- * and a macro target depend on the client and are not asked.
+ * As in check_host, every question that finds nothing counts (RFC 7208 section 4.6.4, per DNS
+ * query as pyspf and Mail::SPF count): an a term's A question, an exists term's, an mx term's
+ * MX question and the address question of each of its targets. The address family is IPv4's,
+ * the usual client; a ptr term and a macro target depend on the client and are not asked.
  */
 async function voidChecks(walk: Walk, item: Pending): Promise<void> {
   const checks = item.parsed.mechanisms
     .filter((m) => ['a', 'mx', 'exists'].includes(m.name) && !(m.domainSpec ?? '').includes('%'))
     .map(async (m) => {
       const name = (m.domainSpec ?? item.node.domain).replace(/\.$/, '');
-      if (await termFindsNothing(walk, item, m, name)) walk.voids += 1;
+      const voids = await voidQueriesOf(walk, item, m, name);
+      walk.voids += voids;
     });
   await Promise.all(checks);
 }
 
-async function termFindsNothing(
+/** How many of a term's questions found nothing. */
+async function voidQueriesOf(
   walk: Walk,
   item: Pending,
   mech: Mechanism,
   name: string,
-): Promise<boolean> {
+): Promise<number> {
   const answer = await walk.ask(name, mech.name === 'mx' ? 'MX' : 'A');
-  if (answer.kind !== 'records') return answer.kind === 'void';
-  if (mech.name !== 'mx') return false;
+  if (answer.kind !== 'records') return isVoidLookup(answer) ? 1 : 0;
+  if (mech.name !== 'mx') return 0;
   if (answer.records.length > MAX_MX_TARGETS) {
     walk.problem(
       'too_many_mx',
@@ -309,7 +312,7 @@ async function termFindsNothing(
     .map((r) => (r.value ?? '').replace(/\.$/, ''))
     .filter((t) => t !== '');
   const found = await Promise.all(targets.map((t) => walk.ask(t, 'A')));
-  return found.some((a) => a.kind === 'void');
+  return found.filter(isVoidLookup).length;
 }
 
 async function nextLevel(walk: Walk, level: Pending[], limits: SpfTreeLimits): Promise<Pending[]> {
@@ -356,7 +359,7 @@ async function nextLevel(walk: Walk, level: Pending[], limits: SpfTreeLimits): P
       }
       return;
     }
-    if (answer.kind === 'void') walk.voids += 1;
+    if (isVoidLookup(answer)) walk.voids += 1;
     const policies = answer.kind === 'records' ? spfRecords(answer) : [];
     if (policies.length === 0) {
       walk.problem(

@@ -2,20 +2,14 @@
 // (each hop recorded, every connection re-checked by the address guard), bounded in time and
 // bytes across the whole operation, with a cookie jar that lives for one chain only.
 import type { LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { LookupError } from '../../contract/errors';
 import type { RedirectHop } from '../../contract/shapes';
 import { ChainCookieJar } from './cookies';
-import {
-  blockedTarget,
-  checkConnected,
-  createAddressGuard,
-  guardedLookup,
-  type AddressGuard,
-} from '../guard';
+import { CONNECT_TIMEOUT_MS, guardedConnector } from '../agent';
+import { createAddressGuard } from '../guard';
 
 export const USER_AGENT = 'HostLens/0.1 (+https://hostlens.dev)';
 
@@ -37,7 +31,7 @@ export interface WebLimits {
 }
 
 export const DEFAULT_WEB_LIMITS: Readonly<WebLimits> = {
-  connectTimeoutMs: 5_000,
+  connectTimeoutMs: CONNECT_TIMEOUT_MS,
   headersTimeoutMs: 10_000,
   totalTimeoutMs: 20_000,
   maxBodyBytes: 5 * 1024 * 1024,
@@ -311,22 +305,11 @@ function abortable(
 export function createWebAgent(options: WebOptions, limits: WebLimits = DEFAULT_WEB_LIMITS): Agent {
   const guard = options.blockPrivate ? createAddressGuard(options.allowCidrs) : undefined;
   return new Agent({
-    connect: guardedConnector(options, limits, guard),
+    connect: guardedConnector({ ...options, connectTimeoutMs: limits.connectTimeoutMs }, guard),
     headersTimeout: limits.headersTimeoutMs,
     bodyTimeout: limits.headersTimeoutMs,
     connections: 8,
   });
-}
-
-/**
- * An undici dispatcher whose every connection passes the server mode's address guard (before
- * connecting and on the address connected), for fetches outside a WebSession (RDAP redirects).
- */
-export function createGuardedAgent(
-  options: Pick<WebOptions, 'allowCidrs' | 'lookup' | 'connector'> = {},
-): Agent {
-  const guard = createAddressGuard(options.allowCidrs);
-  return new Agent({ connect: guardedConnector(options, DEFAULT_WEB_LIMITS, guard) });
 }
 
 /** Runs `work` in a fresh session and always releases its connections. */
@@ -377,43 +360,6 @@ function decompressor(encoding: string) {
 
 function tooLarge(maxBytes: number): LookupError {
   return new LookupError('response_too_large', `The response is larger than ${maxBytes} bytes`);
-}
-
-/**
- * undici's connector with the guard on both sides of the connection: the resolved addresses
- * before connecting (IP literals included) and the socket's remote address after.
- */
-function guardedConnector(
-  options: WebOptions,
-  limits: WebLimits,
-  guard: AddressGuard | undefined,
-): buildConnector.connector {
-  const lookup = guard || options.lookup ? guardedLookup(guard, options.lookup) : undefined;
-  const base =
-    options.connector ??
-    buildConnector({ timeout: limits.connectTimeoutMs, ...(lookup ? { lookup } : {}) });
-  if (!guard) return base;
-  return (connectOptions, callback) => {
-    const literal = connectOptions.hostname.replace(/^\[|\]$/g, '');
-    const why = isIP(literal) !== 0 ? guard.refusal(literal) : undefined;
-    if (why !== undefined) {
-      callback(blockedTarget(why), null);
-      return;
-    }
-    base(connectOptions, (err, socket) => {
-      if (err) {
-        callback(err, null);
-        return;
-      }
-      try {
-        checkConnected(socket, guard);
-      } catch (refused) {
-        callback(refused as Error, null);
-        return;
-      }
-      callback(null, socket);
-    });
-  };
 }
 
 /** Drops a response body we will not read; undici reports the abort as an error event. */

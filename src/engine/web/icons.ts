@@ -162,7 +162,13 @@ async function probe(session: WebSession, candidate: Candidate): Promise<Icon | 
   } else {
     try {
       const image = await fetchImage(session, new URL(candidate.url));
-      if (image.status < 200 || image.status >= 300) return undefined;
+      if (image.status < 200 || image.status >= 300) {
+        // A guessed /favicon.ico that is not there is no icon; one the page declares is a
+        // broken link its author wants to see, listed unmeasured with the status it answered.
+        if (candidate.guessed) return undefined;
+        const { rel, url } = candidate;
+        return { rel, url, height: 0, width: 0, reason: 'http_error', status: image.status };
+      }
       bytes = image.bytes;
     } catch (err) {
       if (session.signal.aborted) throw session.toError(err, new URL(candidate.url));

@@ -3,7 +3,7 @@
 import { getDomain, parse as parseHost } from 'tldts';
 import type { Dispatcher } from 'undici';
 import { LookupError, throwIfAborted } from '../../contract/errors';
-import { createGuardedAgent } from '../web/fetcher';
+import { createGuardedAgent } from '../agent';
 import { createAddressGuard, type AddressGuard } from '../guard';
 import { normalizeHost } from '../names';
 import type { WhoisResult } from '../../contract/shapes';

@@ -151,6 +151,22 @@ describe('hostlens text output (golden files)', () => {
     golden('spf-check-permerror', await text(['spf-check', 'mail.test', '10.9.9.9']));
   });
 
+  it("spf-check: a note where RFC 7208's wording would give another verdict", () => {
+    const problem = '3 DNS queries found nothing in 2 terms: receivers give permerror';
+    const out = renderText(
+      'spf-check',
+      { result: 'permerror', lookups: 2, void_lookups: 3, void_terms: 2, problems: [problem] },
+      {
+        style: makeStyle(false),
+        glyphs: makeGlyphs(false),
+        now: PIPE.now(),
+        width: Infinity,
+        params: { ip: '192.0.2.1', host: 'mail.test' },
+      },
+    );
+    assert.match(out, new RegExp(`^note +${problem}$`, 'm'));
+  });
+
   it('whois: registrar, dates with "in N days", statuses with meanings, name servers', async () => {
     const r = await runCli(['whois', 'example.cz', '--format', 'text']);
     assert.equal(r.code, 0, r.stderr);

@@ -85,13 +85,65 @@ const CASES: Array<{ file: string; source: string; refused: boolean }> = [
     source: "import { query } from '../engine/dns/query';\nexport const x = query;\n",
     refused: true,
   },
+  // inside engine/ imports point down: names.ts and guard.ts, dns/, mail/, zone/, whois/, web/
+  ...engineOrder(),
 ];
 
-describe('lint: the layers of architecture.md', function () {
+/** Each engine folder against every other, and the bottom files against all of them. */
+function engineOrder(): Array<{ file: string; source: string; refused: boolean }> {
+  const order = ['dns', 'mail', 'zone', 'whois', 'web'];
+  const cases = order.flatMap((from, i) =>
+    order
+      .filter((to) => to !== from)
+      .flatMap((to) => [
+        {
+          file: `src/engine/${from}/probe.ts`,
+          source: `import { x } from '../${to}/probe2';\nexport const y = x;\n`,
+          refused: order.indexOf(to) > i,
+        },
+        // deeper files too (dns/dnssec/, dns/rdata/)
+        {
+          file: `src/engine/${from}/sub/probe.ts`,
+          source: `import { x } from '../../${to}/probe2';\nexport const y = x;\n`,
+          refused: order.indexOf(to) > i,
+        },
+      ]),
+  );
+  for (const to of order) {
+    cases.push({
+      file: 'src/engine/probe.ts',
+      source: `import { x } from './${to}/probe2';\nexport const y = x;\n`,
+      refused: true,
+    });
+  }
+  for (const bottom of ['names', 'guard']) {
+    cases.push({
+      file: 'src/engine/web/probe.ts',
+      source: `import { x } from '../${bottom}';\nexport const y = x;\n`,
+      refused: false,
+    });
+    cases.push({
+      file: 'src/engine/dns/rdata/probe.ts',
+      source: `import { x } from '../../../${bottom}';\nexport const y = x;\n`,
+      refused: false,
+    });
+  }
+  // the engine order does not loosen the layers: engine/ still never imports services/
+  cases.push({
+    file: 'src/engine/web/probe.ts',
+    source: "import { x } from '../../services/embedded';\nexport const y = x;\n",
+    refused: true,
+  });
+  return cases;
+}
+
+describe('lint: the layers of architecture.md and the order inside engine/', function () {
   this.timeout(120_000);
   for (const c of CASES) {
     const verdict = c.refused ? 'refuses' : 'allows';
-    it(`${verdict} ${c.source.split('\n').find((l) => l.includes('../')) ?? "import 'vscode'"} in ${c.file}`, async () => {
+    const lines = c.source.split('\n');
+    const shown = lines.find((l) => /from '\.\.?\//.test(l)) ?? lines[0];
+    it(`${verdict} ${shown} in ${c.file}`, async () => {
       const errors = await layerErrors(c.file, c.source);
       if (c.refused) assert.ok(errors.length > 0, 'eslint let a layer break through');
       else assert.deepEqual(errors, []);

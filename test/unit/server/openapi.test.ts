@@ -18,6 +18,7 @@ const PATHS: Record<MethodName, string> = {
   domainKeys: '/domain/domain_keys?host=example.test&selectors=s1',
   senderPolicyRanges: '/domain/sender_policy_ranges?host=example.test',
   whois: '/domain/whois?host=example.test',
+  tls: '/domain/tls?host=example.test&port=8443&starttls=smtp',
   icons: '/meta/icons?url=site.test',
   redirects: '/meta/redirects?url=site.test',
   unfurl: '/meta/unfurl?url=site.test',

@@ -55,6 +55,7 @@ const PATH_OF: Record<MethodName, string> = {
   domainKeys: '/domain/domain_keys?host=example.test',
   senderPolicyRanges: '/domain/sender_policy_ranges?host=example.test',
   whois: '/domain/whois?host=example.test',
+  tls: '/domain/tls?host=example.test',
   icons: '/meta/icons?url=site.test',
   redirects: '/meta/redirects?url=site.test',
   unfurl: '/meta/unfurl?url=site.test',
@@ -355,6 +356,30 @@ describe('server', () => {
         assert.ok(!line.includes(server.token));
         assert.ok(!line.includes('wrong-token-0123456789'));
       }
+    });
+
+    it('never logs a token in the request target, whatever the parameter is called', async () => {
+      const before = server.log.length;
+      const t = server.token;
+      const targets = [
+        `/domain/query?host=example.test&token=${t}`,
+        `/domain/query?access_token=${encodeURIComponent(t)}&host=example.test`,
+        `/domain/query?host=example.test&x-api-key=${t}`,
+        `/domain/query?host=${t}`,
+        `/domain/query?host=example.test&server=${encodeURIComponent(t).replace(/./g, (c) => `%${c.charCodeAt(0).toString(16)}`)}`,
+        `/${t}/query`,
+        `/domain/query?${t}=1`,
+      ];
+      for (const target of targets) await get(server, target, { auth: `Bearer ${t}` });
+      await new Promise((r) => setTimeout(r, 20));
+      const lines = server.log.slice(before).filter((l) => !l.startsWith('error '));
+      assert.equal(lines.length, targets.length);
+      for (const line of lines) {
+        assert.ok(!line.includes(t), line);
+        assert.ok(!decodeURIComponent(line).includes(t), line);
+      }
+      assert.match(lines[0], /\?host=example\.test&token=\[hidden\] /);
+      assert.match(lines[2], /&x-api-key=\[hidden\] /);
     });
 
     it('close() lets in-flight requests finish and refuses new connections', async () => {

@@ -73,6 +73,8 @@ const CALLS: Record<MethodName, (s: HttpServices) => Promise<unknown>> = {
   domainKeys: (s) => s.domainKeys({ host: 'example.test', selectors: ['s1', 's2'] }),
   senderPolicyRanges: (s) => s.senderPolicyRanges({ host: 'example.test' }),
   whois: (s) => s.whois({ host: 'bücher.test' }),
+  tls: (s) =>
+    s.tls({ host: 'mx.example.test', port: '587', starttls: 'smtp', server: '192.0.2.53' }),
   icons: (s) => s.icons({ url: 'site.test/a b?c=d&e' }),
   redirects: (s) => s.redirects({ url: 'https://site.test/', language: 'de-CH, en;q=0.5' }),
   unfurl: (s) => s.unfurl({ url: 'site.test' }),
@@ -86,6 +88,7 @@ const SENT: Record<MethodName, Record<string, unknown>> = {
   domainKeys: { host: 'example.test', selectors: ['s1', 's2'] },
   senderPolicyRanges: { host: 'example.test' },
   whois: { host: 'bücher.test' },
+  tls: { host: 'mx.example.test', port: '587', starttls: 'smtp', server: '192.0.2.53' },
   icons: { url: 'site.test/a b?c=d&e' },
   redirects: { url: 'https://site.test/', language: 'de-CH, en;q=0.5' },
   unfurl: { url: 'site.test' },

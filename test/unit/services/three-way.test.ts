@@ -17,6 +17,7 @@ import type {
   SpfRoot,
   UnfurlResult,
   ImageResult,
+  TlsResult,
   LinkResult,
   WhoisResult,
 } from '../../../src/contract/shapes';
@@ -30,6 +31,8 @@ import { OpenApiChecker } from '../../support/openapi';
 import { startTestServer, type TestServer } from '../../support/serve';
 import { startWebServer, type WebFixture } from '../../support/web-server';
 import { startWhoisServer, type WhoisFixture } from '../../support/whois-server';
+import { makeTestPki, type TestPki } from '../../support/tls-pki';
+import { serveTls, type Listening } from '../../support/tls-server';
 
 type Params = Record<string, string | string[]>;
 
@@ -37,6 +40,8 @@ interface Fixtures {
   dns4: DnsFixture;
   dns6: DnsFixture;
   web: WebFixture;
+  /** a TLS server for 127.0.0.1 under the test PKI (trusted through NODE_EXTRA_CA_CERTS) */
+  tls: Listening;
 }
 
 interface Case {
@@ -57,7 +62,8 @@ type AnyResult = QueryResult &
   IconsResult &
   RedirectsResult &
   UnfurlResult &
-  ImageResult;
+  ImageResult &
+  TlsResult;
 
 const values = (json: QueryResult, type?: string): Array<string | undefined> =>
   json.records.filter((r) => type === undefined || r.type === type).map((r) => r.value);
@@ -339,6 +345,22 @@ const CASES: Case[] = [
     code: 'not_found',
   },
   {
+    name: 'tls: a trusted chain, asked by address',
+    op: 'tls',
+    params: (fx) => ({ host: '127.0.0.1', port: String(fx.tls.port) }),
+    check: (j) => {
+      assert.equal(j.trusted, true, JSON.stringify(j.problems));
+      assert.deepEqual(j.chain[0].ip_addresses, ['127.0.0.1']);
+      assert.equal(j.chain.length, 2);
+    },
+  },
+  {
+    name: 'tls: a port out of range',
+    op: 'tls',
+    params: () => ({ host: '127.0.0.1', port: '70000' }),
+    code: 'invalid_argument',
+  },
+  {
     name: 'whois: unregistered (RDAP 404)',
     op: 'whois',
     params: () => ({ host: 'unregistered.cz' }),
@@ -419,6 +441,7 @@ function cliArgs(op: Operation, params: Params): string[] {
 describe('three ways: engine, HTTP client through the server, command line', function () {
   let fx: Fixtures;
   let rdap: RdapFixture;
+  let pki: TestPki;
   let port43: WhoisFixture;
   let server: TestServer;
   let tmp: string;
@@ -441,7 +464,8 @@ describe('three ways: engine, HTTP client through the server, command line', fun
       startWebServer(),
     ]);
     cli = built;
-    fx = { dns4, dns6, web };
+    pki = makeTestPki({ hostile: false });
+    fx = { dns4, dns6, web, tls: await serveTls(pki.loopback) };
     rdap = await startRdapServer({
       '/domain/example.cz': { body: RDAP_CZ },
       '/domain/xn--bcher-kva.cz': { body: RDAP_IDN_CZ },
@@ -456,6 +480,7 @@ describe('three ways: engine, HTTP client through the server, command line', fun
     writeFileSync(bootstrap, JSON.stringify({ version: '1.0', services: [[['cz'], [rdap.base]]] }));
     whoisEnv.HOSTLENS_RDAP_BOOTSTRAP = bootstrap;
     whoisEnv.HOSTLENS_WHOIS_SERVER = port43.address;
+    whoisEnv.NODE_EXTRA_CA_CERTS = pki.caFile;
     for (const [k, v] of Object.entries(whoisEnv)) {
       savedEnv[k] = process.env[k];
       process.env[k] = v;
@@ -490,10 +515,12 @@ describe('three ways: engine, HTTP client through the server, command line', fun
       fx?.dns4.close(),
       fx?.dns6.close(),
       fx?.web.close(),
+      fx?.tls.close(),
       rdap?.close(),
       port43?.close(),
     ]);
     if (tmp) rmSync(tmp, { recursive: true, force: true });
+    pki?.close();
   });
 
   async function viaEngine(op: Operation, params: Params): Promise<Outcome> {

@@ -71,14 +71,14 @@ export async function queryWithDnssec(
     if (failure !== undefined) errors.push({ type, code: failure });
     if (v.rcode === 'NXDOMAIN') nxdomain = true;
     for (const set of v.answers) {
-      // As a plain look-up says it: records of another owner name it, CNAMEs followed chain.
-      const owner = absolute(set.name) === asked ? {} : { name: set.name };
-      const shaped = contractRecords(set.type === type ? type : 'CNAME', set).map((r) => ({
-        ...owner,
-        ...r,
-      }));
-      if (set.type === type) records.push(...shaped);
-      else if (set.type === 'CNAME') chain.add(shaped);
+      // As a plain look-up says it: records of another owner name it; each CNAME followed is
+      // a link of the chain, with its owner.
+      if (set.type === type) {
+        const owner = absolute(set.name) === asked ? {} : { name: set.name };
+        records.push(...contractRecords(type, set).map((r) => ({ ...owner, ...r })));
+      } else if (set.type === 'CNAME') {
+        chain.add(contractRecords('CNAME', set).map((r) => ({ name: set.name, ...r })));
+      }
     }
   });
   if (errors.length === types.length) {
@@ -161,4 +161,45 @@ function combine(types: readonly string[], verdicts: readonly Verdict[]): Dnssec
   const out: DnssecResult = { status: w.status, reason, chain };
   if (signatures.length > 0) out.signatures = signatures;
   return out;
+}
+
+/** One question of any type the validator asks (TLSA for DANE), with its verdict. */
+export interface ValidatedAnswer {
+  status: DnssecResult['status'];
+  reason: string;
+  /** NXDOMAIN, NOERROR…; absent when the question failed */
+  rcode?: string;
+  /** each record of the answer RRset, by the type table's field names */
+  data: Array<Record<string, unknown>>;
+}
+
+export async function validatedAnswer(
+  name: string,
+  type: string,
+  server: string | undefined,
+  options: DnssecOptions = {},
+): Promise<ValidatedAnswer> {
+  throwIfAborted(options.signal);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const tries = options.tries ?? DEFAULT_TRIES;
+  const ns = await nameserver(server, options, timeoutMs * tries);
+  const anchors = loadTrustAnchors(options.env);
+  const exchange = options.exchange ?? createExchange({ timeoutMs, tries });
+  const resolver = new Resolver(
+    exchange,
+    ns,
+    anchors.ok ? anchors.anchors : [],
+    options.now ?? Date.now,
+    options.signal,
+  );
+  const verdict = await validateQuestion(resolver, queryName(name), type);
+  throwIfAborted(options.signal);
+  if (verdict.failed !== undefined) throw verdict.failed.error;
+  const data = verdict.answers.filter((s) => s.type === type).flatMap((s) => s.data);
+  return {
+    status: anchors.ok ? verdict.status : 'indeterminate',
+    reason: anchors.ok ? verdict.reason : anchors.reason,
+    ...(verdict.rcode !== undefined ? { rcode: verdict.rcode } : {}),
+    data,
+  };
 }

@@ -123,6 +123,7 @@ describe('engine/dns/mail-records mailSetup', () => {
       domainKeys: (p, o) => domainKeys(p, { ...opts, ...o }),
       senderPolicyRanges: (p, o) => senderPolicyRanges(p, { ...opts, ...o }),
       whois: () => Promise.reject(new LookupError('not_found', 'not used here')),
+      tls: () => Promise.reject(new LookupError('not_found', 'not used here')),
     };
   });
   after(() => dns.close());

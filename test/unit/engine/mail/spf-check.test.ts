@@ -30,6 +30,10 @@ const RECORDS: FixtureRecord[] = [
   { name: 'live.mxs.test', type: 'A', data: '192.0.2.200' },
   txt('mx-one-void.test', 'v=spf1 mx:mxs.test -all'),
   txt('mx-third-void.test', 'v=spf1 exists:v1.test exists:v2.test mx:mxs.test -all'),
+  txt('mx-second-void.test', 'v=spf1 exists:v1.test mx:mxs.test -all'),
+  // an answer that holds only a CNAME chain has an answer count above 0: not void
+  { name: 'alias.test', type: 'CNAME', data: 'nothing.alias-target.test' },
+  txt('cname-void.test', 'v=spf1 exists:v1.test exists:v2.test a:alias.test -all'),
   { name: '78.2.0.192.in-addr.arpa', type: 'PTR', data: 'ghost.ptr.test' },
   { name: '78.2.0.192.in-addr.arpa', type: 'PTR', data: 'good.ptr.test' },
   { name: 'good.ptr.test', type: 'A', data: '192.0.2.78' },
@@ -104,12 +108,28 @@ describe('engine/dns/spf-check checkHost', () => {
     assert.equal(voids.void_lookups, 3);
   });
 
-  it('counts a term void once, whichever of its look-ups found nothing (4.6.4)', async () => {
-    // Two of three MX targets have no address: one void term, and the third target matches.
+  it('counts void look-ups per DNS query, as pyspf and Mail::SPF do (4.6.4)', async () => {
+    // Two of three MX targets have no address: two void queries of one term, within the limit.
     const mx = await check('192.0.2.200', 'mx-one-void.test');
-    assert.deepEqual([mx.result, mx.void_lookups], ['pass', 1]);
+    assert.deepEqual([mx.result, mx.void_lookups, mx.void_terms], ['pass', 2, 1]);
+    assert.equal(mx.problems, undefined);
     const mx3 = await check('192.0.2.200', 'mx-third-void.test');
     assert.deepEqual([mx3.result, mx3.void_lookups], ['permerror', 3]);
+    assert.match(mx3.reason!, /More than 2 void look-ups/);
+    // Three void queries in two terms: receivers give permerror; the section's "terms" would
+    // not, and a problem line says so.
+    const mx2 = await check('192.0.2.200', 'mx-second-void.test');
+    assert.deepEqual([mx2.result, mx2.void_lookups, mx2.void_terms], ['permerror', 3, 2]);
+    assert.equal(mx2.problems?.length, 1);
+    assert.match(
+      mx2.problems[0],
+      /3 DNS queries found nothing in 2 terms.*pyspf or Mail::SPF.*section 4\.6\.4.*"terms"/,
+    );
+    // Over the limit by either count: no problem line (the readings agree).
+    assert.equal(mx3.problems, undefined);
+    // A CNAME to a name without records is an answer with a record in it (answer count 1).
+    const alias = await check('192.0.2.200', 'cname-void.test');
+    assert.deepEqual([alias.result, alias.void_lookups], ['fail', 2]);
     // One PTR name has no address: the ptr term is void, and the other name validates.
     const ptr = await check('192.0.2.78', 'ptr-one-void.test');
     assert.deepEqual([ptr.result, ptr.void_lookups], ['pass', 1]);

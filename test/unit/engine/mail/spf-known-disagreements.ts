@@ -112,37 +112,12 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
     section: '4.6.4',
     why:
       'pyspf counts each name of a CNAME chain that ends without records as a void look-up; ' +
-      'the section counts DNS queries that return no answer: at most one for that query',
+      'the section counts queries answered with an answer count of 0 or NXDOMAIN, and an ' +
+      'answer that holds the CNAME chain has an answer count above 0 (Mail::SPF agrees)',
     applies: (o) =>
       o.reference === 'pyspf' &&
       theyHitVoidLimit(o) &&
       voidQueries(o).some((q) => zoneHas(o, q.name, 'CNAME')),
-  },
-  {
-    id: 'cname-only-answer',
-    section: '4.6.4 (DNS layer)',
-    why:
-      'Mail::SPF does not count an answer that holds only a CNAME (its answer count is not 0, ' +
-      "as the section words it); the engine's DNS layer reports no records of the asked type " +
-      'without saying whether a CNAME came with it, so the engine counts it void. By the ' +
-      'letter Mail::SPF is right; fixable once the DNS transport reports the answer count',
-    applies: (o) =>
-      o.reference === 'Mail::SPF' &&
-      oursHitVoidLimit(o) &&
-      o.theirs.result !== 'permerror' &&
-      voidQueries(o).some((q) => zoneHas(o, q.name, 'CNAME')),
-  },
-  {
-    id: 'void-per-query',
-    section: '4.6.4',
-    why:
-      'the reference counts every empty answer of a term (each MX target, each PTR name) ' +
-      'where the section limits the "terms" whose DNS queries return no answer; the engine ' +
-      'counts such a term once and stays within the limit of 2',
-    applies: (o) =>
-      theyHitVoidLimit(o) &&
-      voidQueries(o).length > MAX_VOIDS &&
-      voidQueries(o).length > o.ours.void_lookups,
   },
   {
     id: 'ptr-names-outside-target',

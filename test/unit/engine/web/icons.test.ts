@@ -42,9 +42,18 @@ describe('web icons', () => {
       ['icon', '/img/anim.gif', 24, 24, 'gif'],
       ['mask-icon', '/img/mask.svg', 16, 16, 'svg'],
       ['icon', 'data:', 3, 3, 'gif'],
+      // Declared but answering 404: listed 0 x 0 (its sizes attribute is not believed).
+      ['icon', '/img/missing.png', 0, 0, undefined],
     ]);
-    // The missing (404) icon is gone.
-    assert.ok(!result.icons.some((i) => i.url.includes('missing')));
+    const missing = result.icons.find((i) => i.url.includes('missing'));
+    assert.deepEqual(missing, {
+      rel: 'icon',
+      url: site.url('/img/missing.png'),
+      height: 0,
+      width: 0,
+      reason: 'http_error',
+      status: 404,
+    });
     assert.equal(result.icon_url, site.url('/img/m-512.png'));
     assert.equal(result.canonical_url, site.url('/icons/canonical'));
   });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { whois } from '../../../../src/engine/whois/index';
 import { lookupRdap } from '../../../../src/engine/whois/rdap';
-import { createGuardedAgent } from '../../../../src/engine/web/fetcher';
+import { createGuardedAgent } from '../../../../src/engine/agent';
 import { EmbeddedServices } from '../../../../src/services/embedded';
 import { startRdapServer, type RdapFixture } from '../../../support/rdap-server';
 import { startWhoisServer, type WhoisFixture } from '../../../support/whois-server';

@@ -166,3 +166,22 @@ describe('whois parser shortcuts', function () {
     assert.equal(got.domain.domain, 'example.com');
   });
 });
+
+describe('whois reply classification: lines folded once, patterns in lower case', () => {
+  it('reads a line in any letter case, in every script the patterns cover', async () => {
+    const { classifyReply } = await import('../../../../src/engine/whois/reply');
+    const cases: Array<[string, string]> = [
+      ['NO MATCH FOR "EXAMPLE.TEST".', 'not_found'],
+      ['% ДОМЕН НЕ НАЙДЕН', 'not_found'],
+      ['Domain Status: NOT FOUND', 'not_found'],
+      ['ERROR: Too Many Requests, slow down', 'rate_limited'],
+      ['Zu Viele Anfragen von Ihrer Adresse', 'rate_limited'],
+      ['DOMAIN IS RESERVED BY THE REGISTRY', 'reserved'],
+    ];
+    for (const [line, kind] of cases) {
+      assert.equal(classifyReply(`Header\n${line}\n`)?.kind, kind, line);
+      // the line reported is the server's own, not the folded copy
+      assert.equal(classifyReply(`${line}\n`)?.line, line.replace(/^% /, ''), line);
+    }
+  });
+});

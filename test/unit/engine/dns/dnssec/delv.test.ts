@@ -253,6 +253,20 @@ describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', 
     );
   });
 
+  it('names the owner of records reached through a CNAME and lists the chain, as a plain look-up does', async () => {
+    const env = { HOSTLENS_TRUST_ANCHORS: h.anchorsFile };
+    const r = await queryWithDnssec(
+      { host: 'alias.ecdsa.tld', types: ['A'], server: h.server },
+      { env },
+    );
+    assert.deepEqual(
+      r.chain?.map((c) => [c.name, c.type, c.value]),
+      [['alias.ecdsa.tld.', 'CNAME', 'www.ecdsa.tld.']],
+    );
+    assert.ok(r.records.length > 0);
+    assert.ok(r.records.every((x) => x.type === 'A' && x.name === 'www.ecdsa.tld.'));
+  });
+
   describe('through every front end (anchors from the environment)', () => {
     let saved: string | undefined;
     beforeEach(() => {

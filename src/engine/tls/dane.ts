@@ -1,0 +1,144 @@
+// DANE (RFC 6698, RFC 7671): the TLSA records of `_port._tcp.host` against the chain the
+// server sent. Only a DNSSEC-secure TLSA answer may be used (RFC 7672 section 2.2, RFC 6698
+// section 4.1); for SMTP the PKIX usages 0 and 1 are unusable too (RFC 7672 section 3.1.3).
+// DANE-EE(3) matches the leaf and nothing else is checked (RFC 7671 section 5.1); DANE-TA(2)
+// matches a certificate the server sent above the leaf, the leaf chaining to it by signature
+// and carrying the name (section 5.2); PKIX-TA(0) and PKIX-EE(1) also need the PKIX verdict.
+import { createHash } from 'node:crypto';
+import type { TlsDane, TlsProblem } from '../../contract/shapes';
+import type { ValidatedAnswer } from '../dns/dnssec/index';
+import type { ReadCertificate } from './certificate';
+
+interface Tlsa {
+  usage: number;
+  selector: number;
+  matching_type: number;
+  data: Buffer;
+}
+
+export interface DaneInput {
+  host: string;
+  port: number;
+  smtp: boolean;
+  /** the chain as sent, leaf first */
+  sent: readonly ReadCertificate[];
+  /** the linked chain with a store anchor, for PKIX-TA */
+  linked: readonly ReadCertificate[];
+  /** PKIX verdict (OpenSSL's) and whether the leaf names the host */
+  trusted: boolean;
+  nameMatches: boolean;
+  /** the validated answer for tlsaName(host, port), asked while the handshake ran */
+  answer: Promise<ValidatedAnswer>;
+}
+
+export interface DaneOutcome {
+  dane: TlsDane;
+  problem?: TlsProblem;
+}
+
+export function tlsaName(host: string, port: number): string {
+  return `_${port}._tcp.${host.toLowerCase().replace(/\.$/, '')}`;
+}
+
+/** undefined when the name has no TLSA records (no DANE) or they could not be asked. */
+export async function checkDane(input: DaneInput): Promise<DaneOutcome | undefined> {
+  const name = tlsaName(input.host, input.port);
+  let answer: ValidatedAnswer;
+  try {
+    answer = await input.answer;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'cancelled') throw err;
+    return undefined;
+  }
+  const records = answer.data.map(toTlsa).filter((r): r is Tlsa => r !== undefined);
+  if (records.length === 0) return undefined;
+  const dane: Omit<TlsDane, 'status'> = {
+    name: `${name}.`,
+    dnssec: answer.status,
+    records: records.map(
+      (r) => `${r.usage} ${r.selector} ${r.matching_type} ${r.data.toString('hex')}`,
+    ),
+  };
+  if (answer.status !== 'secure') {
+    return unusable(
+      dane,
+      `The TLSA records at ${name} are not DNSSEC-secure (${answer.status}: ${answer.reason}), so they cannot be used (RFC 7672 section 2.2)`,
+    );
+  }
+  const usable = records.filter((r) => isUsable(r, input.smtp));
+  if (usable.length === 0) {
+    return unusable(
+      dane,
+      `None of the TLSA records at ${name} has a usage, selector and matching type ${input.smtp ? 'SMTP may use (DANE-TA or DANE-EE, RFC 7672 section 3.1.3)' : 'this client knows'}`,
+    );
+  }
+  if (usable.some((r) => matches(r, input))) return { dane: { status: 'match', ...dane } };
+  return {
+    dane: { status: 'mismatch', ...dane },
+    problem: {
+      code: 'dane_mismatch',
+      severity: 'error',
+      message: `No TLSA record at ${name} matches the certificates the server sent (${usable.length} usable record${usable.length === 1 ? '' : 's'})`,
+    },
+  };
+}
+
+function unusable(dane: Omit<TlsDane, 'status'>, message: string): DaneOutcome {
+  return {
+    dane: { status: 'unusable', ...dane },
+    problem: { code: 'dane_unusable', severity: 'warning', message },
+  };
+}
+
+function toTlsa(data: Record<string, unknown>): Tlsa | undefined {
+  const { usage, selector, matching_type, data: bytes } = data;
+  if (typeof usage !== 'number' || typeof selector !== 'number') return undefined;
+  if (typeof matching_type !== 'number' || !Buffer.isBuffer(bytes)) return undefined;
+  return { usage, selector, matching_type, data: bytes };
+}
+
+function isUsable(r: Tlsa, smtp: boolean): boolean {
+  if (r.usage > 3 || r.selector > 1 || r.matching_type > 2) return false;
+  return !smtp || r.usage >= 2;
+}
+
+function matches(r: Tlsa, input: DaneInput): boolean {
+  const leaf = input.sent[0];
+  switch (r.usage) {
+    case 3:
+      return associates(r, leaf);
+    case 1:
+      return input.trusted && associates(r, leaf);
+    case 0:
+      return input.trusted && input.linked.slice(1).some((c) => associates(r, c));
+    default: {
+      // DANE-TA: a sent certificate above the leaf, every link up to it verifying by signature.
+      if (!input.nameMatches) return false;
+      for (let i = 1; i < input.sent.length; i++) {
+        if (!signedBy(input.sent[i - 1], input.sent[i])) return false;
+        if (associates(r, input.sent[i])) return true;
+      }
+      return false;
+    }
+  }
+}
+
+function signedBy(child: ReadCertificate, issuer: ReadCertificate): boolean {
+  try {
+    return child.x509.verify(issuer.x509.publicKey);
+  } catch {
+    return false;
+  }
+}
+
+function associates(r: Tlsa, cert: ReadCertificate): boolean {
+  const selected =
+    r.selector === 0 ? cert.der : cert.x509.publicKey.export({ type: 'spki', format: 'der' });
+  const digest =
+    r.matching_type === 0
+      ? selected
+      : createHash(r.matching_type === 1 ? 'sha256' : 'sha512')
+          .update(selected)
+          .digest();
+  return digest.equals(r.data);
+}

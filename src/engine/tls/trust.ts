@@ -1,0 +1,76 @@
+// The trust store of an inspection: Node's bundled roots, the platform's bundle (Node 20 has no
+// --use-system-ca, so the file OpenSSL itself reads on this system), NODE_EXTRA_CA_CERTS and the
+// caller's extra CAs (a setting). One secure context per distinct store, kept for the process:
+// building one from ~150 PEM roots costs more than a loopback handshake.
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+
+// Where Debian/Ubuntu, Fedora/RHEL, Alpine/Arch and macOS (Homebrew OpenSSL) keep the bundle;
+// SSL_CERT_FILE first, as OpenSSL honours it.
+const PLATFORM_BUNDLES = [
+  '/etc/ssl/certs/ca-certificates.crt',
+  '/etc/pki/tls/certs/ca-bundle.crt',
+  '/etc/ssl/cert.pem',
+  '/usr/local/etc/openssl/cert.pem',
+];
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+export interface TrustStore {
+  context: SecureContext;
+  /** SHA-256 (hex) of every anchor's DER, to tell a certificate the store supplied */
+  anchors: Set<string>;
+}
+
+const stores = new Map<string, TrustStore>();
+
+/** The store for these extra CAs (PEM text); built once per distinct set. */
+export function trustStore(extraCa: readonly string[] = [], env = process.env): TrustStore {
+  const extras = [...readPems(env.NODE_EXTRA_CA_CERTS), ...extraCa.flatMap(pemBlocks)];
+  const key = createHash('sha256').update(extras.join('\n')).digest('hex');
+  let store = stores.get(key);
+  if (store === undefined) {
+    const pems = [...new Set([...rootCertificates, ...platformBundle(env), ...extras])];
+    store = {
+      context: createSecureContext({
+        ca: pems,
+        // Every certificate a server offers is accepted at the handshake, so a weak one can
+        // be described; verify.ts holds the chain to OpenSSL's default level 2 itself.
+        ciphers: 'DEFAULT:@SECLEVEL=0',
+      }),
+      anchors: new Set(pems.map(fingerprint).filter((f): f is string => f !== undefined)),
+    };
+    stores.set(key, store);
+  }
+  return store;
+}
+
+function platformBundle(env: NodeJS.ProcessEnv): string[] {
+  for (const file of [env.SSL_CERT_FILE, ...PLATFORM_BUNDLES]) {
+    const pems = readPems(file);
+    if (pems.length > 0) return pems;
+  }
+  return [];
+}
+
+function readPems(file: string | undefined): string[] {
+  if (file === undefined || file === '') return [];
+  try {
+    return pemBlocks(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+function pemBlocks(text: string): string[] {
+  return text.match(PEM_BLOCK) ?? [];
+}
+
+function fingerprint(pem: string): string | undefined {
+  try {
+    return createHash('sha256').update(new X509Certificate(pem).raw).digest('hex');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,144 @@
+// The verdict on a chain: OpenSSL's own verification (done in the handshake against the trust
+// store, at security level 0 so that every server can be described) raised to OpenSSL's
+// default level 2 (keys of at least 112 bits of security, no SHA-1 or MD5 signature below the
+// trust anchor, as x509_vfy.c checks them), the name checked as `-verify_hostname` does, and
+// the problems a person reads: each certificate's dates, its key and signature, the chain's
+// end. `trusted` is what `openssl s_client -verify_return_error -verify_hostname` decides.
+import type { TlsProblem } from '../../contract/shapes';
+import { securityBits, WEAK_DIGEST_SIGNATURES, type ReadCertificate } from './certificate';
+
+/** RFC-less but universal: renewals are due a month ahead; three weeks left is a warning. */
+export const EXPIRES_SOON_DAYS = 21;
+/** OpenSSL security level 2 (SSL_CTX_set_security_level(3)): 112 bits. */
+const LEVEL_2_BITS = 112;
+const DAY_MS = 86_400_000;
+
+export interface ChainVerdict {
+  trusted: boolean;
+  problems: TlsProblem[];
+  /** how many certificates of the linked chain the server sent (the rest came from the store) */
+  sentCount: number;
+}
+
+export interface VerifyInput {
+  /** leaf first, linked by issuer, a store-supplied anchor at the end when node found one */
+  chain: ReadCertificate[];
+  verifyError: string | null;
+  nameError: string | undefined;
+  host: string;
+  anchors: ReadonlySet<string>;
+  now: number;
+  expiresSoonDays?: number;
+}
+
+// OpenSSL's verification codes, as node names them, in words.
+const VERIFY_TEXT: Record<string, string> = {
+  UNABLE_TO_GET_ISSUER_CERT: 'the issuer certificate could not be found',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+    'the issuer certificate is neither sent nor in the trust store',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the leaf certificate could not be verified',
+  CERT_SIGNATURE_FAILURE: 'a certificate signature does not verify',
+  CERT_NOT_YET_VALID: 'a certificate is not yet valid',
+  CERT_HAS_EXPIRED: 'a certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the chain ends in a self-signed root that is not in the trust store',
+  INVALID_CA: 'a certificate that is not a CA signed another',
+  PATH_LENGTH_EXCEEDED: 'a CA path length constraint is exceeded',
+  INVALID_PURPOSE: 'a certificate may not be used for a TLS server',
+  CERT_REVOKED: 'a certificate is revoked',
+  CERT_UNTRUSTED: 'the root is not trusted for this purpose',
+  CERT_REJECTED: 'the root is marked as rejected',
+};
+
+export function verifyChain(input: VerifyInput): ChainVerdict {
+  const { chain, now } = input;
+  const problems: TlsProblem[] = [];
+  const add = (code: TlsProblem['code'], severity: TlsProblem['severity'], message: string) => {
+    if (!problems.some((p) => p.code === code)) problems.push({ code, severity, message });
+  };
+  const leaf = chain[0];
+  const last = chain[chain.length - 1];
+  const anchorFromStore =
+    chain.length > 1 && last.selfSigned && input.anchors.has(last.json.sha256);
+  const sentCount = anchorFromStore ? chain.length - 1 : chain.length;
+  const name = (c: ReadCertificate, i: number) =>
+    i === 0 ? 'the leaf certificate' : `"${c.json.subject}"`;
+
+  chain.forEach((cert, i) => {
+    const { not_before, not_after } = cert.json;
+    const after = Date.parse(not_after);
+    if (after < now) add('expired', 'error', `${capital(name(cert, i))} expired on ${not_after}`);
+    else if (Date.parse(not_before) > now) {
+      add('not_yet_valid', 'error', `${capital(name(cert, i))} is valid only from ${not_before}`);
+    }
+    if (securityBits(cert.json.key_type, cert.json.key_bits) < LEVEL_2_BITS) {
+      add(
+        'weak_key',
+        'error',
+        `${capital(name(cert, i))} has a ${cert.json.key_bits}-bit ${cert.json.key_type} key (at least 2048-bit RSA or 224-bit EC is needed)`,
+      );
+    }
+    // A trust anchor's own signature is not checked (it is trusted as a key, not as a signature).
+    const isAnchor = i === chain.length - 1 && cert.selfSigned;
+    if (!isAnchor && WEAK_DIGEST_SIGNATURES.has(cert.json.signature_algorithm)) {
+      add(
+        'sha1_signature',
+        'error',
+        `${capital(name(cert, i))} is signed with ${cert.json.signature_algorithm}, which is no longer accepted`,
+      );
+    }
+  });
+
+  const error = input.verifyError;
+  if (leaf.selfSigned && chain.length === 1) {
+    if (!input.anchors.has(leaf.json.sha256)) {
+      add('self_signed', 'error', 'The certificate is self-signed and not in the trust store');
+    }
+  } else if (
+    error !== null &&
+    /UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF/.test(error) &&
+    !last.selfSigned
+  ) {
+    add(
+      'incomplete_chain',
+      'error',
+      `The server did not send the certificate that issued "${last.json.subject}" (issuer "${last.json.issuer}"), and the trust store does not have it`,
+    );
+  } else if (error !== null && error !== 'CERT_HAS_EXPIRED' && error !== 'CERT_NOT_YET_VALID') {
+    add('untrusted', 'error', `Not trusted: ${VERIFY_TEXT[error] ?? error}`);
+  }
+
+  if (input.nameError !== undefined) {
+    const names = [...leaf.json.dns_names, ...leaf.json.ip_addresses];
+    add(
+      'name_mismatch',
+      'error',
+      `The certificate is not for ${input.host}` +
+        (names.length > 0
+          ? ` (it names ${names.slice(0, 5).join(', ')}${names.length > 5 ? '…' : ''})`
+          : ` (subject ${leaf.json.subject})`),
+    );
+  }
+
+  const soon = (input.expiresSoonDays ?? EXPIRES_SOON_DAYS) * DAY_MS;
+  chain.forEach((cert, i) => {
+    const left = Date.parse(cert.json.not_after) - now;
+    if (left >= 0 && left < soon) {
+      add(
+        'expires_soon',
+        'warning',
+        `${capital(name(cert, i))} expires in ${cert.json.days_left} day${cert.json.days_left === 1 ? '' : 's'} (${cert.json.not_after})`,
+      );
+    }
+  });
+
+  const trusted =
+    error === null &&
+    input.nameError === undefined &&
+    !problems.some((p) => p.severity === 'error');
+  return { trusted, problems, sentCount };
+}
+
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
