@@ -1,16 +1,22 @@
 // Regenerates the marketplace icon and the walkthrough pictures with the headless Chromium the
 // screenshot harness uses:
 //   media/icon.png               128x128, media/hostlens.svg's globe and lens on a tile
-//   media/walkthrough/*.png      close-ups cut from docs/screenshots (npm run screenshots)
+//   media/walkthrough/*.png      close-ups cut from the README's pictures (media/readme, else
+//                                docs/screenshots; both copied from npm run screenshots)
 //   node scripts/media.mjs   (then review and commit media/)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH } from '../test/harness/versions.mjs';
 
 const root = join(import.meta.dirname, '..');
 const media = join(root, 'media');
-const shots = join(root, 'docs', 'screenshots');
+const shotDirs = [join(media, 'readme'), join(root, 'docs', 'screenshots')];
+const shot = (name) => {
+  const dir = shotDirs.find((d) => existsSync(join(d, name)));
+  if (dir === undefined) throw new Error(`${name} is in none of ${shotDirs.join(', ')}`);
+  return join(dir, name);
+};
 
 /** The activity-bar glyph drawn white on a blue tile, the shape the marketplace expects. */
 function iconSvg() {
@@ -52,7 +58,7 @@ try {
     await page.screenshot({ clip: { x: 0, y: 0, width: 128, height: 128 }, omitBackground: true }),
   );
   for (const [name, source, x, y, width, height] of CROPS) {
-    const data = readFileSync(join(shots, source)).toString('base64');
+    const data = readFileSync(shot(source)).toString('base64');
     await page.setContent(
       `<html><body style="margin:0"><img src="data:image/png;base64,${data}"></body></html>`,
     );

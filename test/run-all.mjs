@@ -19,6 +19,16 @@ const suites = [
       skipped: count(out, /(\d+) pending/),
     }),
   ],
+  // Guard and socket-error suites, in a network namespace with only loopback (test/netns/run.sh).
+  [
+    'netns',
+    ['run', 'test:netns'],
+    (out) => ({
+      passed: count(out, /(\d+) passing/),
+      failed: count(out, /(\d+) failing/),
+      skipped: count(out, /(\d+) pending/),
+    }),
+  ],
   // The VS Code harness closes with "N passed, N failed[, N skipped]".
   [
     'vscode',

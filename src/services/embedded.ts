@@ -15,7 +15,7 @@ import { createWebAgent, type LookupFunction } from '../engine/web/fetcher';
 import type { Agent } from 'undici';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
-import { inspectTls } from '../engine/tls/index';
+import { inspectTls, warmUpTls } from '../engine/tls/index';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 import type { WebOptions } from '../engine/web/fetcher';
 
@@ -48,7 +48,12 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
 
   constructor(private readonly options: EmbeddedOptions = {}) {
     // The engine's once-per-process work, done now rather than in the first request.
-    this.ready = options.warmUp === 'all' ? warmUpDns().then(warmUpMail) : warmUpDns();
+    this.ready =
+      options.warmUp === 'all'
+        ? warmUpDns()
+            .then(warmUpMail)
+            .then(() => warmUpTls(options.extraCa))
+        : warmUpDns();
   }
 
   private dns(call: CallOptions | undefined) {

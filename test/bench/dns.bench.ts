@@ -70,8 +70,13 @@ function spfRecords(): FixtureRecord[] {
 }
 
 /** Builds dist/cli.js when it is missing or older than the sources this bench measures. */
-function ensureBuilt(): void {
-  const newest = ['src/engine/dns/transport.ts', 'src/engine/dns/query.ts', 'src/cli/main.ts']
+export function ensureBuilt(): void {
+  const newest = [
+    'src/engine/dns/transport.ts',
+    'src/engine/dns/query.ts',
+    'src/cli/main.ts',
+    'src/engine/tls/index.ts',
+  ]
     .map((f) => statSync(join(ROOT, f)).mtimeMs)
     .reduce((a, b) => Math.max(a, b));
   if (!existsSync(CLI) || statSync(CLI).mtimeMs < newest) {
@@ -124,13 +129,13 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-interface Measured {
+export interface Measured {
   cold: number;
   warm: number;
 }
 
 /** Fresh serves: the median of their first requests (cold), and of the warm ones after. */
-async function measure(
+export async function measure(
   path: string,
   check: (body: string) => void,
   env?: Record<string, string>,
@@ -164,7 +169,7 @@ async function measure(
  * use); that cost is this process's, not the server's, so it is paid against a loopback
  * server of the bench's own before any serve is timed.
  */
-async function warmClient(): Promise<void> {
+export async function warmClient(): Promise<void> {
   const server = createServer((_req, res) => res.end('{}'));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   try {
@@ -178,7 +183,13 @@ async function warmClient(): Promise<void> {
   }
 }
 
-function row(entry: string, m: Measured, pathMs: number, limit: number, extra = ''): BenchRow {
+export function row(
+  entry: string,
+  m: Measured,
+  pathMs: number,
+  limit: number,
+  extra = '',
+): BenchRow {
   const ratio = m.cold / pathMs;
   return {
     entry,

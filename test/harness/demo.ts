@@ -66,19 +66,22 @@ async function lookUpOnce(profileRoot: string, url: string): Promise<void> {
     page.setDefaultTimeout(CHECK_TIMEOUT_MS);
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench .part.activitybar');
+    // the workbench settles (extensions registered) before the palette knows every command
+    await page.waitForTimeout(2500);
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill('>HostLens: Look Up DNS Records');
-    await page.waitForTimeout(600);
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Look Up DNS Records' })
+      .first()
+      .waitFor();
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
+    await page.locator('.quick-input-widget', { hasText: 'Hostname or IP address' }).waitFor();
     await input.fill('example.test');
     await page.keyboard.press('Enter');
-    await page.waitForSelector(
-      '.monaco-list-row[aria-label*="192.0.2.10"], .monaco-list-row[aria-label^="A"]',
-    );
     await page.waitForSelector('.monaco-list-row[aria-label*="example.test"]');
+    await page.locator('.monaco-list-row', { hasText: '192.0.2.10' }).first().waitFor();
   } finally {
     await browser.close();
   }

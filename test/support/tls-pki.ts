@@ -100,8 +100,9 @@ export function makeTestPki({ hostile = true } = {}): TestPki {
       '-out',
       `${name}.key`,
     ]);
-  const root = (name: string, cn: string) => {
+  const selfSigned = (name: string, subject: string, extensions: string[], days: number) => {
     ecKey(name);
+    const exts = extensions.flatMap((e) => ['-addext', e]);
     openssl(dir, [
       'req',
       '-x509',
@@ -111,15 +112,19 @@ export function makeTestPki({ hostile = true } = {}): TestPki {
       '-out',
       `${name}.pem`,
       '-days',
-      '3650',
+      String(days),
       '-subj',
-      `/O=HostLens Test/CN=${cn}`,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
+      subject,
+      ...exts,
     ]);
   };
+  const root = (name: string, cn: string) =>
+    selfSigned(
+      name,
+      `/O=HostLens Test/CN=${cn}`,
+      ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign,cRLSign'],
+      3650,
+    );
   /** `openssl ca` signs with explicit dates, which `x509 -req` of OpenSSL 3.0 cannot. */
   const sign = (
     name: string,
@@ -190,22 +195,7 @@ export function makeTestPki({ hostile = true } = {}): TestPki {
   leaf('sha1', 'sha1.test', { md: 'sha1' });
   leaf('soon', 'soon.test', { end: utc(Date.now() + 10 * day) });
   sign('loop', 'inter', '/CN=loopback', { san: 'IP:127.0.0.1' });
-  ecKey('self');
-  openssl(dir, [
-    'req',
-    '-x509',
-    '-new',
-    '-key',
-    'self.key',
-    '-out',
-    'self.pem',
-    '-days',
-    '90',
-    '-subj',
-    '/CN=self.test',
-    '-addext',
-    'subjectAltName=DNS:self.test',
-  ]);
+  selfSigned('self', '/CN=self.test', ['subjectAltName=DNS:self.test'], 90);
   root('other_root', 'Unknown Root');
   sign('stranger', 'other_root', '/CN=stranger.test', { san: 'DNS:stranger.test' });
 

@@ -128,7 +128,7 @@ async function askAndCheck(
       if (error.code === 'unauthorized') {
         const action = 'Set a New Token';
         const choice = await vscode.window.showWarningMessage(
-          `HostLens: ${error.detail}. Nothing was saved.`,
+          `HostLens: ${sentence(error.detail)} Nothing was saved.`,
           action,
         );
         if (choice !== action) return undefined;
@@ -137,7 +137,7 @@ async function askAndCheck(
         problem = undefined;
         continue;
       }
-      problem = `${error.detail}. Nothing was saved: correct the address, or Escape to leave.`;
+      problem = `${sentence(error.detail)} Nothing was saved: correct the address, or Escape to leave.`;
     }
   }
 }
@@ -150,4 +150,9 @@ function addressProblem(value: string): string | undefined {
   } catch (err) {
     return toLookupError(err).detail;
   }
+}
+
+/** A message as a sentence: a full stop added unless it already ends in one (or a "?"). */
+function sentence(text: string): string {
+  return /[.?!]$/.test(text) ? text : `${text}.`;
 }

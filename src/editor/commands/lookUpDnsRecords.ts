@@ -8,7 +8,7 @@ import { hostProblem } from '../../services/names';
 import { runDnsLookup, type DnsLookupRequest } from '../lookups/dnsLookup';
 import { hostFromEditor, targetArgument } from '../target';
 
-export const CHOOSE_TYPES_TOOLTIP = 'Choose record types and nameserver…';
+const CHOOSE_TYPES_TOOLTIP = 'Choose record types and nameserver…';
 
 export function registerLookUpDnsRecords(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(

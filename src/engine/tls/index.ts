@@ -37,6 +37,12 @@ export interface TlsOptions {
   now?: () => number;
 }
 
+/** Builds the trust store now (a server's warm-up), not in its first TLS look-up. */
+export function warmUpTls(extraCa: readonly string[] = []): Promise<void> {
+  trustStore(extraCa);
+  return Promise.resolve();
+}
+
 export async function inspectTls(params: TlsParams, options: TlsOptions = {}): Promise<TlsResult> {
   throwIfAborted(options.signal);
   const host = hostOf(params.host);
@@ -69,7 +75,11 @@ export async function inspectTls(params: TlsParams, options: TlsOptions = {}): P
   const lookup = resolveLookup(server, dnsOptions);
   const caa = named ? relevantCaa(host, lookup, signal) : Promise.resolve(undefined);
   const tlsa = named
-    ? validatedAnswer(tlsaName(host, port), 'TLSA', server, { ...dnsOptions, now: () => now })
+    ? validatedAnswer(tlsaName(host, port), 'TLSA', server, {
+        ...dnsOptions,
+        now: () => now,
+        whenPresent: true,
+      })
     : Promise.reject(new LookupError('not_found', 'An address has no TLSA records'));
   // Settled whatever happens, so a failed handshake leaves no unhandled rejection behind.
   caa.catch(() => undefined);

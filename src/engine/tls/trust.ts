@@ -2,7 +2,7 @@
 // --use-system-ca, so the file OpenSSL itself reads on this system), NODE_EXTRA_CA_CERTS and the
 // caller's extra CAs (a setting). One secure context per distinct store, kept for the process:
 // building one from ~150 PEM roots costs more than a loopback handshake.
-import { createHash, X509Certificate } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 
@@ -67,10 +67,9 @@ function pemBlocks(text: string): string[] {
   return text.match(PEM_BLOCK) ?? [];
 }
 
+/** SHA-256 of the DER a PEM block carries, without parsing the certificate. */
 function fingerprint(pem: string): string | undefined {
-  try {
-    return createHash('sha256').update(new X509Certificate(pem).raw).digest('hex');
-  } catch {
-    return undefined;
-  }
+  const body = pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
+  const der = Buffer.from(body, 'base64');
+  return der.length > 0 ? createHash('sha256').update(der).digest('hex') : undefined;
 }

@@ -1,8 +1,14 @@
 // RFC 3912 WHOIS over TCP port 43: one query line, the server answers and closes. Bounded in
 // every direction (connect time, total time, bytes), and decoding never throws.
-import { Socket } from 'node:net';
+import { isIP, Socket } from 'node:net';
 import { LookupError, throwIfAborted } from '../../contract/errors';
-import { checkConnected, guardedLookup, type AddressGuard, type ResolveAll } from '../guard';
+import {
+  blockedTarget,
+  checkConnected,
+  guardedLookup,
+  type AddressGuard,
+  type ResolveAll,
+} from '../guard';
 import type { WhoisResult } from '../../contract/shapes';
 import table from './data/whois-servers.json';
 import { findReferral, parseWhois } from './parse';
@@ -120,6 +126,9 @@ export function queryServer(
   throwIfAborted(options.signal);
   if (options.deadline?.aborted) return Promise.reject(deadlinePassed());
   const { host, port } = splitHostPort(options.serverOverride ?? server);
+  // net.connect takes an IP literal as it is, without the look-up that carries the guard.
+  const refused = isIP(host) !== 0 ? options.guard?.refusal(host) : undefined;
+  if (refused !== undefined) return Promise.reject(blockedTarget(refused));
   const maxBytes = options.maxBytes ?? MAX_REPLY_BYTES;
   const connectMs = options.connectTimeoutMs ?? 5000;
   const totalMs = options.totalTimeoutMs ?? 15000;

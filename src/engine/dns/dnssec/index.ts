@@ -173,11 +173,16 @@ export interface ValidatedAnswer {
   data: Array<Record<string, unknown>>;
 }
 
+/**
+ * With `whenPresent`, an answer without records of the type is returned as it is, unproven
+ * (status indeterminate): for a caller to whom absence means nothing to check (DANE: no TLSA,
+ * no DANE), the chain of trust is then walked only when there is something to trust.
+ */
 export async function validatedAnswer(
   name: string,
   type: string,
   server: string | undefined,
-  options: DnssecOptions = {},
+  options: DnssecOptions & { whenPresent?: boolean } = {},
 ): Promise<ValidatedAnswer> {
   throwIfAborted(options.signal);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -192,6 +197,18 @@ export async function validatedAnswer(
     options.now ?? Date.now,
     options.signal,
   );
+  if (options.whenPresent === true) {
+    const first = await resolver.ask(queryName(name), type);
+    if (!first.ok) throw first.error;
+    if (!first.answers.some((s) => s.type === type || s.type === 'CNAME')) {
+      return {
+        status: 'indeterminate',
+        reason: `no ${type} records`,
+        rcode: first.rcode,
+        data: [],
+      };
+    }
+  }
   const verdict = await validateQuestion(resolver, queryName(name), type);
   throwIfAborted(options.signal);
   if (verdict.failed !== undefined) throw verdict.failed.error;

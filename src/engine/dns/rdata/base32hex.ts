@@ -3,7 +3,11 @@
 
 const DIGITS = '0123456789abcdefghijklmnopqrstuv';
 
-/** The octets of base32hex text (either case), or undefined when it has another character. */
+/**
+ * The octets of base32hex text (either case), or undefined when it is not a whole encoding:
+ * another character, a length no octet count gives (1, 3 or 6 digits past a multiple of 8),
+ * or bits left over that are not zero (RFC 4648 section 6).
+ */
 export function fromBase32Hex(text: string): Buffer | undefined {
   let bits = 0;
   let value = 0;
@@ -18,6 +22,7 @@ export function fromBase32Hex(text: string): Buffer | undefined {
       out.push((value >> bits) & 0xff);
     }
   }
+  if (bits >= 5 || (value & ((1 << bits) - 1)) !== 0) return undefined;
   return Buffer.from(out);
 }
 

@@ -5,6 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { escapeOctets, unescapeOctets } from '../presentation';
 import type { Token } from './reader';
 
+/** The keys of IANA's "Service Parameter Keys (SvcParamKeys)" registry that have a mnemonic. */
 const KEYS: Record<string, number> = {
   mandatory: 0,
   alpn: 1,
@@ -13,7 +14,12 @@ const KEYS: Record<string, number> = {
   ipv4hint: 4,
   ech: 5,
   ipv6hint: 6,
+  dohpath: 7, // RFC 9461
+  ohttp: 8, // RFC 9540
 };
+
+/** The keys printed by mnemonic: RFC 9460's; later ones as keyNNNNN, the form BIND 9.18 prints. */
+const PRINTED_BY_NAME = 6;
 
 export type SvcResult = { wire: number[]; text: string } | { message: string; token: number };
 
@@ -48,12 +54,32 @@ export function encodeSvcParams(tokens: Token[]): SvcResult {
     params.set(code, encoded);
     texts.push(value === undefined ? key.toLowerCase() : `${key.toLowerCase()}=${value}`);
   }
+  const inconsistent = consistency(params);
+  if (inconsistent !== undefined) return { message: inconsistent, token: 0 };
   const wire: number[] = [];
   for (const code of [...params.keys()].sort((a, b) => a - b)) {
     const value = params.get(code)!;
     wire.push(code >> 8, code & 0xff, value.length >> 8, value.length & 0xff, ...value);
   }
   return { wire, text: texts.join(' ') };
+}
+
+/**
+ * RFC 9460 section 8: the keys `mandatory` lists are present, once each, itself not among them;
+ * section 7.1.1: no-default-alpn only beside alpn.
+ */
+function consistency(params: Map<number, number[]>): string | undefined {
+  const mandatory = params.get(0) ?? [];
+  const listed = new Set<number>();
+  for (let i = 0; i < mandatory.length; i += 2) {
+    const code = (mandatory[i] << 8) | mandatory[i + 1];
+    if (code === 0) return 'mandatory lists itself';
+    if (listed.has(code)) return `mandatory lists ${keyName(code)} twice`;
+    if (!params.has(code)) return `mandatory lists ${keyName(code)}, which is not given`;
+    listed.add(code);
+  }
+  if (params.has(2) && !params.has(1)) return 'no-default-alpn without alpn';
+  return undefined;
 }
 
 function encodeValue(code: number, value: string | undefined): number[] | string {
@@ -102,12 +128,31 @@ function encodeValue(code: number, value: string | undefined): number[] | string
       if (value === undefined || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) return 'bad ech value';
       return [...Buffer.from(value, 'base64')];
     }
+    case 7: {
+      // RFC 9461 section 5: a relative URI template with the "dns" variable
+      const octets = value === undefined ? undefined : unescapeOctets(value);
+      const text = octets === undefined ? '' : Buffer.from(octets).toString('utf8');
+      if (
+        octets === undefined ||
+        !text.startsWith('/') ||
+        !/\{[?&]?([^}]*,)?dns(,[^}]*)?\}/.test(text)
+      ) {
+        return 'dohpath needs a URI template starting with "/" with the "dns" variable';
+      }
+      return octets;
+    }
+    case 8:
+      return value === undefined ? [] : 'ohttp takes no value';
     default:
       return value === undefined ? [] : (unescapeOctets(value) ?? 'bad escape');
   }
 }
 
-const KEY_NAMES = new Map(Object.entries(KEYS).map(([name, code]) => [code, name]));
+const KEY_NAMES = new Map(
+  Object.entries(KEYS)
+    .filter(([, code]) => code <= PRINTED_BY_NAME)
+    .map(([name, code]) => [code, name]),
+);
 
 function keyName(code: number): string {
   return KEY_NAMES.get(code) ?? `key${code}`;

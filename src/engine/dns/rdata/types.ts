@@ -149,6 +149,15 @@ function validRegexp(octets: number[]): boolean {
   return true;
 }
 
+/** RFC 5155 section 3.1.7: with SHA-1 (hash algorithm 1) the next hashed owner is 20 octets. */
+function nsec3HashLength(fields: string[]) {
+  if (fields[0] !== '1' || fields[4].length === 32) return undefined;
+  return {
+    code: 'bad-base32',
+    message: `a SHA-1 next hashed owner is 20 octets (32 digits), not ${fields[4]}`,
+  };
+}
+
 /** RFC 8976 section 2.2.4: a digest of at least 12 octets; SHA-384 (1) 48, SHA-512 (2) 64. */
 function zonemdDigest(fields: string[], wireLength: number) {
   const actual = wireLength - 6;
@@ -319,6 +328,7 @@ export const TYPES: Record<string, TypeSpec> = {
     fields: fields(
       'algorithm:u8 flags:u8 iterations:u16 salt:salt nextDomain:b32hex rrtypes:types',
     ),
+    check: nsec3HashLength,
     rfc: 'RFC 5155',
     summary: 'hashed next secure record',
   },

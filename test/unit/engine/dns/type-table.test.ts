@@ -99,7 +99,10 @@ function svcParams(r: Random): string {
   }
   if (r() < 0.3) params.push(`ech=${bytes(r, int(r, 1, 20)).toString('base64')}`);
   if (r() < 0.3) params.push(`ipv6hint=${ipv6(r)}`);
-  if (r() < 0.3) params.push(`key${int(r, 8, 65279)}=${quoted(r, 10)}`);
+  if (r() < 0.3) params.push(`key${int(r, 9, 65279)}=${quoted(r, 10)}`);
+  // RFC 9461 (BIND prints it key7) and RFC 9540's key 8, written as BIND 9.18 reads them
+  if (r() < 0.2) params.push(pick(r, ['dohpath=/dns-query{?dns}', 'dohpath="/q{?dns,x}"']));
+  if (r() < 0.1) params.push('key8');
   if (params.length > 1 && r() < 0.3) {
     const key = params[int(r, 0, params.length - 1)].split('=')[0];
     if (key !== 'no-default-alpn') params.push(`mandatory=${key}`);

@@ -158,6 +158,15 @@ describe('engine/zone parser', () => {
         'k SIG A 13 3 3600 1893456000 20291201000000 12345 example.com. AAAA',
         // MD and MF: obsolete, refused by BIND, unknown here
         'm MD host.example.com.',
+        // RFC 9460 sections 7.1.1 and 8, RFC 9461 section 5
+        's SVCB 1 . no-default-alpn',
+        's SVCB 1 . mandatory=port',
+        's SVCB 1 . port=53 mandatory=port,port',
+        's SVCB 1 . dohpath=/x',
+        's SVCB 1 . alpn=h2 no-default-alpn dohpath=/q{?dns} ohttp mandatory=alpn',
+        // RFC 4648 section 6: not a whole base32hex encoding; RFC 5155: SHA-1 hashes are 20 octets
+        'h NSEC3 1 0 1 - 01 A',
+        'h NSEC3 1 0 1 - 00000000000000000000000000 A',
         '',
       ].join('\n'),
     );
@@ -177,6 +186,12 @@ describe('engine/zone parser', () => {
         '19:missing-rdata',
         '20:bad-time',
         '21:unknown-type',
+        '22:bad-svcparam',
+        '23:bad-svcparam',
+        '24:bad-svcparam',
+        '25:bad-svcparam',
+        '27:bad-base32',
+        '28:bad-base32',
       ],
     );
   });
