@@ -24,12 +24,33 @@ const integrationSuites = readdirSync('test/integration')
   .filter((f) => f.endsWith('.ts'))
   .map((f) => `test/integration/${f}`);
 
+// The extension's two bundles import the contract's errors from dist/errors.js, at run time.
+const sharedErrors = externalEntry(/(^|\/)contract\/errors$/, './errors.js');
+
 const builds = [
   {
+    // The editor part, which activation loads; the engine is dist/engine.js (below).
     ...node,
     entryPoints: ['src/editor/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode'],
+    plugins: [externalEntry(/^\.\/servicesBundle$/, './engine.js'), sharedErrors],
+    // require() rather than import(): the engine is CommonJS like the editor part.
+    supported: { 'dynamic-import': false },
+  },
+  {
+    // Loaded on the first look-up (src/editor/loadServices.ts).
+    ...node,
+    entryPoints: ['src/editor/servicesBundle.ts'],
+    outfile: 'dist/engine.js',
+    external: ['vscode'],
+    plugins: [sharedErrors],
+  },
+  {
+    // One LookupError class for both: errors cross between them, and are told by instanceof.
+    ...node,
+    entryPoints: ['src/contract/errors.ts'],
+    outfile: 'dist/errors.js',
   },
   ...cliBuilds(cliOut),
   {
@@ -51,6 +72,16 @@ const builds = [
   },
 ];
 
+/** An import of a module that is bundled apart: left to run time, at its built path. */
+function externalEntry(filter, path) {
+  return {
+    name: `external-entry:${path}`,
+    setup(build) {
+      build.onResolve({ filter }, () => ({ path, external: true }));
+    },
+  };
+}
+
 /**
  * The command line in two parts, so that a command loads only what it needs. dist/cli.js is a
  * small CommonJS launcher (src/cli/bin.ts: the compile cache, then main); main and every
@@ -59,22 +90,13 @@ const builds = [
  * `require`, which an ES module lacks: each chunk makes one from its own URL.
  */
 function cliBuilds(outdir) {
-  const mainEntry = {
-    name: 'cli-main-entry',
-    setup(build) {
-      build.onResolve({ filter: /^\.\/main$/, namespace: 'file' }, () => ({
-        path: './cli/main.mjs',
-        external: true,
-      }));
-    },
-  };
   return [
     {
       ...node,
       entryPoints: ['src/cli/bin.ts'],
       outfile: `${outdir}/cli.js`,
       banner: { js: '#!/usr/bin/env node' },
-      plugins: [mainEntry],
+      plugins: [externalEntry(/^\.\/main$/, './cli/main.mjs')],
     },
     {
       ...node,

@@ -4,16 +4,17 @@
 import * as vscode from 'vscode';
 import { LookupError } from '../contract/errors';
 import type { Log } from './log';
-import { EmbeddedServices } from '../services/embedded';
-import { HttpServices } from '../services/http';
+import type { HttpServices } from '../services/http';
 import type { Services } from '../contract/services';
+import { deferredServices } from './loadServices';
 import type { BackendKind, Settings } from './settings';
 
 export const TOKEN_SECRET_KEY = 'hostlens.apiToken';
 
 export class Backend implements vscode.Disposable {
   private services: Services;
-  private http: HttpServices | undefined;
+  /** the hosted service's client of the current backend, once a look-up has built it */
+  private http: { client?: HttpServices } | undefined;
   private tokenPresent = false;
   private promptedForToken = false;
   /** How often a 401 led to the "set a new token" prompt (tests read it). */
@@ -52,27 +53,36 @@ export class Backend implements vscode.Disposable {
 
   /** Call when settings change: the next look-up uses the new backend. */
   rebuild(): void {
-    void this.http?.close();
+    void this.http?.client?.close();
     this.http = undefined;
     this.services = this.build();
     this.changed.fire();
   }
 
+  /** The services of the current settings; the engine loads on their first call. */
   private build(): Services {
     const settings = this.settings();
     if (settings.backend === 'embedded') {
-      return new EmbeddedServices({
-        dnsTimeoutMs: settings.dnsTimeoutMs,
-        dnsTries: settings.dnsTries,
-      });
+      return deferredServices(
+        ({ EmbeddedServices }) =>
+          new EmbeddedServices({
+            dnsTimeoutMs: settings.dnsTimeoutMs,
+            dnsTries: settings.dnsTries,
+          }),
+      );
     }
-    this.http = new HttpServices({
-      domainApiBaseUrl: settings.domainApiBaseUrl,
-      metaApiBaseUrl: settings.metaApiBaseUrl,
-      token: () => Promise.resolve(this.secrets.get(TOKEN_SECRET_KEY)),
-    });
+    const http: { client?: HttpServices } = {};
+    this.http = http;
     this.log.info(`remote backend: ${settings.domainApiBaseUrl} and ${settings.metaApiBaseUrl}`);
-    return watchUnauthorized(this.http, () => this.onUnauthorized());
+    const services = deferredServices(({ HttpServices }) => {
+      http.client = new HttpServices({
+        domainApiBaseUrl: settings.domainApiBaseUrl,
+        metaApiBaseUrl: settings.metaApiBaseUrl,
+        token: () => Promise.resolve(this.secrets.get(TOKEN_SECRET_KEY)),
+      });
+      return http.client;
+    });
+    return watchUnauthorized(services, () => this.onUnauthorized());
   }
 
   private async refreshTokenState(): Promise<void> {
@@ -95,7 +105,7 @@ export class Backend implements vscode.Disposable {
   }
 
   dispose(): void {
-    void this.http?.close();
+    void this.http?.client?.close();
     this.changed.dispose();
     for (const s of this.subscriptions) s.dispose();
   }

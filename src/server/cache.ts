@@ -69,17 +69,6 @@ export class ResponseCache {
     this.scope = encodeURIComponent(options.scope ?? 'unknown');
   }
 
-  /** The cached JSON text, or undefined on a miss or when Redis cannot be used. */
-  async get(key: string): Promise<string | undefined> {
-    if (!this.redis.usable) return undefined;
-    try {
-      return (await this.redis.client.get(this.redisKey(key))) ?? undefined;
-    } catch (err) {
-      this.redis.failed(err);
-      return undefined;
-    }
-  }
-
   /** Stores the answer for as long as it stays true; never waits for Redis. */
   put(key: string, op: Operation, result: unknown, json: string): void {
     const lifetime = Math.floor(cacheLifetimeMs(op, result, this.webTtlMs));
@@ -89,7 +78,11 @@ export class ResponseCache {
       .catch((err: unknown) => this.redis.failed(err));
   }
 
-  private redisKey(key: string): string {
+  /**
+   * Where the answer to `key` lives in Redis. The request's admission reads it there (in the
+   * same script as the limits: TokenLimits.admit), so a cached answer costs one round trip.
+   */
+  redisKey(key: string): string {
     return `${this.redis.keyPrefix}cache:${this.scope}:${key}`;
   }
 }

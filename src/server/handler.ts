@@ -11,7 +11,7 @@ import type { Services } from '../contract/services';
 import type { TokenSet } from './auth';
 import { cacheKey, type ResponseCache } from './cache';
 import type { InFlight } from './inflight';
-import type { TokenLimits, WorkGate } from './limits';
+import { LimitRefusal, type Admission, type TokenLimits, type WorkGate } from './limits';
 import type { NoticeEvent } from './log';
 import type { Refusal, ServerMetrics } from './metrics';
 import { send, sendJson, sendJsonText, sendProblem } from './respond';
@@ -74,31 +74,48 @@ export async function handle(
   const key = ctx.tokens.keyOf(who);
   const op = url && ROUTES.get(url.pathname);
   if (op) exchange.route = `${op.service}${op.path}`;
-  try {
-    await ctx.limits.take(key);
-    if (!url) throw new LookupError('invalid_argument', 'The request target is not a path');
-    if (!op) throw new LookupError('not_found', 'No such endpoint');
-  } catch (err) {
-    const problem = toLookupError(err);
-    const refusal = refusalOf(problem, 'rate');
-    if (refusal) ctx.metrics.refused(refusal);
-    sendProblem(res, problem);
-    return;
+  // A request the service cannot answer still spends its rate budget first: 429 comes before
+  // 404, 405 and 400, as for a valid one.
+  let refusal: LookupError | undefined;
+  let params: ParsedParams | undefined;
+  if (!url) refusal = new LookupError('invalid_argument', 'The request target is not a path');
+  else if (!op) refusal = new LookupError('not_found', 'No such endpoint');
+  else if (req.method === 'GET') {
+    try {
+      params = parseParams(op, url.searchParams);
+    } catch (err) {
+      refusal = toLookupError(err);
+    }
   }
-  if (req.method !== 'GET') return methodNotAllowed(res);
-  let params: ParsedParams;
-  try {
-    params = parseParams(op, url.searchParams);
-  } catch (err) {
-    sendProblem(res, toLookupError(err));
-    return;
+  if (!op || !params) {
+    try {
+      await ctx.limits.take(key);
+    } catch (err) {
+      return refuse(ctx, res, toLookupError(err), 'rate');
+    }
+    if (refusal) return sendProblem(res, refusal);
+    return methodNotAllowed(res);
   }
   const started = performance.now();
+  // A request the rate refuses is not timed: it never reached the operation.
+  let reached = true;
   try {
-    await answer(ctx, res, op, params, key);
+    reached = await answer(ctx, res, op, params, key);
   } finally {
-    ctx.metrics.timed(op, (performance.now() - started) / 1000);
+    if (reached) ctx.metrics.timed(op, (performance.now() - started) / 1000);
   }
+}
+
+/** Answers a refusal of a limit, counted by its reason. */
+function refuse(
+  ctx: HandlerContext,
+  res: ServerResponse,
+  problem: LookupError,
+  stage: 'rate' | 'budget' | 'gate',
+): void {
+  const refusal = refusalOf(problem, stage);
+  if (refusal) ctx.metrics.refused(refusal);
+  sendProblem(res, problem);
 }
 
 async function answer(
@@ -107,13 +124,26 @@ async function answer(
   op: Operation,
   params: ParsedParams,
   key: string,
-): Promise<void> {
+): Promise<boolean> {
   const cached = ctx.cache ? cacheKey(op, params) : undefined;
-  if (ctx.cache && cached !== undefined) {
-    const hit = await ctx.cache.get(cached);
-    ctx.metrics.cacheLookup(hit !== undefined);
-    if (hit !== undefined) return sendJsonText(res, hit);
+  // Rate, cache and concurrency in one step: one Redis round trip when limits are shared.
+  let admission: Admission;
+  try {
+    admission = await ctx.limits.admit(key, cached && ctx.cache?.redisKey(cached));
+  } catch (err) {
+    const problem = toLookupError(err);
+    const limit = problem instanceof LimitRefusal ? problem.limit : 'rate';
+    // The rate refuses before the cache is asked; the budget only after a miss.
+    if (cached !== undefined && limit === 'budget') ctx.metrics.cacheLookup(false);
+    refuse(ctx, res, problem, limit);
+    return limit !== 'rate';
   }
+  if (cached !== undefined) ctx.metrics.cacheLookup(admission.cached !== undefined);
+  if (admission.cached !== undefined) {
+    sendJsonText(res, admission.cached);
+    return true;
+  }
+  const leave = admission.leave;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -125,13 +155,10 @@ async function answer(
   };
   res.on('close', onClose);
   const untrack = ctx.inFlight.add(controller, res);
-  let stage: 'budget' | 'gate' | 'work' = 'budget';
-  let leave: (() => void) | undefined;
+  let stage: 'gate' | 'work' = 'gate';
   let release: (() => void) | undefined;
   let upstreamStarted = 0;
   try {
-    leave = await ctx.limits.enter(key);
-    stage = 'gate';
     release = await ctx.gate.acquire(controller.signal);
     stage = 'work';
     upstreamStarted = performance.now();
@@ -170,10 +197,11 @@ async function answer(
       ctx.metrics.upstreamTimed(op, (performance.now() - upstreamStarted) / 1000);
     clearTimeout(timer);
     release?.();
-    leave?.();
+    leave();
     untrack();
     res.off('close', onClose);
   }
+  return true;
 }
 
 type PublicRoute = (ctx: HandlerContext, res: ServerResponse) => void;

@@ -6,19 +6,39 @@
 // keep them in Redis (shared-limits.ts); these are the in-process ones.
 import { LookupError } from '../contract/errors';
 
+/** A request let through: its cached answer, or its slot in the concurrency budget. */
+export type Admission = { cached: string } | { cached?: undefined; leave: () => void };
+
 /** Per-token limits, keyed by a stable id of the token (never the token itself). */
 export interface TokenLimits {
   /** Takes one request from the key's rate budget; rejects with `rate_limited` when spent. */
   take(key: string): Promise<void>;
   /** Opens one request in the key's concurrency budget; the function closes it. */
   enter(key: string): Promise<() => void>;
+  /**
+   * take(), then the cached answer under `cacheKey` (the Redis key of the response cache, when
+   * it is on), then enter() when nothing was cached: what a valid request needs before any
+   * work, in one step (one round trip with Redis).
+   */
+  admit(key: string, cacheKey: string | undefined): Promise<Admission>;
+}
+
+/** A 429 of a per-token limit, saying which one refused (for the refusals counter). */
+export class LimitRefusal extends LookupError {
+  constructor(
+    readonly limit: 'rate' | 'budget',
+    detail: string,
+    retryAfter: number,
+  ) {
+    super('rate_limited', detail, { retryAfter });
+  }
 }
 
 export function concurrencyRefusal(max: number): LookupError {
-  return new LookupError(
-    'rate_limited',
+  return new LimitRefusal(
+    'budget',
     `Too many requests open at once for this token (at most ${max}); retry shortly`,
-    { retryAfter: 1 },
+    1,
   );
 }
 
@@ -61,6 +81,13 @@ export class LocalLimits implements TokenLimits {
   // eslint-disable-next-line @typescript-eslint/require-await
   async enter(key: string): Promise<() => void> {
     return this.budget.enter(key);
+  }
+
+  /** No cache without Redis: the rate budget, then a slot. */
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async admit(key: string): Promise<Admission> {
+    this.rate.take(key);
+    return { leave: this.budget.enter(key) };
   }
 }
 
@@ -107,9 +134,7 @@ export class RateLimiter {
 /** The 429 for a bucket holding `tokens` (< 1) that refills at `perMs` a millisecond. */
 export function rateRefusal(tokens: number, perMs: number): LookupError {
   const retryAfter = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
-  return new LookupError('rate_limited', `Too many requests; retry in ${retryAfter} s`, {
-    retryAfter,
-  });
+  return new LimitRefusal('rate', `Too many requests; retry in ${retryAfter} s`, retryAfter);
 }
 
 interface Waiter {

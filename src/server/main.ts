@@ -19,6 +19,12 @@ export interface ServeArgs {
   logFormat?: string;
   /** Seconds running requests get to finish after SIGTERM/SIGINT. Default 10. */
   graceSeconds?: string;
+  /** Per token: `N/min` (or `N/s`, `N/h`; a bare N is per minute). Default 600/min. */
+  rateLimit?: string;
+  /** Per token: requests that may arrive at once. Default 100, or a sixth of a set rate. */
+  burst?: string;
+  /** Per token: requests open at once (across instances with Redis). Default 64. */
+  maxOpen?: string;
 }
 
 export type CreateServices = (options: { blockPrivate: boolean }) => Services | Promise<Services>;
@@ -101,6 +107,53 @@ function sharedStateOptions(
   };
 }
 
+const PER_MINUTE: Record<string, number> = {
+  s: 60,
+  sec: 60,
+  min: 1,
+  m: 1,
+  h: 1 / 60,
+  hour: 1 / 60,
+};
+
+/**
+ * The per-token limits from the flags, else from HOSTLENS_RATE_LIMIT, HOSTLENS_BURST and
+ * HOSTLENS_MAX_OPEN; what neither sets keeps its default.
+ */
+export function tokenLimitOptions(
+  argv: Pick<ServeArgs, 'rateLimit' | 'burst' | 'maxOpen'>,
+  env: Record<string, string | undefined>,
+): Pick<ServerOptions, 'rateLimit' | 'maxOpenPerToken'> {
+  const rate = argv.rateLimit ?? env.HOSTLENS_RATE_LIMIT;
+  const burst = argv.burst ?? env.HOSTLENS_BURST;
+  const maxOpen = argv.maxOpen ?? env.HOSTLENS_MAX_OPEN;
+  const options: Pick<ServerOptions, 'rateLimit' | 'maxOpenPerToken'> = {};
+  let perMinute = 600;
+  if (rate !== undefined) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*([a-z]+))?\s*$/i.exec(rate);
+    const unit = PER_MINUTE[(m?.[2] ?? 'min').toLowerCase()];
+    perMinute = m ? Number(m[1]) * (unit ?? NaN) : NaN;
+    if (!(perMinute > 0) || !Number.isFinite(perMinute))
+      throw new ServeConfigError('--rate-limit takes requests per minute: N/min (or N/s, N/h)');
+  }
+  const burstCount = burst === undefined ? undefined : positiveInteger(burst, '--burst');
+  if (rate !== undefined || burstCount !== undefined) {
+    options.rateLimit = {
+      perMinute,
+      // The default burst of the default rate; a set rate alone gets a sixth of it.
+      burst: burstCount ?? (rate === undefined ? 100 : undefined),
+    };
+  }
+  if (maxOpen !== undefined) options.maxOpenPerToken = positiveInteger(maxOpen, '--max-open');
+  return options;
+}
+
+function positiveInteger(value: string, flag: string): number {
+  const n = /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1)) throw new ServeConfigError(`${flag} takes a whole number of at least 1`);
+  return n;
+}
+
 function parseGrace(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d{1,4}(\.\d+)?$/.test(value.trim())) {
@@ -130,11 +183,13 @@ export async function serve(
   let logFormat: LogFormat;
   let graceMs: number | undefined;
   let shared: ReturnType<typeof sharedStateOptions>;
+  let limits: ReturnType<typeof tokenLimitOptions>;
   try {
     port = parsePort(argv.port);
     logFormat = parseLogFormat(argv.logFormat);
     graceMs = parseGrace(argv.graceSeconds);
     shared = sharedStateOptions(env);
+    limits = tokenLimitOptions(argv, env);
     tokens = await loadTokens(argv, env);
   } catch (err) {
     if (!(err instanceof ServeConfigError)) throw err;
@@ -156,6 +211,7 @@ export async function serve(
       logFormat,
       warmUp: true,
       ...shared,
+      ...limits,
       ...io.server,
       services,
       tokens,

@@ -31,6 +31,9 @@ export class RedisLink {
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs ?? 250,
       connectTimeout: 2_000,
+      // Commands issued in one tick (a release and a cache write; many requests' admissions)
+      // go out in one write.
+      enableAutoPipelining: true,
       // Keep trying for as long as the server runs, at most every 2 s.
       retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
     });

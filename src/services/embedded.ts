@@ -1,6 +1,7 @@
 // The default backend: the engine in this process. Needs no account and no network beyond the
 // look-ups themselves.
 import { domainKeys } from '../engine/mail/dkim';
+import { fanOutSignal } from '../engine/dns/lookup';
 import { query } from '../engine/dns/query';
 import { queryWithDnssec, wantsDnssec } from '../engine/dns/dnssec/index';
 import { warmUpDns } from '../engine/dns/warm';
@@ -56,9 +57,11 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
         : warmUpDns();
   }
 
+  // One signal per look-up (fanOutSignal): the caller's signal carries no listener however
+  // many questions the look-up has in flight, and each question's listener goes with it.
   private dns(call: CallOptions | undefined) {
     return {
-      signal: call?.signal,
+      signal: fanOutSignal(call?.signal),
       timeoutMs: this.options.dnsTimeoutMs,
       tries: this.options.dnsTries,
       blockPrivate: this.options.blockPrivate === true,
@@ -83,7 +86,7 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     senderPolicyRanges(p, this.dns(c));
   readonly whois: DomainService['whois'] = (p, c) =>
     whois(p, {
-      signal: c?.signal,
+      signal: fanOutSignal(c?.signal),
       blockPrivate: this.options.blockPrivate === true,
       allowCidrs: this.options.allowCidrs,
     });

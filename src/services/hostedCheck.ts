@@ -5,30 +5,14 @@
 // and size and follow no redirect.
 import { Agent } from 'undici';
 import { LookupError, toLookupError } from '../contract/errors';
-import { checkBaseUrl, HttpServices } from './http';
+import { type HostedBases } from './hostedBases';
+import { HttpServices } from './http';
 
-export interface HostedBases {
-  /** the origin (and any path prefix) the user gave, without a trailing slash */
-  origin: string;
-  domainApiBaseUrl: string;
-  metaApiBaseUrl: string;
-}
+export { hostedBases, type HostedBases } from './hostedBases';
 
 const CHECK_TIMEOUT_MS = 8000;
 /** the name asked in the authorised request: an empty label, refused before any look-up */
 const UNASKABLE_HOST = 'hostlens-check..invalid';
-
-/**
- * The service's two base URLs from the one address `hostlens serve` listens on. A pasted
- * `/domain` or `/meta` base is taken back to its origin. Throws `invalid_argument` when the
- * token would not be safe there (http other than loopback, credentials, a query).
- */
-export function hostedBases(address: string): HostedBases {
-  const url = checkBaseUrl(address.trim(), 'The service address');
-  url.pathname = url.pathname.replace(/\/(?:domain|meta)$/i, '');
-  const origin = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-  return { origin, domainApiBaseUrl: `${origin}/domain`, metaApiBaseUrl: `${origin}/meta` };
-}
 
 /** Resolves when the service answers both checks; throws a LookupError that says which failed. */
 export async function checkHostedService(

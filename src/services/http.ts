@@ -2,7 +2,6 @@
 // service. The token is handed in by the caller (SecretStorage in the editor) and only ever
 // goes to the two configured origins: https, or http when the host is loopback; no redirect
 // is ever followed; it never appears in an error message.
-import ipaddr from 'ipaddr.js';
 import { Agent, type Dispatcher } from 'undici';
 import { fromProblem, LookupError, type Problem } from '../contract/errors';
 import { printable } from '../contract/errors';
@@ -25,46 +24,9 @@ export interface HttpServicesOptions {
 
 const LABEL = { domain: 'domain service', meta: 'web metadata service' } as const;
 
-/** True for 127.0.0.0/8, ::1 (and its IPv4-mapped form) and localhost. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host === 'localhost.') return true;
-  if (!ipaddr.isValid(host)) return false;
-  return ipaddr.process(host).range() === 'loopback';
-}
-
-/**
- * Checks a configured base URL; throws `invalid_argument` naming the setting when the token
- * would not be safe on it. Returns it without a trailing slash.
- */
-export function checkBaseUrl(value: string, setting: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new LookupError('invalid_argument', `${setting} is not a valid URL`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new LookupError(
-      'invalid_argument',
-      `${setting} must not contain a user name or password`,
-    );
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw new LookupError('invalid_argument', `${setting} must not have a query or fragment`);
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw new LookupError(
-      'invalid_argument',
-      `${setting} must use https (http is allowed only for loopback hosts), not ${url.origin}`,
-    );
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new LookupError('invalid_argument', `${setting} must be an https URL`);
-  }
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  return url;
-}
+// Where the token may go: in baseUrl.ts, which the editor reads without this client.
+import { checkBaseUrl } from './baseUrl';
+export { checkBaseUrl, isLoopbackHost } from './baseUrl';
 
 function operation(method: string): Operation {
   const op = OPERATIONS.find((o) => o.method === method);

@@ -1,7 +1,7 @@
 // Zone files for the command line and the editor: checking a file on disk (its $INCLUDEs read
 // relative to it), and the incremental session and drift comparison of the engine, so callers
 // above the services never reach into engine/ themselves.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LookupError } from '../contract/errors';
 import {
@@ -13,6 +13,7 @@ import {
   type ZoneProblem,
   type ZoneRecord,
 } from '../engine/zone/index';
+import { fanOutSignal } from '../engine/dns/lookup';
 import { compareZone, type DriftResult } from '../engine/zone/drift';
 
 export {
@@ -46,10 +47,27 @@ export interface ZoneCheckResult {
   records?: string[];
 }
 
-/** Reads an $INCLUDE relative to the including file (as Knot does; BIND uses its directory). */
+/** The largest file an $INCLUDE reads (a whole signed TLD zone is a few hundred MB: not here). */
+export const MAX_INCLUDE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads an $INCLUDE relative to the including file (as Knot does; BIND uses its directory).
+ * Only a regular file of at most MAX_INCLUDE_BYTES: a device (/dev/zero) never ends and a FIFO
+ * blocks the reader forever. Opened non-blocking, so opening a FIFO cannot hang either.
+ */
 export function readIncludeFromDisk(path: string, from: string | undefined) {
   const full = resolve(from === undefined ? process.cwd() : dirname(from), path);
-  return { path: full, text: readFileSync(full, 'utf8') };
+  const fd = openSync(full, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size > MAX_INCLUDE_BYTES) {
+      throw new Error(`larger than ${MAX_INCLUDE_BYTES / 1024 / 1024} MB`);
+    }
+    return { path: full, text: readFileSync(fd, 'utf8') };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readZoneFile(file: string): string {
@@ -108,11 +126,7 @@ export async function diffZoneFile(
   const text = readZoneFile(file);
   const fileOpts = fileOptions(file, text, options.origin);
   const session = new ZoneSession(text, fileOpts);
-  return compareZone(fileOpts.origin!, session.records(), {
-    server: options.server,
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
-  });
+  return compareZoneRecords(fileOpts.origin!, session.records(), options);
 }
 
 export { nextSerial } from '../engine/zone/serial';
@@ -124,7 +138,12 @@ export function compareZoneRecords(
   records: ZoneRecord[],
   options: { server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<DriftResult> {
-  return compareZone(apex, records, options);
+  // Every nameserver's questions at once under one signal of this comparison's own.
+  return compareZone(apex, records, {
+    server: options.server,
+    signal: fanOutSignal(options.signal),
+    timeoutMs: options.timeoutMs,
+  });
 }
 
 export { formatZone } from '../engine/zone/format';

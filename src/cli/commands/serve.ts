@@ -11,6 +11,9 @@ export const run: CommandRun = async (args, _io, command) => {
     'tokens-file': { type: 'string' },
     'log-format': { type: 'string' },
     grace: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    burst: { type: 'string' },
+    'max-open': { type: 'string' },
   });
   return serve(
     {
@@ -20,6 +23,9 @@ export const run: CommandRun = async (args, _io, command) => {
       tokensFile: values['tokens-file'],
       logFormat: values['log-format'],
       graceSeconds: values.grace,
+      rateLimit: values['rate-limit'],
+      burst: values.burst,
+      maxOpen: values['max-open'],
     },
     process.env,
     async ({ blockPrivate }) => {

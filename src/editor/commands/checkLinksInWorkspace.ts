@@ -4,12 +4,8 @@
 // `hostlens.linkCheck.onSaveLanguages` (Markdown by default) is checked again on its own.
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import {
-  checkTexts,
-  checkWorkspace,
-  type CheckOptions,
-  type CheckReport,
-} from '../../services/check/index';
+import type { CheckOptions, CheckReport } from '../../services/check/index';
+import { loadServices } from '../loadServices';
 import type { Deps } from '../deps';
 import { LinkDiagnostics } from '../linkCheck/diagnostics';
 import { LinkQuickFixes } from '../linkCheck/quickFixes';
@@ -62,7 +58,9 @@ export function registerCheckLinksInWorkspace(
         try {
           for (const root of roots) {
             let reported = 0;
-            const report = await checkWorkspace(deps.services(), {
+            const report = await (
+              await loadServices()
+            ).checkWorkspace(deps.services(), {
               ...options(root.fsPath, args, controller.signal),
               onProgress: ({ done, total }) => {
                 const percent = total === 0 ? 0 : (done / total) * 100;
@@ -103,7 +101,9 @@ export function registerCheckLinksInWorkspace(
     inFlight.set(key, controller);
     const folder = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath;
     try {
-      const report = await checkTexts(
+      const report = await (
+        await loadServices()
+      ).checkTexts(
         deps.services(),
         [{ file: document.uri.fsPath, text: document.getText() }],
         options(folder ?? dirname(document.uri.fsPath), {}, controller.signal),

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { TOKEN_SECRET_KEY, type Backend } from '../backend';
 import { toLookupError } from '../../contract/errors';
-import { checkHostedService, hostedBases, type HostedBases } from '../../services/hostedCheck';
+import { hostedBases, type HostedBases } from '../../services/hostedBases';
+import { loadServices } from '../loadServices';
 import { SETTINGS_SECTION, type BackendKind } from '../settings';
 
 const TITLE = 'HostLens: Choose Backend';
@@ -120,7 +121,7 @@ async function askAndCheck(
           location: vscode.ProgressLocation.Notification,
           title: `HostLens: checking ${bases.origin}…`,
         },
-        () => checkHostedService(bases, token),
+        async () => (await loadServices()).checkHostedService(bases, token),
       );
       return bases;
     } catch (err) {

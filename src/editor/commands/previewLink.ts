@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { registerPanelCommand } from '../panels/panelCommand';
 import type { UnfurlResult } from '../../contract/shapes';
-import { panelImages } from '../../services/images';
+import { loadServices } from '../loadServices';
 import { loadingBase } from '../panels/runView';
 import type { PreviewView } from '../../protocol';
 
@@ -20,7 +20,7 @@ export function registerPreviewLink(context: vscode.ExtensionContext, deps: Deps
       const data = await meta.unfurl({ url }, { signal });
       const image = cardImageUrl(data);
       const wanted = [image, data.icon_url].filter((u): u is string => u !== undefined && u !== '');
-      const images = await panelImages(meta, wanted, { signal });
+      const images = await (await loadServices()).panelImages(meta, wanted, { signal });
       return {
         kind: 'preview',
         ...loadingBase(url),

@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { registerPanelCommand } from '../panels/panelCommand';
 import { loadingBase } from '../panels/runView';
 import type { IconsView } from '../../protocol';
-import { panelImages } from '../../services/images';
+import { loadServices } from '../loadServices';
 
 export function registerShowIcons(context: vscode.ExtensionContext, deps: Deps): void {
   registerPanelCommand(context, deps, {
@@ -18,7 +18,9 @@ export function registerShowIcons(context: vscode.ExtensionContext, deps: Deps):
       const meta = deps.services().meta;
       const data = await meta.icons({ url }, { signal });
       // An icon listed for its HTTP error or its size is not asked for again.
-      const images = await panelImages(
+      const images = await (
+        await loadServices()
+      ).panelImages(
         meta,
         data.icons.filter((i) => i.reason === undefined).map((i) => i.url),
         { signal },

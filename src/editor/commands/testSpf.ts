@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { isIP } from 'node:net';
 import type { Deps } from '../deps';
-import { checkSpf, type CheckHostResult } from '../../services/mail';
+import type { CheckHostResult } from '../../services/mail';
+import { loadServices } from '../loadServices';
 import { askTarget } from '../target';
 import { errorSummary } from '../lookups/showEntry';
 import { withLookupProgress } from '../progress';
@@ -43,8 +44,8 @@ export function registerTestSpf(context: vscode.ExtensionContext, deps: Deps): v
       try {
         const result = await withLookupProgress(
           `HostLens: SPF check of ${ip.trim()} for ${host}`,
-          (signal) =>
-            checkSpf(
+          async (signal) =>
+            (await loadServices()).checkSpf(
               domain,
               { domain: host, ip: ip.trim(), sender: sender.trim() || undefined, server },
               { signal },

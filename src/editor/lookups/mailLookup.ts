@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { askTarget } from '../target';
-import { mailSetup } from '../../services/mail';
+import { loadServices } from '../loadServices';
 import type { MailEntry } from '../views/history';
 import { errorSummary, isInputError, showEntry } from './showEntry';
 import { withLookupProgress } from '../progress';
@@ -52,7 +52,9 @@ export async function runMailLookup(deps: Deps, request: MailLookupRequest): Pro
       try {
         let setup: MailEntry['setup'];
         if (part === 'all') {
-          const { host: _host, ...rest } = await mailSetup(domain, host, {
+          const { host: _host, ...rest } = await (
+            await loadServices()
+          ).mailSetup(domain, host, {
             signal,
             server,
             selectors,

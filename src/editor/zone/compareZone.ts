@@ -4,7 +4,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { compareZoneRecords, type DriftResult, type ZoneSession } from '../../services/zone';
+import type { DriftResult, ZoneSession } from '../../services/zone';
+import { loadServices } from '../loadServices';
 import { driftVerdict } from '../views/nodes/zoneDrift';
 
 export const COMPARE_ZONE = 'hostlens.compareZoneWithLiveDns';
@@ -44,7 +45,9 @@ export function registerCompareZone(
             const controller = new AbortController();
             token.onCancellationRequested(() => controller.abort());
             try {
-              return await compareZoneRecords(apex, session.records(), {
+              return await (
+                await loadServices()
+              ).compareZoneRecords(apex, session.records(), {
                 server: options.server,
                 signal: controller.signal,
               });

@@ -118,8 +118,11 @@ export function failureText(answer: { code: string; detail?: string }): string {
 }
 
 /**
- * One signal for many questions asked at once: every question adds a listener, and dozens in
- * flight are normal here, not a leak.
+ * One signal for many questions asked at once (a look-up's): every question in flight adds a
+ * listener and removes it when its try ends, and dozens in flight are normal here, not a leak,
+ * so Node's 10-listener warning is off for it. The caller's signals hold no listener for it
+ * (AbortSignal.any keeps the link itself), so however many questions a look-up asks, a
+ * caller's signal carries none of them (test/unit/services/listeners.test.ts).
  */
 export function fanOutSignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
   const present = signals.filter((s): s is AbortSignal => s !== undefined);

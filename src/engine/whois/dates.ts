@@ -315,8 +315,12 @@ const MDY_TEXT = new RegExp(
 // "Mar 25 01:57:22 PDT 2009"
 const CTIME =
   /^(?:[a-z]{3}\s+)?([a-z]{3})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(?:([a-z]{1,5})\s+)?(\d{4})$/i;
-// YYYYMMDD, maybe with hhmmss: "20140921", "20020903000000"
-const COMPACT = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2}))?$/;
+// YYYYMMDD, maybe with a time in any compact spelling and a zone: "20140921",
+// "20020903000000", "20230303 09:38:55", "20230303T093855Z", "20230303 0938 +0100"
+const COMPACT = new RegExp(
+  String.raw`^(\d{4})(\d{2})(\d{2})(?:[T\s]?(\d{2}):?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?)?${ZONE}$`,
+  'i',
+);
 // What may stand around a date in one value and is not part of it: the handle or address of
 // who changed it before ("cm@nic.priv.at 20021013", "EIC-UANIC 20120730164230"), a "#serial"
 // after, quotes around.
@@ -374,7 +378,7 @@ function readDate(s: string, order: SlashOrder): string | undefined {
     return build(+m[4], month, day, m[5], m[6], m[7], m[8] ?? m[9]);
   }
   m = COMPACT.exec(s);
-  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6]);
+  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = DMY_TEXT.exec(s);
   if (m) return build(+m[3], monthNumber(m[2]), +m[1], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = MDY_TEXT.exec(s);

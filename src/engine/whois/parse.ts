@@ -7,6 +7,7 @@
 // Speed: the walk reads the reply in place, one pass, by offsets. A line becomes a string only
 // when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
 // value the record keeps); comments, rulers and the values of keys nobody reads never do.
+import { domainToASCII } from 'node:url';
 import { LookupError } from '../../contract/errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
 import { normalizeDate, type SlashOrder } from './dates';
@@ -770,7 +771,7 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
   }
   const f = merged.fields;
   const domain: WhoisDomain = {};
-  const name = recordName(f.domain ?? options.domain ?? '');
+  const name = displayName(recordName(f.domain ?? options.domain ?? ''), options.domain);
   if (name === '' && merged.ns.length === 0 && FIELDS.every((k) => f[k] === undefined)) {
     return undefined;
   }
@@ -778,7 +779,8 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
   if (hasId) domain.id = f.id;
   if (name !== '') {
     domain.domain = name;
-    domain.punycode = name;
+    const ascii = aLabels(name);
+    if (ascii !== undefined) domain.punycode = ascii;
     const dot = name.lastIndexOf('.');
     domain.name = dot < 0 ? name : name.slice(0, dot);
     if (dot >= 0) domain.extension = name.slice(dot + 1);
@@ -848,6 +850,25 @@ function build(records: Rec[], options: ParseOptions, text: string): Parsed | un
 const REGISTRAR_WITH_ID = /^(.*\S)\s+\(([^()\s]*\d[^()\s]*)\)$/;
 
 /** The name a record holds: its first word, lower case, without the root's trailing dot. */
+/** The name in A-labels (Punycode, RFC 5891), undefined when it is no valid IDN. */
+function aLabels(name: string): string | undefined {
+  if (/^[\x00-\x7f]*$/.test(name)) return name;
+  const ascii = domainToASCII(name);
+  return ascii === '' ? undefined : ascii;
+}
+
+/**
+ * The name as the user asked for it when the reply's name is the same name in another form (a
+ * reply may list it in A-labels and in its own script, and either line may come first).
+ */
+function displayName(name: string, queried: string | undefined): string {
+  if (queried === undefined || name === '') return name;
+  const asked = recordName(queried);
+  if (asked === name) return name;
+  const a = aLabels(asked);
+  return a !== undefined && a === aLabels(name) ? asked : name;
+}
+
 function recordName(value: string | undefined): string {
   const name = firstWord(value ?? '').toLowerCase();
   return name.endsWith('.') ? name.slice(0, -1) : name;

@@ -5,7 +5,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Agent, request } from 'undici';
-import { loadTokens, serve, type ServeArgs, type ServeIo } from '../../../src/server/main';
+import {
+  loadTokens,
+  serve,
+  tokenLimitOptions,
+  type ServeArgs,
+  type ServeIo,
+} from '../../../src/server/main';
 import { startServer } from '../../../src/server/server';
 import { FakeServices, FIXED } from '../../support/fake-services';
 
@@ -88,6 +94,21 @@ describe('serve()', () => {
       { HOSTLENS_TOKENS: TOKEN_A, HOSTLENS_REDIS_URL: 'http://127.0.0.1:6379' },
       /HOSTLENS_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
     ],
+    ['a rate that is not one', { rateLimit: 'fast' }, { HOSTLENS_TOKENS: TOKEN_A }, /--rate-limit/],
+    [
+      'a rate per fortnight',
+      { rateLimit: '10/fortnight' },
+      { HOSTLENS_TOKENS: TOKEN_A },
+      /--rate-limit takes requests per minute/,
+    ],
+    ['a zero rate', {}, { HOSTLENS_TOKENS: TOKEN_A, HOSTLENS_RATE_LIMIT: '0/min' }, /--rate-limit/],
+    ['a burst of none', { burst: '0' }, { HOSTLENS_TOKENS: TOKEN_A }, /--burst takes a whole/],
+    [
+      'a fractional max-open',
+      {},
+      { HOSTLENS_TOKENS: TOKEN_A, HOSTLENS_MAX_OPEN: '1.5' },
+      /--max-open/,
+    ],
   ];
   for (const [label, argv, env, message] of refusals) {
     it(`refuses to start with ${label}`, async () => {
@@ -101,6 +122,53 @@ describe('serve()', () => {
       assert.ok(!h.err[0].includes('weak-secret'));
     });
   }
+
+  it('reads the per-token limits from the flags, else from the environment', () => {
+    assert.deepEqual(tokenLimitOptions({}, {}), {});
+    assert.deepEqual(tokenLimitOptions({ rateLimit: '1200/min' }, {}), {
+      rateLimit: { perMinute: 1200, burst: undefined },
+    });
+    assert.deepEqual(tokenLimitOptions({ rateLimit: '10/s', burst: '50' }, {}), {
+      rateLimit: { perMinute: 600, burst: 50 },
+    });
+    assert.deepEqual(tokenLimitOptions({ rateLimit: '120' }, {}).rateLimit?.perMinute, 120);
+    assert.deepEqual(tokenLimitOptions({ rateLimit: '3600/h' }, {}).rateLimit?.perMinute, 60);
+    assert.deepEqual(tokenLimitOptions({ burst: '7' }, {}), {
+      rateLimit: { perMinute: 600, burst: 7 },
+    });
+    const env = { HOSTLENS_RATE_LIMIT: '60/min', HOSTLENS_BURST: '2', HOSTLENS_MAX_OPEN: '3' };
+    assert.deepEqual(tokenLimitOptions({}, env), {
+      rateLimit: { perMinute: 60, burst: 2 },
+      maxOpenPerToken: 3,
+    });
+    assert.deepEqual(tokenLimitOptions({ burst: '9', maxOpen: '4' }, env), {
+      rateLimit: { perMinute: 60, burst: 9 },
+      maxOpenPerToken: 4,
+    });
+  });
+
+  it('limits each token as --rate-limit and --burst say', async () => {
+    const h = harness();
+    const exit = serve(
+      { port: 0, rateLimit: '1/min', burst: '2' },
+      { HOSTLENS_TOKENS: TOKEN_A },
+      () => new FakeServices(),
+      h.io,
+    );
+    const url = await h.listening;
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await request(`${url}/domain/query?host=x.test`, {
+        headers: { authorization: TOKEN_A },
+        dispatcher: agent,
+      });
+      await res.body.text();
+      statuses.push(res.statusCode);
+    }
+    assert.deepEqual(statuses, [200, 200, 429]);
+    h.signals.emit('SIGTERM');
+    assert.equal(await exit, 0);
+  });
 
   it('serves with the guard on, prints the URL and stops cleanly on SIGTERM', async () => {
     const h = harness();

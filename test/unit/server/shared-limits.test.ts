@@ -320,6 +320,48 @@ describe('shared limits through Redis', function () {
       }
     });
 
+    it('costs one Redis command a cached request (limits and cache in one script)', async () => {
+      const fake = new FakeServices();
+      const [one] = await instances(1, fake, { cache: true });
+      const path = '/domain/query?host=x.test&types=A';
+      await ask(one, path);
+      await wait(50); // the cache write is not awaited by the request
+      // MONITOR shows every command with its source: a client's address, or "lua" for the
+      // commands a script runs on the server.
+      const client = new Redis(redis.url);
+      const monitor = await client.monitor();
+      const sent: string[] = [];
+      monitor.on('monitor', (_time: string, args: string[], source: string) => {
+        if (source !== 'lua') sent.push(String(args[0]).toLowerCase());
+      });
+      try {
+        await wait(50);
+        for (let i = 0; i < 10; i++) await ask(one, path);
+        await wait(50);
+        assert.equal(fake.calls.length, 1, 'ten of eleven came from the cache');
+        assert.deepEqual(sent, Array(10).fill('evalsha'), 'one script a cached request');
+      } finally {
+        monitor.disconnect();
+        client.disconnect();
+      }
+    });
+
+    it('still refuses a cached answer past the rate', async () => {
+      const fake = new FakeServices();
+      const [one] = await instances(1, fake, {
+        cache: true,
+        rateLimit: { perMinute: 6, burst: 3 },
+        maxOpenPerToken: 1,
+      });
+      const path = '/domain/query?host=x.test&types=A';
+      assert.equal((await ask(one, path)).status, 200);
+      await wait(50);
+      assert.equal((await ask(one, path)).status, 200);
+      assert.equal((await ask(one, path)).status, 200);
+      assert.equal((await ask(one, path)).status, 429, 'the burst of 3 is spent, cached or not');
+      assert.match(await metrics(one), /hostlens_refusals_total\{reason="rate_limit"\} 1/);
+    });
+
     it('never serves a guarded instance what an unguarded one cached (the scope is in the key)', async () => {
       const fake = new FakeServices();
       const scoped = await Promise.all(

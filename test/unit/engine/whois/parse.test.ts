@@ -74,3 +74,41 @@ describe('whois parse', function () {
     assert.equal(findReferral('Registrar WHOIS Server: \n'), undefined);
   });
 });
+
+describe('whois parser: names in two forms, compact dates (issue #23)', () => {
+  const reply = (name: string, extra = '') =>
+    `Domain Name: ${name}\nRegistrar: Example Registrar\nName Server: ns1.example.net\n${extra}`;
+
+  it('gives punycode in A-labels when the reply writes the name in its own script', () => {
+    const r = parseWhois(reply('пример.рф'));
+    assert.equal(r?.domain?.domain, 'пример.рф');
+    assert.equal(r?.domain?.punycode, 'xn--e1afmkfd.xn--p1ai');
+  });
+
+  it('keeps the queried form of the name when the reply lists it in another script', () => {
+    const asUnicode = parseWhois(reply('xn--e1afmkfd.xn--p1ai'), { domain: 'пример.рф' });
+    assert.equal(asUnicode?.domain?.domain, 'пример.рф');
+    assert.equal(asUnicode?.domain?.punycode, 'xn--e1afmkfd.xn--p1ai');
+    const asAscii = parseWhois(reply('пример.рф'), { domain: 'XN--E1AFMKFD.XN--P1AI' });
+    assert.equal(asAscii?.domain?.domain, 'xn--e1afmkfd.xn--p1ai');
+    // another name in the reply is the reply's, not replaced by the query
+    const other = parseWhois(reply('other.example'), { domain: 'пример.рф' });
+    assert.equal(other?.domain?.domain, 'other.example');
+  });
+
+  it('reads dates in every compact spelling', () => {
+    for (const [raw, iso] of [
+      ['20230303 09:38:55', '2023-03-03T09:38:55Z'],
+      ['20230303T093855Z', '2023-03-03T09:38:55Z'],
+      ['20230303093855', '2023-03-03T09:38:55Z'],
+      ['20230303 0938 +0100', '2023-03-03T08:38:00Z'],
+      ['20230303', '2023-03-03T00:00:00Z'],
+    ]) {
+      const r = parseWhois(reply('example.test', `Creation Date: ${raw}\n`));
+      assert.equal(r?.domain?.created_date, iso, raw);
+    }
+    // ten digits are neither a date nor a date and time
+    const r = parseWhois(reply('example.test', 'Creation Date: 2023030309\n'));
+    assert.equal(r?.domain?.created_date, undefined);
+  });
+});
