@@ -70,8 +70,10 @@ export function parseRdata(
       data = joinFields(parts);
     }
     if (!reader.done()) fail('extra-rdata', 'extra input after the record data', reader.index);
-    const broken = spec.check?.(parts ?? [data], wire.length);
-    if (broken !== undefined) fail(broken.code, broken.message, reader.index - 1);
+    if (spec.check !== undefined) {
+      const broken = spec.check(parts ?? [data], wire.length);
+      if (broken !== undefined) fail(broken.code, broken.message, reader.index - 1);
+    }
     const result: Rdata = { wire: wire.hex(), data };
     if (target !== undefined) {
       result.target = target;
