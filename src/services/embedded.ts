@@ -12,11 +12,13 @@ import { icons } from '../engine/web/icons';
 import { fetchImageAsDataUri, IMAGE_BYTES } from '../engine/web/image';
 import { redirects } from '../engine/web/redirects';
 import { link } from '../engine/web/link';
-import type { LookupFunction } from '../engine/web/fetcher';
+import { createWebAgent, type LookupFunction } from '../engine/web/fetcher';
+import type { Agent } from 'undici';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
 import { inspectTls, warmUpTls } from '../engine/tls/index';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
+import type { WebOptions } from '../engine/web/fetcher';
 
 export interface EmbeddedOptions {
   /** DNS: per-try timeout and tries (engine defaults when absent). */
@@ -112,18 +114,50 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     return { url, width, height, format, data_uri: dataUri };
   };
 
-  /** With `server`, the link's hosts (redirect targets too) resolve through that nameserver. */
+  /**
+   * With `server`, the link's hosts (redirect targets too) resolve through that nameserver. A
+   * check makes thousands of these calls: they share a connection pool per nameserver (kept
+   * alive between links to one host), where other operations build one each.
+   */
   readonly link: MetaService['link'] = (p, c) => {
     const fragments = typeof p.fragments === 'string' ? [p.fragments] : p.fragments;
-    const web = this.web(c);
     const params = { url: p.url, ...(fragments ? { fragments } : {}) };
-    if (p.server === undefined || p.server === '') return link(params, web);
-    return link(params, { ...web, lookup: this.resolveThrough(p.server, c) });
+    const server = p.server === undefined || p.server === '' ? undefined : p.server;
+    const web = { ...this.web(c), ...(server ? { lookup: this.resolveThrough(server) } : {}) };
+    return link(params, { ...web, agent: this.linkAgent(server ?? '', web) });
   };
 
-  private resolveThrough(server: string, call: CallOptions | undefined): LookupFunction {
+  private readonly linkAgents = new Map<string, Agent>();
+
+  /** Closes the link check's connection pools (the command line, when a check is over). */
+  async close(): Promise<void> {
+    const pools = [...this.linkAgents.values()];
+    this.linkAgents.clear();
+    await Promise.all(pools.map((pool) => pool.close().catch(() => undefined)));
+  }
+
+  private linkAgent(server: string, web: WebOptions): Agent {
+    let agent = this.linkAgents.get(server);
+    if (!agent) {
+      // A few nameservers at most in practice; the oldest pool goes when a ninth is named.
+      if (this.linkAgents.size >= 8) {
+        const [oldest, pool] = this.linkAgents.entries().next().value!;
+        this.linkAgents.delete(oldest);
+        void pool.close().catch(() => undefined);
+      }
+      agent = createWebAgent({ ...web, signal: undefined });
+      this.linkAgents.set(server, agent);
+    }
+    return agent;
+  }
+
+  private resolveThrough(server: string): LookupFunction {
     return async (hostname) => {
-      const answer = await query({ host: hostname, types: ['A', 'AAAA'], server }, this.dns(call));
+      // The pool outlives one call, so its look-ups carry no call's signal.
+      const answer = await query(
+        { host: hostname, types: ['A', 'AAAA'], server },
+        this.dns(undefined),
+      );
       const addresses = answer.records
         .filter((r) => (r.type === 'A' || r.type === 'AAAA') && r.value !== undefined)
         .map((r) => ({ address: r.value!, family: r.type === 'A' ? 4 : 6 }));

@@ -1,7 +1,7 @@
 // Zone files for the command line and the editor: checking a file on disk (its $INCLUDEs read
 // relative to it), and the incremental session and drift comparison of the engine, so callers
 // above the services never reach into engine/ themselves.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LookupError } from '../contract/errors';
 import {
@@ -47,10 +47,27 @@ export interface ZoneCheckResult {
   records?: string[];
 }
 
-/** Reads an $INCLUDE relative to the including file (as Knot does; BIND uses its directory). */
+/** The largest file an $INCLUDE reads (a whole signed TLD zone is a few hundred MB: not here). */
+export const MAX_INCLUDE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads an $INCLUDE relative to the including file (as Knot does; BIND uses its directory).
+ * Only a regular file of at most MAX_INCLUDE_BYTES: a device (/dev/zero) never ends and a FIFO
+ * blocks the reader forever. Opened non-blocking, so opening a FIFO cannot hang either.
+ */
 export function readIncludeFromDisk(path: string, from: string | undefined) {
   const full = resolve(from === undefined ? process.cwd() : dirname(from), path);
-  return { path: full, text: readFileSync(full, 'utf8') };
+  const fd = openSync(full, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size > MAX_INCLUDE_BYTES) {
+      throw new Error(`larger than ${MAX_INCLUDE_BYTES / 1024 / 1024} MB`);
+    }
+    return { path: full, text: readFileSync(fd, 'utf8') };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readZoneFile(file: string): string {

@@ -65,6 +65,8 @@ async function main(): Promise<void> {
       ['28-look-up-checks-host', lookUpCheckingHost],
       ['29-choose-backend-check', (p) => chooseBackendCheck(p, site.url('/'))],
     ]);
+    // The workspace's links, mail domains and zone records checked through the fixture DNS.
+    await session(env, nameserver, 'Default Dark Modern', [['30-link-check', linkCheck]]);
     // The remote backend: first with no token, then with one typed into the password box.
     await session(
       env,
@@ -360,6 +362,31 @@ async function zoneCompare(page: Page, server: string): Promise<void> {
   await page.waitForSelector('.monaco-list-row[aria-label^="Zone drift"]', { timeout: 30000 });
   await widenSideBar(page, 640);
   await page.mouse.move(900, 500);
+  await page.waitForTimeout(1500);
+}
+
+/** Check Links in Workspace: the summary node in the results view and the Problems panel. */
+async function linkCheck(page: Page): Promise<void> {
+  await closeEditors(page);
+  await page
+    .locator('.activitybar a[aria-label^="HostLens"], .activitybar li[aria-label^="HostLens"]')
+    .first()
+    .click();
+  await openFile(page, 'hosts.md');
+  await runCommand(page, 'HostLens: Check Links in Workspace');
+  // www.example.test is a TEST-NET address: its link waits out the connect timeout.
+  await page
+    .locator('.monaco-list-row', { hasText: 'Link check' })
+    .first()
+    .waitFor({ state: 'visible', timeout: 90000 });
+  await widenSideBar(page, 520);
+  await page.keyboard.press('Control+Shift+M');
+  await page
+    .locator('.markers-panel .monaco-list-row', { hasText: 'HostLens links' })
+    .first()
+    .waitFor({ state: 'visible', timeout: 20000 });
+  await page.waitForTimeout(1000);
+  await page.mouse.move(900, 300);
   await page.waitForTimeout(1500);
 }
 

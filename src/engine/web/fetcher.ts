@@ -58,6 +58,11 @@ export interface WebOptions {
    * guard still checks the address each socket really connected to.
    */
   connector?: buildConnector.connector;
+  /**
+   * A connection pool kept across operations (createWebAgent, same options), for callers that
+   * make many small fetches (the link check); the session then neither builds nor closes one.
+   */
+  agent?: Agent;
 }
 
 export interface ChainEnd {
@@ -86,6 +91,7 @@ export class WebSession {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private readonly agent: Agent;
+  private readonly ownsAgent: boolean;
   private readonly timer: NodeJS.Timeout;
   private readonly detach: () => void;
 
@@ -101,23 +107,15 @@ export class WebSession {
       this.controller.abort(new LookupError('upstream_timeout', 'The site did not answer in time'));
     }, this.limits.totalTimeoutMs);
     this.timer.unref();
-    const guard = options.blockPrivate ? createAddressGuard(options.allowCidrs) : undefined;
-    this.agent = new Agent({
-      connect: guardedConnector(
-        { ...options, connectTimeoutMs: this.limits.connectTimeoutMs },
-        guard,
-      ),
-      headersTimeout: this.limits.headersTimeoutMs,
-      bodyTimeout: this.limits.headersTimeoutMs,
-      connections: 8,
-    });
+    this.ownsAgent = options.agent === undefined;
+    this.agent = options.agent ?? createWebAgent(options, this.limits);
   }
 
   close(): void {
     clearTimeout(this.timer);
     this.detach();
     // Not awaited: a connection still being set up must not hold the caller's answer back.
-    void this.agent.destroy().catch(() => undefined);
+    if (this.ownsAgent) void this.agent.destroy().catch(() => undefined);
   }
 
   /**
@@ -300,6 +298,17 @@ function abortable(
         reject(err instanceof Error ? err : new Error(String(err)));
       },
     );
+  });
+}
+
+/** The connection pool of a session: the guard (server mode) on every connection it opens. */
+export function createWebAgent(options: WebOptions, limits: WebLimits = DEFAULT_WEB_LIMITS): Agent {
+  const guard = options.blockPrivate ? createAddressGuard(options.allowCidrs) : undefined;
+  return new Agent({
+    connect: guardedConnector({ ...options, connectTimeoutMs: limits.connectTimeoutMs }, guard),
+    headersTimeout: limits.headersTimeoutMs,
+    bodyTimeout: limits.headersTimeoutMs,
+    connections: 8,
   });
 }
 

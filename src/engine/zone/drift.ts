@@ -187,7 +187,9 @@ async function askEach(
     Array.from({ length: Math.min(width, queue.length) }, async () => {
       while (next < queue.length) {
         const { key, typeCode } = queue[next++];
-        out.push(...(await askRecords(key, typeCode, server.target, tcp)).map(fromWire));
+        for (const record of await askRecords(key, typeCode, server.target, tcp)) {
+          out.push(fromWire(record));
+        }
       }
     }),
   );
