@@ -30,6 +30,14 @@ export const MAX_LABEL = 63;
 const NON_ASCII = /[^\x00-\x7f]/;
 export const MAX_WIRE_NAME = 255;
 
+function labelTooLong(octets: number): NameError {
+  return { code: 'label-too-long', message: `label of ${octets} octets (at most ${MAX_LABEL})` };
+}
+
+function nameTooLong(octets: number): NameError {
+  return { code: 'name-too-long', message: `name of ${octets} octets (at most ${MAX_WIRE_NAME})` };
+}
+
 export function isNameError(value: ParsedName | NameError): value is NameError {
   return (value as NameError).code !== undefined;
 }
@@ -120,10 +128,7 @@ function parseAbsolute(text: string): ParsedName | NameError {
     const len = i - from;
     if (len === 0) failure = { code: 'empty-label', message: `empty label in "${text}"` };
     else if (len > MAX_LABEL) {
-      failure = {
-        code: 'label-too-long',
-        message: `label of ${len} octets (at most ${MAX_LABEL})`,
-      };
+      failure = labelTooLong(len);
     }
     plainWire += len + 1;
     from = i + 1;
@@ -131,10 +136,7 @@ function parseAbsolute(text: string): ParsedName | NameError {
   if (kind === 'ascii') {
     if (failure !== undefined) return failure;
     if (plainWire > MAX_WIRE_NAME) {
-      return {
-        code: 'name-too-long',
-        message: `name of ${plainWire} octets (at most ${MAX_WIRE_NAME})`,
-      };
+      return nameTooLong(plainWire);
     }
     // a name already in lower case is kept once, flat, for both (records keep owner and key)
     const key = text.toLowerCase();
@@ -151,17 +153,14 @@ function parseAbsolute(text: string): ParsedName | NameError {
       const len = Buffer.byteLength(body.slice(from, to));
       if (len === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
       if (len > MAX_LABEL) {
-        return { code: 'label-too-long', message: `label of ${len} octets (at most ${MAX_LABEL})` };
+        return labelTooLong(len);
       }
       wire += len + 1;
       if (dot === -1) break;
       from = dot + 1;
     }
     if (wire > MAX_WIRE_NAME) {
-      return {
-        code: 'name-too-long',
-        message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})`,
-      };
+      return nameTooLong(wire);
     }
     const key = text.toLowerCase();
     return { text: key === text ? key : text, key, wireLength: wire };
@@ -173,16 +172,13 @@ function parseAbsolute(text: string): ParsedName | NameError {
   for (const label of labels) {
     if (label.length === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
     if (label.length > MAX_LABEL) {
-      return {
-        code: 'label-too-long',
-        message: `label of ${label.length} octets (at most ${MAX_LABEL})`,
-      };
+      return labelTooLong(label.length);
     }
     wire += label.length + 1;
     keyLabels.push(escapeOctets(label.map(lowerOctet), false).replace(/\./g, '\\.'));
   }
   if (wire > MAX_WIRE_NAME) {
-    return { code: 'name-too-long', message: `name of ${wire} octets (at most ${MAX_WIRE_NAME})` };
+    return nameTooLong(wire);
   }
   return { text, key: `${keyLabels.join('.')}.`, wireLength: wire };
 }

@@ -177,6 +177,17 @@ describe('whois reply classification: lines folded once, patterns in lower case'
       ['ERROR: Too Many Requests, slow down', 'rate_limited'],
       ['Zu Viele Anfragen von Ihrer Adresse', 'rate_limited'],
       ['DOMAIN IS RESERVED BY THE REGISTRY', 'reserved'],
+      // refusals and waits of servers in no corpus, by their meaning
+      ['Query refused.', 'rate_limited'],
+      ['Your request has been temporarily rejected', 'rate_limited'],
+      ['Please try again in 60 seconds', 'rate_limited'],
+      ['Requête refusée : trop de connexions', 'rate_limited'],
+      ['Ihre Anfrage wurde abgelehnt', 'rate_limited'],
+      ['Su consulta ha sido rechazada', 'rate_limited'],
+      ['Запрос отклонен, повторите попытку позже', 'rate_limited'],
+      ['查询被拒绝，请稍后再试', 'rate_limited'],
+      ['アクセスが拒否されました', 'rate_limited'],
+      ['요청이 거부되었습니다', 'rate_limited'],
     ];
     for (const [line, kind] of cases) {
       assert.equal(classifyReply(`Header\n${line}\n`)?.kind, kind, line);
