@@ -5,6 +5,7 @@ export function registerClearHistory(context: vscode.ExtensionContext, deps: Dep
   context.subscriptions.push(
     vscode.commands.registerCommand('hostlens.clearHistory', async () => {
       await deps.history.clear();
+      deps.results.clearPinned();
       deps.results.refresh();
     }),
   );

@@ -18,6 +18,11 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode> 
     this.refresh();
   }
 
+  /** Clear History empties the whole view, the pinned link check with the look-ups. */
+  clearPinned(): void {
+    this.pinned = [];
+  }
+
   refresh(): void {
     this.changed.fire(undefined);
   }
