@@ -5,8 +5,16 @@
 import { MalformedMessage } from '../errors';
 import { escapeOctets, unescapeOctets } from '../presentation';
 import { CODECS } from './codecs';
-import { fail, RdataFailure, TokenReader, WireReader, type RdataError, type Token } from './reader';
-import { typeSpec, type TypeSpec } from './types';
+import {
+  fail,
+  NoPresentation,
+  RdataFailure,
+  TokenReader,
+  WireReader,
+  type RdataError,
+  type Token,
+} from './reader';
+import { notForZones, typeCode, typeSpec, type TypeSpec } from './types';
 import { WireWriter } from './writer';
 
 export type { RdataError, Token };
@@ -33,6 +41,8 @@ export function parseRdata(
   Error.stackTraceLimit = 0;
   try {
     const spec = typeSpec(type);
+    const refused = spec === undefined ? notForZones(typeCode(type) ?? -1) : undefined;
+    if (refused !== undefined) fail(refused.code, refused.message, 0);
     if (tokens.length > 0 && tokens[0].kind === 'word' && tokens[0].text === '\\#') {
       return parseGeneric(tokens, spec);
     }
@@ -141,7 +151,9 @@ function joinFields(fields: string[]): string {
 
 /** The RFC 3597 text of record data the table cannot read. */
 export function genericText(wire: Uint8Array): string {
-  return wire.length === 0 ? '\\# 0' : `\\# ${wire.length} ${Buffer.from(wire).toString('hex')}`;
+  if (wire.length === 0) return '\\# 0';
+  // hex in capitals, as BIND prints it
+  return `\\# ${wire.length} ${Buffer.from(wire).toString('hex').toUpperCase()}`;
 }
 
 /**
@@ -179,7 +191,14 @@ export function printRdata(
   const reader = new WireReader(message, at, at + length, lower);
   printed.reset();
   const fields: string[] = [];
-  for (const field of spec.fields) fields.push(CODECS[field.kind].print(reader, printed));
+  try {
+    for (const field of spec.fields) fields.push(CODECS[field.kind].print(reader, printed));
+  } catch (err) {
+    if (!(err instanceof NoPresentation)) throw err;
+    const wire = Buffer.from(message.subarray(at, at + length));
+    const text = genericText(wire);
+    return { wire, text, fields: [text] };
+  }
   if (!reader.done()) reader.malformed('data left after the last field');
   const wire = Buffer.from(printed.buffer.subarray(0, printed.length));
   return { wire, text: joinFields(fields), fields };
