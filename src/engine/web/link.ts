@@ -8,7 +8,14 @@ import { LookupError } from '../../contract/errors';
 import type { LinkParams } from '../../contract/services';
 import type { LinkResult } from '../../contract/shapes';
 import { normalizeUrl } from '../names';
-import { discard, header, withSession, type ChainEnd, type WebOptions } from './fetcher';
+import {
+  connectionReturned,
+  discard,
+  header,
+  withSession,
+  type ChainEnd,
+  type WebOptions,
+} from './fetcher';
 import { HTML_ACCEPT, isHtml } from './page';
 
 /** Fragments one call may ask about (a page's links to itself rarely pass a few dozen). */
@@ -28,6 +35,7 @@ export async function link(params: LinkParams, options?: WebOptions): Promise<Li
       const head = await session.follow(start, { accept: HTML_ACCEPT, method: 'HEAD' });
       if (head.response) discard(head.response);
       if (!refusedHead(head)) return verdict(head, 'HEAD');
+      await connectionReturned();
     }
     const got = await session.follow(start, { accept: HTML_ACCEPT, method: 'GET' });
     const result = verdict(got, 'GET');
