@@ -7,7 +7,7 @@
 // (a check looking at an owner, the editor's features), and dies young.
 import type { SourceRange, ZoneRecord } from './types';
 import { genericText, printRdata } from '../dns/rdata/text';
-import { specOf, typeName, type TypeSpec } from '../dns/rdata/types';
+import { specOf, typeName, type FieldKind, type TypeSpec } from '../dns/rdata/types';
 
 /** Strings held once each, numbered in order of arrival. */
 export class Names {
@@ -316,16 +316,33 @@ function place(c: Int32Array, at: number): SourceRange | undefined {
 const printable = new Map<number, TypeSpec | null | undefined>();
 
 /**
+ * Field kinds whose canonical text is their wire form printed (none holds a name, whose case a
+ * text may keep where the canonical wire form lowers it). A kind not listed keeps its text: a
+ * new kind is safe until it is added here.
+ */
+const PRINTS_AS_READ = new Set<FieldKind>([
+  ...(['u8', 'u16', 'u32', 'port', 'caa-flags', 'ttl', 'ipv4', 'ipv6'] as const),
+  ...(['string', 'strings', 'caa-tag', 'caa-value', 'uri-target', 'string-opt'] as const),
+  ...(['base64', 'hex', 'salt', 'b32hex', 'base64-opt', 'hex-upper', 'base64-dash'] as const),
+  ...(['types', 'time', 'type', 'alg', 'alg-name', 'sig-type', 'date', 'cert-type'] as const),
+  ...(['svcparams', 'loc', 'ilnp64', 'eui48', 'eui64', 'dsync-scheme', 'nsap', 'atma'] as const),
+  ...(['apl', 'proto', 'wks-ports', 'nxt-types'] as const),
+]);
+
+/**
  * The spec to print a type's canonical text from its wire form with, null for a type the table
- * does not have (its text is RFC 3597's), undefined when the text must be kept: a type with a
- * name, whose case the text keeps and the canonical wire form lowers. For every other type the
- * parser's text and the printed wire are the same (the type table's tests hold every type to it).
+ * does not have (its text is RFC 3597's), undefined when the text must be kept. The type table's
+ * tests hold every type to "the printed wire is the parser's text".
  */
 function printedFrom(code: number): TypeSpec | null | undefined {
   if (printable.has(code)) return printable.get(code);
   const spec = specOf(code);
   const value =
-    spec === undefined ? null : spec.fields.some((f) => f.kind === 'name') ? undefined : spec;
+    spec === undefined
+      ? null
+      : spec.fields.every((f) => PRINTS_AS_READ.has(f.kind))
+        ? spec
+        : undefined;
   printable.set(code, value);
   return value;
 }
