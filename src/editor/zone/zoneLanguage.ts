@@ -13,6 +13,7 @@ import {
 } from '../../services/zone';
 import { registerZoneFeatures } from './zoneFeatures';
 import { registerCompareZone } from './compareZone';
+import { registerCheckZoneCertificates } from './checkCertificates';
 
 const LANGUAGE = 'dns-zone';
 const SOURCE = 'HostLens zone';
@@ -34,7 +35,7 @@ export interface ZoneLanguage {
 
 export function registerZoneLanguage(
   context: vscode.ExtensionContext,
-  deps: Pick<Deps, 'history' | 'results'>,
+  deps: Pick<Deps, 'history' | 'results' | 'services' | 'settings'>,
 ): ZoneLanguage {
   const collection = vscode.languages.createDiagnosticCollection('hostlens-zone');
   const tracked = new Map<string, Tracked>();
@@ -131,6 +132,7 @@ export function registerZoneLanguage(
   );
   registerZoneFeatures(context, (document) => open(document)?.session);
   registerCompareZone(context, (document) => open(document)?.session, deps);
+  registerCheckZoneCertificates(context, (document) => open(document)?.session, deps);
   for (const document of vscode.workspace.textDocuments) open(document);
 
   return {
