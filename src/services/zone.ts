@@ -7,7 +7,7 @@ import { LookupError } from '../contract/errors';
 import {
   guessOrigin,
   loadZone,
-  recordLine,
+  printRecords,
   ZoneSession,
   type DocumentOptions,
   type ZoneProblem,
@@ -43,7 +43,7 @@ export interface ZoneCheckProblem {
 export interface ZoneCheckResult {
   origin: string | undefined;
   problems: ZoneCheckProblem[];
-  /** with `print`: every record loaded, a master-file line each in canonical form */
+  /** with `print`: the records loaded, a master-file line each, as named-compilezone -s full writes them (print.ts) */
   records?: string[];
 }
 
@@ -100,7 +100,7 @@ export function checkZoneFile(file: string, origin?: string, print = false): Zon
     origin: options.origin,
     problems: problems.map(toCheckProblem),
   };
-  if (print) result.records = records.map(recordLine);
+  if (print) result.records = printRecords(records);
   return result;
 }
 
