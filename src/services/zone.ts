@@ -6,15 +6,11 @@ import { dirname, resolve } from 'node:path';
 import { LookupError } from '../contract/errors';
 import {
   guessOrigin,
-  loadZone,
+  loadRows,
   printRecords,
-  ZoneSession,
   type DocumentOptions,
   type ZoneProblem,
-  type ZoneRecord,
 } from '../engine/zone/index';
-import { fanOutSignal } from '../engine/dns/lookup';
-import { compareZone, type DriftResult } from '../engine/zone/drift';
 
 export {
   ZoneSession,
@@ -95,12 +91,16 @@ export function fileOptions(file: string, text: string, origin?: string): Docume
 export function checkZoneFile(file: string, origin?: string, print = false): ZoneCheckResult {
   const text = readZoneFile(file);
   const options = fileOptions(file, text, origin);
-  const { problems, records } = loadZone(text, options);
+  const { problems, rows } = loadRows(text, options);
   const result: ZoneCheckResult = {
     origin: options.origin,
     problems: problems.map(toCheckProblem),
   };
-  if (print) result.records = printRecords(records);
+  if (print) {
+    const records = [];
+    for (let row = 0; row < rows.count; row++) records.push(rows.record(row));
+    result.records = printRecords(records);
+  }
   return result;
 }
 
@@ -116,34 +116,11 @@ export function toCheckProblem(p: ZoneProblem): ZoneCheckProblem {
   return out;
 }
 
+// Type-only: the comparison itself (zone-drift.ts) loads the DNS transport, which a check of a
+// file does not need.
 export type { DriftResult, DriftEntry, ServerSerial } from '../engine/zone/drift';
-
-/** A zone file against its live nameservers (or the one named). */
-export async function diffZoneFile(
-  file: string,
-  options: { origin?: string; server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
-): Promise<DriftResult> {
-  const text = readZoneFile(file);
-  const fileOpts = fileOptions(file, text, options.origin);
-  const session = new ZoneSession(text, fileOpts);
-  return compareZoneRecords(fileOpts.origin!, session.records(), options);
-}
 
 export { nextSerial } from '../engine/zone/serial';
 export { TYPES as RECORD_TYPE_INFO } from '../engine/dns/rdata/types';
-
-/** Compares records already parsed (an editor's open document) with the live nameservers. */
-export function compareZoneRecords(
-  apex: string,
-  records: ZoneRecord[],
-  options: { server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
-): Promise<DriftResult> {
-  // Every nameserver's questions at once under one signal of this comparison's own.
-  return compareZone(apex, records, {
-    server: options.server,
-    signal: fanOutSignal(options.signal),
-    timeoutMs: options.timeoutMs,
-  });
-}
 
 export { formatZone } from '../engine/zone/format';

@@ -3,7 +3,7 @@
 // are cached and only owners an edit can affect are looked at again.
 import { dsDigest, isSupportedDigest, keyTag, type DnskeyData } from '../dns/keys';
 import { isAtOrBelow, parentKey } from '../dns/names';
-import type { RecordDelta } from './document';
+import type { RecordRows } from './rows';
 import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
 
 /** Types that may sit beside a CNAME (RFC 2181 section 10.1, RFC 4035 section 2.5). */
@@ -20,39 +20,133 @@ const TARGET_CNAME: Record<string, { code: string; severity: 'error' | 'warning'
   SRV: { code: 'srv-target-cname', severity: 'warning' },
 };
 
+// Type codes the indexes look at without making record objects (RFC 1035, RFC 3596, RFC 2782).
+const A = 1;
+const NS = 2;
+const CNAME = 5;
+const SOA = 6;
+const MX = 15;
+const AAAA = 28;
+const SRV = 33;
+
+/** Rows that went and came, and how far the lines after an edit moved. */
+export interface RowDelta {
+  removed: readonly number[];
+  added: readonly number[];
+  /** lines from `shiftFrom` on (numbered as before the edit) moved by `shift` */
+  shiftFrom?: number;
+  shift?: number;
+}
+
+/**
+ * The zone's indexes over the rows (rows.ts), kept as chains of row ids in typed arrays: each
+ * owner's rows, and the rows that point at each name. Records become objects only while the
+ * checks of an owner look at them.
+ */
 export class ZoneChecks {
-  private readonly byOwner = new Map<string, ZoneRecord[]>();
-  /** target name -> the NS, MX and SRV records pointing at it */
-  private readonly refs = new Map<string, Set<ZoneRecord>>();
+  /** per owner key (a name id): its first and last row, -1 when it has none */
+  private head: Int32Array = new Int32Array(0);
+  private tail: Int32Array = new Int32Array(0);
+  /** per row: the next row of its owner, -1 after the last */
+  private next: Int32Array = new Int32Array(0);
+  /** per name id: the first NS, MX or SRV row pointing at it; per row: the next such row */
+  private refHead: Int32Array = new Int32Array(0);
+  private refNext: Int32Array = new Int32Array(0);
+  private liveRows = 0;
   /** owners below the apex holding NS records: delegations */
   private readonly cuts = new Set<string>();
-  private readonly soas = new Set<ZoneRecord>();
-  private readonly ownerProblems = new Map<string, ZoneProblem[]>();
+  private readonly soas = new Set<number>();
+  private readonly ownerProblems = new Map<number, ZoneProblem[]>();
   private readonly scratch: ZoneProblem[] = [];
 
-  constructor(readonly apex: string | undefined) {}
+  constructor(
+    readonly rows: RecordRows,
+    readonly apex: string | undefined,
+  ) {}
 
-  update(delta: RecordDelta): void {
-    const dirty = new Set<string>();
+  /** Indexes and checks rows [from, to) of a zone loaded at once. */
+  load(from: number, to: number): void {
+    if (this.liveRows > 0) {
+      const added: number[] = [];
+      for (let row = from; row < to; row++) added.push(row);
+      this.update({ removed: [], added });
+      return;
+    }
+    // Into empty indexes: every owner is new, so each is checked once, and no set of a million
+    // dirty owners is made.
+    const none = new Set<number>();
+    const cutsChanged = new Set<string>();
+    this.grow();
+    for (let row = from; row < to; row++) this.add(row, none, cutsChanged, false);
+    for (let key = 0; key < this.head.length; key++)
+      if (this.head[key] !== -1) this.checkOwner(key);
+  }
+
+  update(delta: RowDelta): void {
+    if (delta.shift !== undefined && delta.shift !== 0) {
+      this.shiftProblems(delta.shiftFrom ?? 0, delta.shift);
+    }
+    const dirty = new Set<number>();
     const cutsChanged = new Set<string>();
     // Loading into empty indexes makes every owner dirty as its records come: the owners that
     // point at a dirty name or sit below a new cut are all among them already.
-    const firstLoad = this.byOwner.size === 0 && delta.removed.length === 0;
+    const firstLoad = this.liveRows === 0 && delta.removed.length === 0;
+    this.grow();
     for (const r of delta.removed) this.remove(r, dirty, cutsChanged);
     for (const r of delta.added) this.add(r, dirty, cutsChanged);
     if (!firstLoad) this.spreadDirt(dirty, cutsChanged);
     for (const key of dirty) this.checkOwner(key);
   }
 
+  /** Room in the per-name and per-row arrays for every name and row the rows hold. */
+  private grow(): void {
+    const names = this.rows.names.size;
+    if (this.head.length < names) {
+      const size = Math.max(names, 1024, this.head.length * 2);
+      this.head = grown(this.head, size);
+      this.tail = grown(this.tail, size);
+      this.refHead = grown(this.refHead, size);
+    }
+    const rows = this.rows.count;
+    if (this.next.length < rows) {
+      const size = Math.max(rows, 1024, this.next.length * 2);
+      this.next = grown(this.next, size);
+      this.refNext = grown(this.refNext, size);
+    }
+  }
+
+  /** Moves the cached problems on lines from `from` on by `delta` (dirty owners' are redone). */
+  private shiftProblems(from: number, delta: number): void {
+    const moved = new Set<SourceRange>();
+    const move = (r: SourceRange) => {
+      if (r.line < from || moved.has(r)) return;
+      moved.add(r);
+      r.line += delta;
+      if (r.endLine !== undefined) r.endLine += delta;
+    };
+    for (const list of this.ownerProblems.values()) {
+      for (const p of list) {
+        if (p.file !== undefined) continue;
+        move(p.range);
+        if (p.fix !== undefined) move(p.fix.range);
+      }
+    }
+  }
+
   /** Owners a change of others can affect: those pointing at a dirty name, those below a new or gone cut. */
-  private spreadDirt(dirty: Set<string>, cutsChanged: Set<string>): void {
+  private spreadDirt(dirty: Set<number>, cutsChanged: Set<string>): void {
     for (const key of [...dirty]) {
-      const refs = this.refs.get(key);
-      if (refs !== undefined) for (const ref of refs) dirty.add(ref.key);
+      for (let ref = this.refHead[key]; ref !== -1; ref = this.refNext[ref]) {
+        dirty.add(this.rows.key(ref));
+      }
     }
     if (cutsChanged.size > 0) {
-      for (const key of this.byOwner.keys()) {
-        for (const cut of cutsChanged) if (key !== cut && isAtOrBelow(key, cut)) dirty.add(key);
+      const names = this.rows.names.text;
+      for (let key = 0; key < this.head.length; key++) {
+        if (this.head[key] === -1) continue;
+        for (const cut of cutsChanged) {
+          if (names[key] !== cut && isAtOrBelow(names[key], cut)) dirty.add(key);
+        }
       }
     }
   }
@@ -64,53 +158,79 @@ export class ZoneChecks {
     return out;
   }
 
-  recordsAt(key: string): readonly ZoneRecord[] {
-    return this.byOwner.get(key) ?? [];
+  /** The records of an owner (a key, lower case), made for the caller. */
+  recordsAt(key: string): ZoneRecord[] {
+    const id = this.rows.names.find(key);
+    return id === -1 || id >= this.head.length ? [] : this.recordsOf(id);
   }
 
-  private add(r: ZoneRecord, dirty: Set<string>, cutsChanged: Set<string>): void {
-    const list = this.byOwner.get(r.key);
-    if (list) list.push(r);
-    else this.byOwner.set(r.key, [r]);
-    dirty.add(r.key);
-    if (r.type === 'SOA') this.soas.add(r);
-    if (r.target !== undefined && TARGET_CNAME[r.type] !== undefined) {
-      const refs = this.refs.get(r.target);
-      if (refs) refs.add(r);
-      else this.refs.set(r.target, new Set([r]));
-      dirty.add(r.target);
+  private recordsOf(key: number): ZoneRecord[] {
+    const out: ZoneRecord[] = [];
+    for (let row = this.head[key]; row !== -1; row = this.next[row]) {
+      out.push(this.rows.record(row));
     }
-    if (r.type === 'NS' && r.key !== this.apex && !this.cuts.has(r.key)) {
-      this.cuts.add(r.key);
-      cutsChanged.add(r.key);
-    }
+    return out;
   }
 
-  private remove(r: ZoneRecord, dirty: Set<string>, cutsChanged: Set<string>): void {
-    const list = this.byOwner.get(r.key);
-    if (list) {
-      const i = list.indexOf(r);
-      if (i >= 0) list.splice(i, 1);
-      if (list.length === 0) this.byOwner.delete(r.key);
+  /** The first row of an owner (a name id, or -1) with a type for which `want` holds, or -1. */
+  private findAt(key: number, want: (typeCode: number) => boolean): number {
+    if (key === -1 || key >= this.head.length) return -1;
+    for (let row = this.head[key]; row !== -1; row = this.next[row]) {
+      if (want(this.rows.typeCode(row))) return row;
     }
-    dirty.add(r.key);
-    this.soas.delete(r);
-    if (r.target !== undefined) {
-      this.refs.get(r.target)?.delete(r);
-      dirty.add(r.target);
+    return -1;
+  }
+
+  private add(row: number, dirty: Set<number>, cutsChanged: Set<string>, mark = true): void {
+    const { rows } = this;
+    const key = rows.key(row);
+    this.next[row] = -1;
+    if (this.head[key] === -1) this.head[key] = row;
+    else this.next[this.tail[key]] = row;
+    this.tail[key] = row;
+    this.liveRows++;
+    if (mark) dirty.add(key);
+    const code = rows.typeCode(row);
+    if (code === SOA) this.soas.add(row);
+    const target = rows.target(row);
+    if (target !== -1 && (code === NS || code === MX || code === SRV)) {
+      this.refNext[row] = this.refHead[target];
+      this.refHead[target] = row;
+      if (mark) dirty.add(target);
     }
-    if (r.type === 'NS' && this.cuts.has(r.key)) {
-      if (!(this.byOwner.get(r.key) ?? []).some((x) => x.type === 'NS')) {
-        this.cuts.delete(r.key);
-        cutsChanged.add(r.key);
+    if (code === NS) {
+      const name = rows.names.text[key];
+      if (name !== this.apex && !this.cuts.has(name)) {
+        this.cuts.add(name);
+        cutsChanged.add(name);
       }
+    }
+  }
+
+  private remove(row: number, dirty: Set<number>, cutsChanged: Set<string>): void {
+    const { rows } = this;
+    const key = rows.key(row);
+    unlink(this.head, this.next, key, row, this.tail);
+    this.liveRows--;
+    dirty.add(key);
+    this.soas.delete(row);
+    const target = rows.target(row);
+    if (target !== -1) {
+      unlink(this.refHead, this.refNext, target, row);
+      dirty.add(target);
+    }
+    const name = rows.names.text[key];
+    if (rows.typeCode(row) === NS && this.cuts.has(name) && this.findAt(key, isNs) === -1) {
+      this.cuts.delete(name);
+      cutsChanged.add(name);
     }
   }
 
   private globalProblems(): ZoneProblem[] {
     const out: ZoneProblem[] = [];
-    const apexSoas = [...this.soas].filter((r) => r.key === this.apex).sort(byPosition);
-    for (const r of this.soas) {
+    const soas = [...this.soas].map((row) => this.rows.record(row));
+    const apexSoas = soas.filter((r) => r.key === this.apex).sort(byPosition);
+    for (const r of soas) {
       if (this.apex !== undefined && r.key !== this.apex) {
         out.push(
           problem('soa-not-at-apex', 'error', `SOA record not at the zone apex ${this.apex}`, r),
@@ -133,19 +253,20 @@ export class ZoneChecks {
     if (
       this.apex !== undefined &&
       apexSoas.length > 0 &&
-      !this.recordsAt(this.apex).some((r) => r.type === 'NS')
+      this.findAt(this.rows.names.find(this.apex), isNs) === -1
     ) {
       out.push(problem('no-ns', 'error', `the zone ${this.apex} has no NS records`, apexSoas[0]));
     }
     return out;
   }
 
-  private checkOwner(key: string): void {
-    const records = this.byOwner.get(key);
-    if (records === undefined || records.length === 0) {
-      this.ownerProblems.delete(key);
+  private checkOwner(id: number): void {
+    if (this.head[id] === -1) {
+      this.ownerProblems.delete(id);
       return;
     }
+    const key = this.rows.names.text[id];
+    const records = this.recordsOf(id);
     // Most owners have no problem: they are gathered in one reused list, copied only when some.
     const out = this.scratch;
     // setting the length is a call into the runtime: only when the last owner left some
@@ -160,8 +281,8 @@ export class ZoneChecks {
     for (const r of sorted) this.checkTarget(r, out);
     // (a load into empty indexes finds most owners clean and none listed: no look-up for those)
     if (out.length === 0) {
-      if (this.ownerProblems.size > 0) this.ownerProblems.delete(key);
-    } else this.ownerProblems.set(key, out.slice());
+      if (this.ownerProblems.size > 0) this.ownerProblems.delete(id);
+    } else this.ownerProblems.set(id, out.slice());
   }
 
   private checkCname(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
@@ -264,7 +385,11 @@ export class ZoneChecks {
       if (!isAtOrBelow(up, this.apex)) break;
     }
     if (cut === undefined) return;
-    const isGlueName = [...(this.refs.get(key) ?? [])].some((r) => r.type === 'NS');
+    const id = this.rows.names.find(key);
+    let isGlueName = false;
+    for (let ref = this.refHead[id]; ref !== -1 && !isGlueName; ref = this.refNext[ref]) {
+      isGlueName = this.rows.typeCode(ref) === NS;
+    }
     for (const r of records) {
       if (isGlueName && (r.type === 'A' || r.type === 'AAAA')) continue;
       out.push(
@@ -286,9 +411,10 @@ export class ZoneChecks {
     const kind = TARGET_CNAME[r.type];
     if (kind === undefined || r.target === undefined || this.apex === undefined) return;
     if (!isAtOrBelow(r.target, this.apex)) return;
-    const at = this.byOwner.get(r.target) ?? [];
-    const cname = at.find((x) => x.type === 'CNAME');
-    if (cname !== undefined) {
+    const at = this.rows.names.find(r.target);
+    const cnameRow = this.findAt(at, isCname);
+    if (cnameRow !== -1) {
+      const cname = this.rows.record(cnameRow);
       const p = problem(
         kind.code,
         kind.severity,
@@ -302,7 +428,7 @@ export class ZoneChecks {
       out.push(p);
       return;
     }
-    if (r.type === 'NS' && !at.some((x) => x.type === 'A' || x.type === 'AAAA')) {
+    if (r.type === 'NS' && this.findAt(at, isAddress) === -1) {
       // BIND refuses a zone whose own nameservers cannot be reached; for a delegation it only
       // warns, since the child may still answer (Knot refuses both).
       const severity = r.key === this.apex ? 'error' : 'warning';
@@ -439,4 +565,43 @@ function inPositionOrder(records: readonly ZoneRecord[]): boolean {
 
 function byPosition(a: ZoneRecord, b: ZoneRecord): number {
   return a.range.line - b.range.line || a.range.start - b.range.start;
+}
+
+function isNs(code: number): boolean {
+  return code === NS;
+}
+
+function isCname(code: number): boolean {
+  return code === CNAME;
+}
+
+function isAddress(code: number): boolean {
+  return code === A || code === AAAA;
+}
+
+/** A copy of `array` of `size` cells, the new ones -1. */
+function grown(array: Int32Array, size: number): Int32Array {
+  const out = new Int32Array(size).fill(-1);
+  out.set(array);
+  return out;
+}
+
+/** Takes `row` out of the chain that starts at head[at] (and ends at tail[at], when kept). */
+function unlink(
+  head: Int32Array,
+  next: Int32Array,
+  at: number,
+  row: number,
+  tail?: Int32Array,
+): void {
+  let before = -1;
+  for (let r = head[at]; r !== -1; r = next[r]) {
+    if (r === row) {
+      if (before === -1) head[at] = next[r];
+      else next[before] = next[r];
+      if (tail !== undefined && tail[at] === row) tail[at] = before;
+      return;
+    }
+    before = r;
+  }
 }

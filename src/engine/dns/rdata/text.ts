@@ -31,12 +31,32 @@ export interface Rdata {
   minimum?: number;
 }
 
+/** Rdata with its wire form as octets: a view of a buffer the next parse reuses. */
+export interface RdataOctets extends Omit<Rdata, 'wire'> {
+  wire: Uint8Array;
+}
+
 export function parseRdata(
   type: string,
   tokens: Token[],
   origin: string | undefined,
   style?: 'bind',
 ): Rdata | RdataError {
+  const parsed = readRdata(type, tokens, origin, style);
+  if ('code' in parsed) return parsed;
+  return { ...parsed, wire: Buffer.from(parsed.wire).toString('hex') };
+}
+
+/**
+ * As parseRdata, the wire form left as octets (no hex string per record): the zone parser
+ * copies them into its rows before it reads the next record.
+ */
+export function readRdata(
+  type: string,
+  tokens: Token[],
+  origin: string | undefined,
+  style?: 'bind',
+): RdataOctets | RdataError {
   // Failures unwind by exception from deep in a field reader; a file with thousands of bad
   // lines must not pay for a stack trace each.
   const stackLimit = Error.stackTraceLimit;
@@ -86,7 +106,7 @@ export function parseRdata(
       const broken = spec.check(parts ?? [data], wire.length);
       if (broken !== undefined) fail(broken.code, broken.message, reader.index - 1);
     }
-    const result: Rdata = { wire: wire.hex(), data };
+    const result: RdataOctets = { wire: wire.buffer.subarray(0, wire.length), data };
     if (target !== undefined) {
       result.target = target;
       result.targetToken = targetToken;
@@ -112,7 +132,7 @@ const wire = new WireWriter();
  * type's codecs into its canonical form (RFC 3597 section 5: the same record as its usual
  * presentation), and refused when it does not read as that type.
  */
-function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
+function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets {
   const lengthToken = tokens[1];
   if (lengthToken === undefined || !/^\d+$/.test(lengthToken.text)) {
     fail('bad-generic', 'RFC 3597 data needs a length after \\#', 1);
@@ -128,7 +148,10 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
   }
   // validated hex of even length: its octets' hex is the same digits in lower case
   const lower = hex.toLowerCase();
-  if (spec === undefined) return { wire: lower, data: genericText(Buffer.from(lower, 'hex')) };
+  if (spec === undefined) {
+    const octets = Buffer.from(lower, 'hex');
+    return { wire: octets, data: genericText(octets) };
+  }
   try {
     const octets = Buffer.from(lower, 'hex');
     const canonical = printRdata(octets, 0, length, spec, true);
@@ -136,7 +159,7 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
     if (broken !== undefined) fail(broken.code, broken.message, 2);
     // the text keeps the names' case as the data gave it, as the usual presentation does
     const shown = printRdata(octets, 0, length, spec, false).text;
-    return { wire: canonical.wire.toString('hex'), data: shown };
+    return { wire: canonical.wire, data: shown };
   } catch (err) {
     if (!(err instanceof MalformedMessage)) throw err;
     return fail(
