@@ -2,7 +2,10 @@
 // no network I/O during activation.
 import * as vscode from 'vscode';
 import { Backend } from './backend';
-import { registerCheckLinksInWorkspace } from './commands/checkLinksInWorkspace';
+import {
+  registerCheckLinksInWorkspace,
+  type LinkCheckFeature,
+} from './commands/checkLinksInWorkspace';
 import { registerChooseBackend } from './commands/chooseBackend';
 import { registerClearApiToken } from './commands/clearApiToken';
 import { registerClearHistory } from './commands/clearHistory';
@@ -39,6 +42,7 @@ export interface HostLensApi {
   deps: Deps;
   backend: Backend;
   resultsTreeItemCount(): Promise<number>;
+  linkCheck: LinkCheckFeature;
 }
 
 export function activate(context: vscode.ExtensionContext): HostLensApi {
@@ -91,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerZoneFileSniffer(context);
   registerZoneLanguage(context, deps);
   registerSpfDiagnostics(context, deps);
-  registerCheckLinksInWorkspace(context, deps);
+  const linkCheck = registerCheckLinksInWorkspace(context, deps);
   registerSetApiToken(context);
   registerClearApiToken(context);
   registerChooseBackend(context, backend);
@@ -103,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
     deps,
     backend,
     resultsTreeItemCount: () => Promise.resolve(results.getChildren().length),
+    linkCheck,
   };
 }
 
