@@ -54,8 +54,8 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'mail',
     summary:
-      'the whole mail set-up of a domain: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT, BIMI',
-    usage: 'hostlens mail --host <domain> [--selectors S]… [--server <ns>]',
+      'the whole mail set-up of a domain: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT, BIMI, STARTTLS and DANE of each MX host, the MTA-STS policy',
+    usage: 'hostlens mail --host <domain> [--selectors S]… [--server <ns>] [--skip-transport]',
     load: () => import('./commands/mail'),
   },
   {
@@ -91,7 +91,7 @@ export const COMMANDS: readonly Command[] = [
     summary:
       'check the links, mail domains and zone records of files and directories (exit 1 on an error finding)',
     usage:
-      'hostlens check [PATH...] [--format text|json|sarif] [--exclude GLOB]... [--cache FILE] [--server NS] [--max-per-host N] [--expiry-days N]',
+      'hostlens check [PATH...] [--format text|json|sarif] [--exclude GLOB]... [--cache FILE] [--server NS] [--max-per-host N] [--expiry-days N] [--backend embedded|remote] [--api URL]',
     formats: ['sarif'],
     load: () => import('./commands/check'),
   },
