@@ -4,7 +4,10 @@
 import { dsDigest, isSupportedDigest, keyTag, type DnskeyData } from '../dns/keys';
 import { isAtOrBelow, parentKey } from '../dns/names';
 import type { RecordDelta } from './document';
-import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
+import { findTarget, type ZoneIndex } from './find';
+import { checkApexCds, checkOwnerRules } from './owner-rules';
+import { problem } from './problem';
+import type { ZoneFix, ZoneProblem, ZoneRecord } from './types';
 
 /** Types that may sit beside a CNAME (RFC 2181 section 10.1, RFC 4035 section 2.5). */
 const BESIDE_CNAME = new Set(['RRSIG', 'NSEC', 'KEY']);
@@ -156,7 +159,8 @@ export class ZoneChecks {
     this.checkCname(key, sorted, out);
     this.checkRrsets(sorted, out);
     this.checkOccluded(key, sorted, out);
-    checkKeyReferences(sorted, out);
+    checkOwnerRules(key, this.apex, sorted, out);
+    checkKeyReferences(sorted, out, key === this.apex ? checkApexCds(sorted, out) : undefined);
     for (const r of sorted) this.checkTarget(r, out);
     // (a load into empty indexes finds most owners clean and none listed: no look-up for those)
     if (out.length === 0) {
@@ -278,6 +282,21 @@ export class ZoneChecks {
     }
   }
 
+  /** The indexes as findTarget looks names up in them. */
+  private index(apex: string): ZoneIndex {
+    return {
+      apex,
+      cuts: this.cuts,
+      recordsAt: (key) => this.recordsAt(key),
+      hasNamesBelow: (key) => {
+        for (const owner of this.byOwner.keys()) {
+          if (owner !== key && isAtOrBelow(owner, key)) return true;
+        }
+        return false;
+      },
+    };
+  }
+
   private checkTarget(r: ZoneRecord, out: ZoneProblem[]): void {
     if (r.target !== undefined && this.apex !== undefined) {
       const repeated = originRepeated(r, this.apex);
@@ -286,7 +305,22 @@ export class ZoneChecks {
     const kind = TARGET_CNAME[r.type];
     if (kind === undefined || r.target === undefined || this.apex === undefined) return;
     if (!isAtOrBelow(r.target, this.apex)) return;
-    const at = this.byOwner.get(r.target) ?? [];
+    const found = findTarget(this.index(this.apex), r.target, r.key);
+    if (found.kind === 'delegated') return;
+    if (found.kind === 'below-dname') {
+      // BIND refuses a zone whose own nameservers a DNAME rewrites away; others it reports
+      out.push(
+        problem(
+          'target-below-dname',
+          r.type === 'NS' && r.key === this.apex ? 'error' : 'warning',
+          `${r.type} target ${r.target} is below the DNAME at ${found.dname}, which rewrites every name under it (RFC 6672 section 2.3)`,
+          r,
+          r.targetRange,
+        ),
+      );
+      return;
+    }
+    const at = found.records;
     const cname = at.find((x) => x.type === 'CNAME');
     if (cname !== undefined) {
       const p = problem(
@@ -320,13 +354,19 @@ export class ZoneChecks {
 }
 
 /** DS, CDS (RFC 7344) and CDNSKEY records that name a key the owner's DNSKEY set lacks. */
-function checkKeyReferences(records: ZoneRecord[], out: ZoneProblem[]): void {
+function checkKeyReferences(
+  records: ZoneRecord[],
+  out: ZoneProblem[],
+  /** records a rule refused already (owner-rules.ts), not reported again */
+  refused: Set<ZoneRecord> | undefined,
+): void {
   // Without the DNSKEY set in the file (a DS at a delegation, the usual case) there is nothing
   // to compare with; asked first, as every owner comes here.
   if (!hasType(records, 'DNSKEY')) return;
   const keys = records.filter((r) => r.type === 'DNSKEY').map((r) => r.wire.toLowerCase());
   const parsed = keys.map(dnskeyFromWire).filter((k): k is DnskeyData => k !== undefined);
   for (const r of records) {
+    if (refused?.has(r) === true) continue;
     if (r.type === 'CDNSKEY') {
       const wire = r.wire.toLowerCase();
       // RFC 8078 section 4: "0 3 0 AA==" asks the parent to delete the DS set.
@@ -399,18 +439,6 @@ function originRepeated(r: ZoneRecord, apex: string): ZoneProblem | undefined {
       replacement: meant,
     };
   }
-  return p;
-}
-
-function problem(
-  code: string,
-  severity: 'error' | 'warning',
-  message: string,
-  r: ZoneRecord,
-  range?: SourceRange,
-): ZoneProblem {
-  const p: ZoneProblem = { code, severity, message, range: range ?? r.range };
-  if (r.file !== undefined) p.file = r.file;
   return p;
 }
 

@@ -106,6 +106,9 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
     fail('bad-generic', 'RFC 3597 data needs a length after \\#', 1);
   }
   const length = Number(lengthToken.text);
+  // RFC 3597 section 5: the data of one record, whose wire length is a 16-bit field
+  if (length > 65535)
+    fail('bad-generic', `RFC 3597 length ${length}: record data is at most 65535 octets`, 1);
   const hex = tokens
     .slice(2)
     .map((t) => t.text)
@@ -121,12 +124,18 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
     const canonical = printRdata(Buffer.from(lower, 'hex'), 0, length, spec, true);
     const broken = spec.check?.(canonical.fields, length);
     if (broken !== undefined) fail(broken.code, broken.message, 2);
-    return { wire: canonical.wire.toString('hex'), data: canonical.text };
+    const result: Rdata = { wire: canonical.wire.toString('hex'), data: canonical.text };
+    // the name it points at, for the target checks, as in the usual form
+    if (spec.target !== undefined) {
+      result.target = canonical.fields[spec.target].toLowerCase();
+      result.targetToken = 2;
+    }
+    return result;
   } catch (err) {
     if (!(err instanceof MalformedMessage)) throw err;
     return fail(
       'bad-generic',
-      `RFC 3597 data that is not a record of its type (${err.message})`,
+      `RFC 3597 data that is not a record of its type (${err.why})`,
       2,
     );
   }

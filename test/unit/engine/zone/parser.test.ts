@@ -99,7 +99,7 @@ describe('engine/zone parser', () => {
         'k CDNSKEY 0 3 0 AA==',
         'k RRSIG A 13 3 3600 20260101000000 20251201000000 12345 example.com. AAAA',
         'k NSEC www.example.com. A NS SOA RRSIG NSEC DNSKEY TYPE65534',
-        'h NSEC3 1 0 10 AABBCCDD 2VPTU5TIMAMQTTGL4LUU9KG21E0AOR3S A RRSIG',
+        '2vptu5timamqttgl4luu9kg21e0aor3s NSEC3 1 0 10 AABBCCDD 2VPTU5TIMAMQTTGL4LUU9KG21E0AOR3S A RRSIG',
         '@ NSEC3PARAM 1 0 10 -',
         '_443._tcp TLSA 3 1 1 0123456789ABCDEF',
         'k SSHFP 4 2 0123456789abcdef',
