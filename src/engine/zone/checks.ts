@@ -43,11 +43,21 @@ export class ZoneChecks {
     const firstLoad = this.byOwner.size === 0 && delta.removed.length === 0;
     for (const r of delta.removed) this.remove(r, dirty, cutsChanged);
     for (const r of delta.added) this.add(r, dirty, cutsChanged);
-    if (!firstLoad) this.spreadDirt(dirty, cutsChanged);
+    if (!firstLoad) {
+      // a wildcard or a DNAME that came or went changes what the names below it find (find.ts)
+      for (const r of [...delta.removed, ...delta.added]) {
+        if (r.type === 'DNAME') cutsChanged.add(r.key);
+        else if (r.key.startsWith('*.')) cutsChanged.add(parentKey(r.key) ?? '.');
+      }
+      this.spreadDirt(dirty, cutsChanged);
+    }
     for (const key of dirty) this.checkOwner(key);
   }
 
-  /** Owners a change of others can affect: those pointing at a dirty name, those below a new or gone cut. */
+  /**
+   * Owners a change of others can affect: those pointing at a dirty name, and those below or
+   * pointing below a cut, DNAME or wildcard that came or went.
+   */
   private spreadDirt(dirty: Set<string>, cutsChanged: Set<string>): void {
     for (const key of [...dirty]) {
       const refs = this.refs.get(key);
@@ -56,6 +66,13 @@ export class ZoneChecks {
     if (cutsChanged.size > 0) {
       for (const key of this.byOwner.keys()) {
         for (const cut of cutsChanged) if (key !== cut && isAtOrBelow(key, cut)) dirty.add(key);
+      }
+      // and the owners whose NS, MX or SRV records point below it, the apex's among them
+      for (const [target, refs] of this.refs) {
+        for (const cut of cutsChanged) {
+          if (!isAtOrBelow(target, cut)) continue;
+          for (const ref of refs) dirty.add(ref.key);
+        }
       }
     }
   }

@@ -133,11 +133,7 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
     return result;
   } catch (err) {
     if (!(err instanceof MalformedMessage)) throw err;
-    return fail(
-      'bad-generic',
-      `RFC 3597 data that is not a record of its type (${err.why})`,
-      2,
-    );
+    return fail('bad-generic', `RFC 3597 data that is not a record of its type (${err.why})`, 2);
   }
 }
 
