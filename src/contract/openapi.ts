@@ -28,27 +28,20 @@ const COMMON_CODES: ErrorCode[] = [
   'overloaded',
 ];
 
+// Codes every operation that reaches out may answer: its target refused by the guard, or the
+// upstream (nameserver, registry, site) failing.
+const UPSTREAM_CODES: ErrorCode[] = [
+  'invalid_argument',
+  'not_found',
+  'blocked_target',
+  'upstream_timeout',
+  'upstream_error',
+  'response_too_large',
+];
+
 const OPERATION_CODES: Record<Operation['service'], ErrorCode[]> = {
-  domain: [
-    'invalid_host',
-    'invalid_type',
-    'invalid_server',
-    'invalid_argument',
-    'not_found',
-    'blocked_target',
-    'upstream_timeout',
-    'upstream_error',
-    'response_too_large',
-  ],
-  meta: [
-    'invalid_url',
-    'invalid_argument',
-    'not_found',
-    'blocked_target',
-    'upstream_timeout',
-    'upstream_error',
-    'response_too_large',
-  ],
+  domain: ['invalid_host', 'invalid_type', 'invalid_server', ...UPSTREAM_CODES],
+  meta: ['invalid_url', ...UPSTREAM_CODES],
 };
 
 const problemContent = {

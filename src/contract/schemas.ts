@@ -314,6 +314,7 @@ export const SCHEMAS = {
       ]),
       retry_after: { type: 'integer', minimum: 0 },
       missing_fragments: strings,
+      truncated,
     },
     ['status', 'method', 'locations'],
   ),

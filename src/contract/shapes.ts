@@ -248,6 +248,8 @@ export interface LinkResult {
   retry_after?: number;
   /** the asked fragments the final page holds neither as an id nor as a name */
   missing_fragments?: string[];
+  /** additive: a URL (a hop's location, final_url) was longer than an answer holds and was cut */
+  truncated?: true;
 }
 
 export interface OpenGraphImage {

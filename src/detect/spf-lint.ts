@@ -137,6 +137,27 @@ export function lookupTargets(text: string): string[] {
   return targets.filter((t) => t !== '' && !t.includes('%'));
 }
 
+/** An include or redirect term on its line, with the name it names. */
+export interface LookupTargetTerm {
+  target: string;
+  via: 'include' | 'redirect';
+  start: number;
+  end: number;
+}
+
+/** The include and redirect terms whose targets `lookupTargets` gives, where they are. */
+export function lookupTargetTerms(policy: SpfInLine): LookupTargetTerm[] {
+  const targets = new Set(lookupTargets(policy.text).map((t) => t.toLowerCase()));
+  const terms: LookupTargetTerm[] = [];
+  for (const span of termSpans(policy)) {
+    const term = /^(?:[+\-~?]?(include):|(redirect)=)(.+)$/i.exec(span.text);
+    if (!term || !targets.has(term[3].toLowerCase())) continue;
+    const via = term[1] !== undefined ? 'include' : 'redirect';
+    terms.push({ target: term[3], via, start: span.start, end: span.end });
+  }
+  return terms;
+}
+
 function termSpans(policy: SpfInLine): Array<{ text: string; start: number; end: number }> {
   const spans: Array<{ text: string; start: number; end: number }> = [];
   const pattern = /\S+/g;

@@ -52,6 +52,14 @@ export async function handle(
 ): Promise<void> {
   req.resume(); // GET bodies are not read; drain them so the connection stays usable
   if (ctx.closing()) res.setHeader('connection', 'close');
+  // RFC 9112 section 3.2: a server responds 400 to an HTTP/1.1 request without Host.
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    res.setHeader('connection', 'close');
+    return sendProblem(
+      res,
+      new LookupError('bad_request', 'An HTTP/1.1 request needs a Host header'),
+    );
+  }
   const url = requestUrl(req.url);
   const publicRoute = url && PUBLIC_ROUTES[url.pathname];
   if (publicRoute) {

@@ -34,16 +34,18 @@ export function clientErrorProblem(code: string | undefined): LookupError {
 
 const REASON: Record<number, string> = {
   400: 'Bad Request',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   431: 'Request Header Fields Too Large',
 };
 
 /** The whole HTTP/1.1 response for a refused request, closing the connection. */
-export function rawProblemResponse(err: LookupError): string {
+export function rawProblemResponse(err: LookupError, extraHeaders = ''): string {
   const body = JSON.stringify(toProblem(err));
   return (
     `HTTP/1.1 ${err.status} ${REASON[err.status] ?? 'Error'}\r\n` +
     'Connection: close\r\n' +
+    extraHeaders +
     'Content-Type: application/problem+json\r\n' +
     'Cache-Control: no-store\r\n' +
     'X-Content-Type-Options: nosniff\r\n' +
@@ -62,4 +64,11 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
     return;
   }
   socket.end(rawProblemResponse(clientErrorProblem(err.code)));
+}
+
+/** CONNECT (a proxy tunnel) is no method of this API: 405 on the socket, then closed. */
+export function answerConnect(socket: Socket): void {
+  if (!socket.writable || socket.destroyed) return void socket.destroy();
+  const err = new LookupError('method_not_allowed', 'Only GET is supported');
+  socket.end(rawProblemResponse(err, 'Allow: GET\r\n'));
 }

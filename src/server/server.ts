@@ -20,7 +20,7 @@ import {
   type TokenLimits,
 } from './limits';
 import { formatLog, loggedTarget, type LogEvent, type LogFormat } from './log';
-import { answerClientError, clientErrorProblem } from './malformed';
+import { answerClientError, answerConnect, clientErrorProblem } from './malformed';
 import { ServerMetrics } from './metrics';
 import { RedisLink } from './redis';
 import { sendProblem } from './respond';
@@ -196,6 +196,8 @@ function createNodeServer(
       headersTimeout,
       // Node checks both timeouts on this interval (30 s by default), far too coarse for them.
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeout / 4))),
+      // Node answers a missing Host with an empty 400; the handler answers it as problem+json.
+      requireHostHeader: false,
     },
     (req, res) => serveOne(ctx, req, res, log, options.tokens),
   );
@@ -209,6 +211,17 @@ function createNodeServer(
       ctx.metrics.answered('malformed', problem.status);
     }
     answerClientError(err, socket);
+  });
+  // RFC 9110 section 10.1.1: an expectation other than 100-continue MAY be refused with 417;
+  // Node's refusal has no body, so such a request is served as if it had none.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    serveOne(ctx, req, res, log, options.tokens),
+  );
+  // CONNECT never reaches the request handler: without this, Node drops the connection.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    log({ kind: 'client_error', remote: socket.remoteAddress ?? '-', reason: 'CONNECT' });
+    ctx.metrics.answered('malformed', 405);
+    answerConnect(socket);
   });
   return server;
 }

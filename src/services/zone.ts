@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { LookupError } from '../contract/errors';
 import {
   guessOrigin,
-  loadZone,
+  loadRows,
   recordLine,
   ZoneSession,
   type DocumentOptions,
@@ -95,12 +95,15 @@ export function fileOptions(file: string, text: string, origin?: string): Docume
 export function checkZoneFile(file: string, origin?: string, print = false): ZoneCheckResult {
   const text = readZoneFile(file);
   const options = fileOptions(file, text, origin);
-  const { problems, records } = loadZone(text, options);
+  const { problems, rows } = loadRows(text, options);
   const result: ZoneCheckResult = {
     origin: options.origin,
     problems: problems.map(toCheckProblem),
   };
-  if (print) result.records = records.map(recordLine);
+  if (print) {
+    result.records = [];
+    for (let row = 0; row < rows.count; row++) result.records.push(recordLine(rows.record(row)));
+  }
   return result;
 }
 

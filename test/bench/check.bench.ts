@@ -1,5 +1,5 @@
 // hostlens check beside linkinator and markdown-link-check on one corpus, timed in this run:
-// 2,000 links over 100 loopback hosts (127.0.1.1-100, one port), every answer 50 ms late, a
+// 2,000 links over 100 loopback hosts (check-web.ts, a process of its own), every answer 50 ms late, a
 // tenth of each host's links 404 and a tenth 301 to a page that answers. HostLens runs with a per-host
 // limit of 4; its wall time is divided by the critical path that limit allows for the requests
 // it had to make (the busiest host's requests, 4 at a time, 50 ms each). The peers run with
@@ -7,103 +7,19 @@
 // Memory: the heap's peak over a 20,000-link run against that of a 2,000-link run.
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { checkWorkspace } from '../../src/services/check/index';
 import { EmbeddedServices } from '../../src/services/embedded';
+import { expected, hostOf, HOSTS, startBenchWeb, type Verdict } from './check-web';
 import type { BenchRow } from './types';
 
-const HOSTS = 100;
 const LINKS = 2000;
 const LATENCY_MS = 50;
 const PER_HOST = 4;
 const MEMORY_LINKS = 20_000;
-
-type Verdict = 'ok' | 'broken' | 'moved';
-
-interface BenchWeb {
-  port: number;
-  /** requests and the most open at once, per host */
-  requests: Map<string, number>;
-  maxOpen: Map<string, number>;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-const hostOf = (i: number) => `127.0.1.${(i % HOSTS) + 1}`;
-
-/**
- * What link k is, by its rank j among its host's links (k = j * HOSTS + host): 404 for
- * j % 10 == 0, a 301 for j % 10 == 1, else a page; so every host has the same mix.
- */
-export function expected(k: number): Verdict {
-  const j = Math.floor(k / HOSTS) % 10;
-  return j === 0 ? 'broken' : j === 1 ? 'moved' : 'ok';
-}
-
-async function startBenchWeb(latencyMs: number): Promise<BenchWeb> {
-  const requests = new Map<string, number>();
-  const maxOpen = new Map<string, number>();
-  const open = new Map<string, number>();
-  const handler = (
-    req: import('node:http').IncomingMessage,
-    res: import('node:http').ServerResponse,
-  ) => {
-    const host = req.socket.localAddress ?? '';
-    requests.set(host, (requests.get(host) ?? 0) + 1);
-    const now = (open.get(host) ?? 0) + 1;
-    open.set(host, now);
-    maxOpen.set(host, Math.max(maxOpen.get(host) ?? 0, now));
-    setTimeout(() => {
-      open.set(host, (open.get(host) ?? 1) - 1);
-      const m = /^\/p\/(\d+)(\/final)?$/.exec(req.url ?? '');
-      const k = m ? Number(m[1]) : -1;
-      if (!m || (expected(k) === 'broken' && !m[2])) {
-        res.writeHead(404, { 'content-type': 'text/html' });
-        res.end(req.method === 'HEAD' ? undefined : '<p>no</p>');
-      } else if (expected(k) === 'moved' && !m[2]) {
-        res.writeHead(301, { location: `/p/${k}/final` });
-        res.end();
-      } else {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(req.method === 'HEAD' ? undefined : `<h1 id="top">${k}</h1>`);
-      }
-    }, latencyMs);
-  };
-  const servers: Server[] = [];
-  let port = 0;
-  for (let i = 0; i < HOSTS; i++) {
-    const server = createServer({ keepAliveTimeout: 5000 }, handler);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, hostOf(i), () => resolve());
-    });
-    if (port === 0) port = (server.address() as import('node:net').AddressInfo).port;
-    servers.push(server);
-  }
-  return {
-    port,
-    requests,
-    maxOpen,
-    reset: () => {
-      requests.clear();
-      maxOpen.clear();
-      open.clear();
-    },
-    close: async () => {
-      await Promise.all(
-        servers.map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.closeAllConnections();
-              s.close(() => resolve());
-            }),
-        ),
-      );
-    },
-  };
-}
 
 function writeCorpus(dir: string, port: number, links: number): { file: string; urls: string[] } {
   const urls = Array.from({ length: links }, (_, k) => `http://${hostOf(k)}:${port}/p/${k}`);
@@ -166,11 +82,19 @@ function disagreements(urls: string[], verdicts: Map<string, Verdict>): Record<V
   return wrong;
 }
 
+/** A full collection, through V8's gc() exposed at run time (no flag on the command line). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 async function peakHeapMb(links: number, latencyMs: number): Promise<number> {
   const web = await startBenchWeb(latencyMs);
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-bench-mem-'));
   try {
     writeCorpus(dir, web.port, links);
+    // What the peers and the timed runs left behind is not this run's memory.
+    collectGarbage();
     let peak = 0;
     const sample = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().heapUsed);
@@ -193,15 +117,16 @@ export default async function bench(): Promise<BenchRow[]> {
     const text = (await import('node:fs')).readFileSync(join(dir, 'links.md'), 'utf8');
     // A warm-up run of ours, so our figure does not include loading and compiling the engine.
     await runHostLens(dir);
-    web.reset();
+    await web.reset();
     const ours = await runHostLens(dir);
-    const busiest = Math.max(...web.requests.values());
-    const maxOpen = Math.max(...web.maxOpen.values());
+    const counts = await web.counts();
+    const busiest = Math.max(...counts.requests.values());
+    const maxOpen = Math.max(...counts.maxOpen.values());
     const critical = Math.ceil(busiest / PER_HOST) * LATENCY_MS;
     const oneRequestFloor = Math.ceil(LINKS / HOSTS / PER_HOST) * LATENCY_MS;
-    web.reset();
+    await web.reset();
     const linkinator = await runLinkinator(dir);
-    web.reset();
+    await web.reset();
     const mlc = await runMarkdownLinkCheck(text);
     const ratio = ours.ms / critical;
     const fmt = (w: Record<Verdict, number>) => `${w.broken} 404s, ${w.moved} 301s, ${w.ok} pages`;

@@ -130,7 +130,11 @@ async function session(
     await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 60000 });
     await page.waitForTimeout(2500);
     for (const [name, shot] of wanted) {
-      const clip = await shot(page);
+      const clip = await shot(page).catch(async (err: unknown) => {
+        // What the window showed when a shot failed, to see why.
+        await page.screenshot({ path: path.join(outDir, `${name}.failed.png`) });
+        throw err;
+      });
       const file = path.join(outDir, `${name}.png`);
       await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
       console.log(`wrote ${path.relative(root, file)}`);
@@ -167,7 +171,11 @@ async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(`>${title}`);
-  await page.waitForTimeout(600);
+  // Enter only once the palette lists the command (under load the list lags the text).
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: title })
+    .first()
+    .waitFor({ state: 'visible', timeout: 20000 });
   await page.keyboard.press('Enter');
 }
 
@@ -288,9 +296,11 @@ async function openFile(page: Page, name: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({
-    timeout: 20000,
-  });
+  // The focused row, not any row: until the filter applies, recent files lead the list.
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: name })
+    .first()
+    .waitFor({ timeout: 20000 });
   await page.keyboard.press('Enter');
   await page
     .locator('.tabs-container .tab', { hasText: name })

@@ -144,4 +144,24 @@ describe('mail authentication in VS Code', () => {
     assert.match(count.message, /SPF look-ups: 4\/10 \(1 in this policy, 3 in its includes\)/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
+
+  it('on save, marks an include of a name without SPF as the error receivers see', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hostlens-spf-')), 'records.zone');
+    fs.writeFileSync(
+      file,
+      '@ IN TXT "v=spf1 include:_spf.mail.test include:absent.mail.test -all"\n',
+    );
+    const document = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(document);
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), '; edited\n'));
+    await document.save();
+    const diagnostics = await diagnosticsFor(document.uri, (d) =>
+      d.some((x) => x.code === 'missing_include_target'),
+    );
+    const missing = diagnostics.find((d) => d.code === 'missing_include_target')!;
+    assert.equal(missing.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(document.getText(missing.range), 'include:absent.mail.test');
+    assert.match(missing.message, /absent\.mail\.test has no SPF record; receivers give permerror/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
 });

@@ -1,8 +1,10 @@
-// Minimal image files of a chosen size in each format the icon prober measures. Only the
-// headers a decoder reads for the dimensions are real; that is all the tests need.
-import { crc32 } from 'node:zlib';
+// Minimal image files of a chosen size in each format the icon prober measures. The PNGs decode
+// (blank pixels), since a PNG's size counts only when it does; for the other formats only the
+// headers a decoder reads for the dimensions are real.
+import { crc32, deflateSync } from 'node:zlib';
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: length, type, data and the right CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
@@ -19,8 +21,10 @@ export function png(width: number, height: number): Buffer {
   ihdr.writeUInt8(6, 9);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    // Each row: filter byte 0 and width RGBA pixels, all transparent.
+    pngChunk('IDAT', deflateSync(Buffer.alloc(height * (1 + width * 4)))),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 

@@ -101,7 +101,7 @@ export function generateZone(rand: () => number, mutation: Mutation, hosts = 12)
     const address =
       hosts < 200 ? `192.0.2.${10 + i}` : `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`;
     body.push(`${name} ${rand() < 0.5 ? ttl() + ' ' : ''}${rand() < 0.5 ? 'IN ' : ''}A ${address}`);
-    if (rand() < 0.4) body.push(`    AAAA 2001:db8::${(10 + i).toString(16)}`);
+    if (rand() < 0.4) body.push(`    AAAA 2001:db8::${ipv6Tail(10 + i)}`);
     if (rand() < 0.3) body.push(`${name} TXT "v=spf1 -all" "a \\"quoted\\" \\059 text"`);
   }
   const extras = [
@@ -153,6 +153,11 @@ export function generateZone(rand: () => number, mutation: Mutation, hosts = 12)
   ];
   const broken = mutate(mutation, head, body, rand, pick, names);
   return { text: `${[...broken.head, ...broken.body, ...tail].join('\n')}\n`, mutation };
+}
+
+/** The last groups of an IPv6 address for host number `n` (two groups past 65,535 hosts). */
+function ipv6Tail(n: number): string {
+  return n < 0x10000 ? n.toString(16) : `${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
 }
 
 function mutate(

@@ -7,7 +7,7 @@ import {
   countLookupTerms,
   findSpfPolicies,
   lintSpf,
-  lookupTargets,
+  lookupTargetTerms,
   type SpfFinding,
 } from '../../detect/spf-lint';
 import { toLookupError } from '../../contract/errors';
@@ -134,12 +134,27 @@ async function lookupCountDiagnostics(
       let nested = 0;
       const unresolved: string[] = [];
       await Promise.all(
-        lookupTargets(policy.text).map(async (target) => {
+        lookupTargetTerms(policy).map(async (term) => {
           try {
-            const tree = await domain.senderPolicyRanges({ host: target, server }, { signal });
+            const tree = await domain.senderPolicyRanges({ host: term.target, server }, { signal });
             nested += tree.lookup_count ?? 0;
           } catch (err) {
-            unresolved.push(`${target} (${toLookupError(err).code})`);
+            const error = toLookupError(err);
+            if (error.code === 'not_found') {
+              // RFC 7208 sections 5.2 and 6.1: an include or redirect target without an SPF
+              // record makes every receiver answer permerror, as `spf-check` and the tree say.
+              diagnostics.push(
+                termDiagnostic(
+                  line,
+                  term,
+                  `${term.via === 'include' ? 'include:' : 'redirect='}${term.target} has no SPF record; receivers give permerror`,
+                  vscode.DiagnosticSeverity.Error,
+                  `missing_${term.via}_target`,
+                ),
+              );
+            } else {
+              unresolved.push(`${term.target} (${error.code})`);
+            }
           }
         }),
       );
@@ -167,4 +182,21 @@ async function lookupCountDiagnostics(
     }
   }
   return diagnostics;
+}
+
+function termDiagnostic(
+  line: number,
+  term: { start: number; end: number },
+  message: string,
+  severity: vscode.DiagnosticSeverity,
+  code: string,
+): vscode.Diagnostic {
+  const diagnostic = new vscode.Diagnostic(
+    new vscode.Range(line, term.start, line, term.end),
+    message,
+    severity,
+  );
+  diagnostic.source = SOURCE;
+  diagnostic.code = code;
+  return diagnostic;
 }

@@ -8,6 +8,7 @@ import { discard } from './fetcher';
 import { resolveHref, type HeadMeta } from './html';
 import { decodeDataUri, fetchImage, measureImage } from './image';
 import { fetchPage, type FetchedPage } from './page';
+import { cappedUrl } from './url-cap';
 
 const ICON_RELS = new Set([
   'icon',
@@ -76,12 +77,13 @@ export async function collectIcons(session: WebSession, page: FetchedPage): Prom
   }
   list.sort((a, b) => b.width - a.width || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   const canonical = head ? linkHref(head, pageUrl, 'canonical') : undefined;
+  const cut = { truncated };
   const result: IconsResult = {
-    canonical_url: canonical ?? '',
+    canonical_url: cappedUrl(canonical ?? '', cut),
     icon_url: bestIcon(list),
     icons: list,
   };
-  if (truncated) result.truncated = true;
+  if (cut.truncated) result.truncated = true;
   return result;
 }
 

@@ -5,6 +5,7 @@ import { LookupError } from '../../contract/errors';
 import { normalizeUrl } from '../names';
 import { header, withSession, type WebOptions, type WebSession } from './fetcher';
 import { discard } from './fetcher';
+import { isPng, pngDecodes } from './png-check';
 
 export const IMAGE_ACCEPT = 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5';
 
@@ -30,9 +31,13 @@ export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {
   tiff: 'image/tiff',
 };
 
-/** Decoded pixel size; for an ICO with several images, the largest. Undefined if not an image. */
+/**
+ * Decoded pixel size; for an ICO with several images, the largest. Undefined if not an image,
+ * and for a PNG whose data does not decode (png-check.ts), whatever its header claims.
+ */
 export function measureImage(bytes: Uint8Array): ImageSize | undefined {
   if (bytes.length === 0) return undefined;
+  if (isPng(bytes) && !pngDecodes(bytes)) return undefined;
   // image-size reads through a DataView over `bytes.buffer` that is not bounded by the view's
   // length, so a truncated image inside Node's shared Buffer pool would be measured from the
   // neighbouring bytes. A view that owns its whole buffer makes such reads throw instead.

@@ -8,8 +8,17 @@ import { LookupError } from '../../contract/errors';
 import type { LinkParams } from '../../contract/services';
 import type { LinkResult } from '../../contract/shapes';
 import { normalizeUrl } from '../names';
-import { discard, header, withSession, type ChainEnd, type WebOptions } from './fetcher';
+import {
+  connectionReturned,
+  discard,
+  header,
+  withSession,
+  type ChainEnd,
+  type WebOptions,
+} from './fetcher';
 import { HTML_ACCEPT, isHtml } from './page';
+import { cappedHops } from './redirects';
+import { cappedUrl, type UrlCut } from './url-cap';
 
 /** Fragments one call may ask about (a page's links to itself rarely pass a few dozen). */
 export const MAX_FRAGMENTS = 256;
@@ -28,6 +37,7 @@ export async function link(params: LinkParams, options?: WebOptions): Promise<Li
       const head = await session.follow(start, { accept: HTML_ACCEPT, method: 'HEAD' });
       if (head.response) discard(head.response);
       if (!refusedHead(head)) return verdict(head, 'HEAD');
+      await connectionReturned();
     }
     const got = await session.follow(start, { accept: HTML_ACCEPT, method: 'GET' });
     const result = verdict(got, 'GET');
@@ -51,12 +61,16 @@ function refusedHead(end: ChainEnd): boolean {
 }
 
 function verdict(end: ChainEnd, method: 'HEAD' | 'GET'): LinkResult {
-  const result: LinkResult = { status: end.error ? 0 : end.status, method, locations: end.hops };
+  const cut: UrlCut = { truncated: false };
+  const locations = cappedHops(end.hops, cut);
+  const result: LinkResult = { status: end.error ? 0 : end.status, method, locations };
   if (end.error) {
     result.error = { code: end.error };
+    if (cut.truncated) result.truncated = true;
     return result;
   }
-  result.final_url = end.url.href;
+  result.final_url = cappedUrl(end.url.href, cut);
+  if (cut.truncated) result.truncated = true;
   if (end.status === 429 || end.status === 503) {
     const seconds = retryAfterSeconds(header(end.headers, 'retry-after'), Date.now());
     if (seconds !== undefined) result.retry_after = seconds;

@@ -8,19 +8,16 @@ import { checkLanguage, header, withSession, type ChainRequest, type WebOptions 
 import { discard } from './fetcher';
 import { parseRefresh } from './html';
 import { HTML_ACCEPT, isHtml, readHead } from './page';
+import { cappedUrl, MAX_URL_CHARS, type UrlCut } from './url-cap';
 
 /** Characters of one hop's location in an answer (the longest URL the service accepts). */
-export const MAX_LOCATION_CHARS = 8192;
+export const MAX_LOCATION_CHARS = MAX_URL_CHARS;
 
-/** The hops as an answer holds them: each location at most MAX_LOCATION_CHARS long. */
-function cappedHops(hops: RedirectHop[]): { hops: RedirectHop[]; truncated: boolean } {
-  let truncated = false;
-  const out = hops.map((hop) => {
-    if (hop.location.length <= MAX_LOCATION_CHARS) return hop;
-    truncated = true;
-    return { ...hop, location: hop.location.slice(0, MAX_LOCATION_CHARS) };
-  });
-  return { hops: out, truncated };
+/** The hops as an answer holds them: each location at most MAX_URL_CHARS long. */
+export function cappedHops(hops: RedirectHop[], cut: UrlCut): RedirectHop[] {
+  return hops.map((hop) =>
+    hop.location.length <= MAX_URL_CHARS ? hop : { ...hop, location: cappedUrl(hop.location, cut) },
+  );
 }
 
 export async function redirects(
@@ -33,18 +30,19 @@ export async function redirects(
     const request: ChainRequest = { accept: HTML_ACCEPT };
     if (language !== undefined) request.language = language;
     const chain = await session.follow(start, request);
-    const { hops, truncated } = cappedHops(chain.hops);
+    const cut: UrlCut = { truncated: false };
+    const hops = cappedHops(chain.hops, cut);
     if (chain.error) {
       const stopped: RedirectsResult = { locations: hops, error: { code: chain.error } };
-      if (truncated) stopped.truncated = true;
+      if (cut.truncated) stopped.truncated = true;
       return stopped;
     }
     const result: RedirectsResult = {
       locations: hops,
-      final_url: chain.url.href,
+      final_url: cappedUrl(chain.url.href, cut),
       final_status_code: chain.status,
     };
-    if (truncated) result.truncated = true;
+    if (cut.truncated) result.truncated = true;
     if (!chain.response) return result;
     if (!isHtml(header(chain.headers, 'content-type'))) {
       discard(chain.response);
@@ -53,7 +51,10 @@ export async function redirects(
     try {
       const { head } = await readHead(session, chain);
       const refresh = head.refresh === '' ? undefined : parseRefresh(head.refresh, chain.url);
-      if (refresh) result.meta_refresh = refresh;
+      if (refresh) {
+        result.meta_refresh = { ...refresh, url: cappedUrl(refresh.url, cut) };
+        if (cut.truncated) result.truncated = true;
+      }
     } catch (err) {
       // The hops are the answer; an unreadable final body only costs the refresh check.
       if (err instanceof LookupError && err.code === 'cancelled') throw err;

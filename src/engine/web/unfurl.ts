@@ -6,6 +6,7 @@ import type { MetaParams } from '../../contract/services';
 import { checkLanguage, withSession, type WebOptions } from './fetcher';
 import { collapse, resolveHref, type HeadMeta } from './html';
 import { collectIcons, linkHref, loopError } from './icons';
+import { cappedUrl } from './url-cap';
 import { fetchPage } from './page';
 
 const IMAGE_FIELDS = new Set(['width', 'height', 'alt', 'type', 'secure_url']);
@@ -66,11 +67,11 @@ export function previewFromHead(
   const name = (key: string): string => capped(collapse(head?.names.get(key) ?? ''), cut);
   const result: UnfurlResult = {
     application_name: name('application-name') || og('og:site_name'),
-    canonical_url: head ? (linkHref(head, pageUrl, 'canonical') ?? '') : '',
+    canonical_url: cappedUrl(head ? (linkHref(head, pageUrl, 'canonical') ?? '') : '', cut),
     page_description: name('description') || og('og:description'),
     icon_url: iconUrl,
     page_keywords: name('keywords'),
-    resolved_url: pageUrl.href,
+    resolved_url: cappedUrl(pageUrl.href, cut),
     page_title: capped(
       head?.title || og('og:title') || collapse(head?.twitter.get('twitter:title') ?? ''),
       cut,

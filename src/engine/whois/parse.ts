@@ -11,6 +11,7 @@ import { domainToASCII } from 'node:url';
 import { LookupError } from '../../contract/errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
 import { normalizeDate, type SlashOrder } from './dates';
+import { isSpace as spaceChar } from './chars';
 import { classifyReply } from './reply';
 import {
   emptyFields,
@@ -34,6 +35,8 @@ export { classifyReply, findReferral, isNotFound, isRateLimited } from './reply'
 const lookUpKey = keyInfo;
 const lookUpKeyAt = keyInfoAt;
 const mayBeFieldKey = mayBeField;
+/** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
+const isSpace = spaceChar;
 
 export interface ParseOptions {
   /** the name that was asked for (A-label); used when the reply does not echo it */
@@ -96,23 +99,6 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
 
 /** A status that says the name is free ("Domain Status: Available"). */
 const FREE_STATUS = /^(available|free|notregistered|noobjectfound|unassigned|notfound)$/;
-
-/** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 160) return false;
-  return (
-    c === 160 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
 
 function indentOf(line: string, from: number): number {
   let n = 0;

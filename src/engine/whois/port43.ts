@@ -220,6 +220,11 @@ export async function registryServer(tld: string, options: Port43Options = {}): 
   const text = await queryServer(IANA_WHOIS, tld, options);
   const refer = findReferral(text);
   if (refer === undefined) {
+    // A TLD IANA lists with no WHOIS server (several ccTLDs publish none) says nothing about
+    // whether a name under it is registered: only a TLD IANA does not know makes it not found.
+    if (/^domain:\s*\S/im.test(text)) {
+      throw new LookupError('upstream_error', `.${tld} publishes no WHOIS server`);
+    }
     throw new LookupError('not_found', `No WHOIS server is known for .${tld}`);
   }
   return refer;

@@ -3,11 +3,11 @@
 // are cached and only owners an edit can affect are looked at again.
 import { dsDigest, isSupportedDigest, keyTag, type DnskeyData } from '../dns/keys';
 import { isAtOrBelow, parentKey } from '../dns/names';
-import type { RecordDelta } from './document';
 import { findTarget, type ZoneIndex } from './find';
 import { checkApexCds, checkOwnerRules } from './owner-rules';
 import { problem } from './problem';
-import type { ZoneFix, ZoneProblem, ZoneRecord } from './types';
+import type { RecordRows } from './rows';
+import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
 
 /** Types that may sit beside a CNAME (RFC 2181 section 10.1, RFC 4035 section 2.5). */
 const BESIDE_CNAME = new Set(['RRSIG', 'NSEC', 'KEY']);
@@ -23,55 +23,158 @@ const TARGET_CNAME: Record<string, { code: string; severity: 'error' | 'warning'
   SRV: { code: 'srv-target-cname', severity: 'warning' },
 };
 
+// Type codes the indexes look at without making record objects (RFC 1035, RFC 3596, RFC 2782).
+const A = 1;
+const NS = 2;
+const CNAME = 5;
+const SOA = 6;
+const MX = 15;
+const AAAA = 28;
+const SRV = 33;
+const DNAME = 39;
+
+/** Rows that went and came, and how far the lines after an edit moved. */
+export interface RowDelta {
+  removed: readonly number[];
+  added: readonly number[];
+  /** lines from `shiftFrom` on (numbered as before the edit) moved by `shift` */
+  shiftFrom?: number;
+  shift?: number;
+}
+
+/**
+ * The zone's indexes over the rows (rows.ts), kept as chains of row ids in typed arrays: each
+ * owner's rows, and the rows that point at each name. Records become objects only while the
+ * checks of an owner look at them.
+ */
 export class ZoneChecks {
-  private readonly byOwner = new Map<string, ZoneRecord[]>();
-  /** target name -> the NS, MX and SRV records pointing at it */
-  private readonly refs = new Map<string, Set<ZoneRecord>>();
+  /** per owner key (a name id): its first and last row, -1 when it has none */
+  private head: Int32Array = new Int32Array(0);
+  private tail: Int32Array = new Int32Array(0);
+  /** per row: the next row of its owner, -1 after the last */
+  private next: Int32Array = new Int32Array(0);
+  /** per name id: the first NS, MX or SRV row pointing at it; per row: the next such row */
+  private refHead: Int32Array = new Int32Array(0);
+  private refNext: Int32Array = new Int32Array(0);
+  private liveRows = 0;
   /** owners below the apex holding NS records: delegations */
   private readonly cuts = new Set<string>();
-  private readonly soas = new Set<ZoneRecord>();
-  private readonly ownerProblems = new Map<string, ZoneProblem[]>();
+  /** owners holding DNAME records, and how many each (find.ts) */
+  private readonly dnames = new Map<string, number>();
+  private readonly soas = new Set<number>();
+  private readonly ownerProblems = new Map<number, ZoneProblem[]>();
   private readonly scratch: ZoneProblem[] = [];
 
-  constructor(readonly apex: string | undefined) {}
+  constructor(
+    readonly rows: RecordRows,
+    readonly apex: string | undefined,
+  ) {}
 
-  update(delta: RecordDelta): void {
-    const dirty = new Set<string>();
+  /** Indexes and checks rows [from, to) of a zone loaded at once. */
+  load(from: number, to: number): void {
+    if (this.liveRows > 0) {
+      const added: number[] = [];
+      for (let row = from; row < to; row++) added.push(row);
+      this.update({ removed: [], added });
+      return;
+    }
+    // Into empty indexes: every owner is new, so each is checked once, and no set of a million
+    // dirty owners is made.
+    const none = new Set<number>();
+    const cutsChanged = new Set<string>();
+    this.grow();
+    for (let row = from; row < to; row++) this.add(row, none, cutsChanged, false);
+    for (let key = 0; key < this.head.length; key++)
+      if (this.head[key] !== -1) this.checkOwner(key);
+  }
+
+  update(delta: RowDelta): void {
+    if (delta.shift !== undefined && delta.shift !== 0) {
+      this.shiftProblems(delta.shiftFrom ?? 0, delta.shift);
+    }
+    const dirty = new Set<number>();
     const cutsChanged = new Set<string>();
     // Loading into empty indexes makes every owner dirty as its records come: the owners that
     // point at a dirty name or sit below a new cut are all among them already.
-    const firstLoad = this.byOwner.size === 0 && delta.removed.length === 0;
+    const firstLoad = this.liveRows === 0 && delta.removed.length === 0;
+    this.grow();
     for (const r of delta.removed) this.remove(r, dirty, cutsChanged);
     for (const r of delta.added) this.add(r, dirty, cutsChanged);
     if (!firstLoad) {
       // a wildcard or a DNAME that came or went changes what the names below it find (find.ts)
-      for (const r of [...delta.removed, ...delta.added]) {
-        if (r.type === 'DNAME') cutsChanged.add(r.key);
-        else if (r.key.startsWith('*.')) cutsChanged.add(parentKey(r.key) ?? '.');
+      for (const rows of [delta.removed, delta.added]) {
+        for (const row of rows) {
+          const name = this.rows.names.text[this.rows.key(row)];
+          if (this.rows.typeCode(row) === DNAME) cutsChanged.add(name);
+          else if (name.startsWith('*.')) cutsChanged.add(parentKey(name) ?? '.');
+        }
       }
       this.spreadDirt(dirty, cutsChanged);
     }
     for (const key of dirty) this.checkOwner(key);
   }
 
+  /** Room in the per-name and per-row arrays for every name and row the rows hold. */
+  private grow(): void {
+    const names = this.rows.names.size;
+    if (this.head.length < names) {
+      const size = Math.max(names, 1024, this.head.length * 2);
+      this.head = grown(this.head, size);
+      this.tail = grown(this.tail, size);
+      this.refHead = grown(this.refHead, size);
+    }
+    const rows = this.rows.count;
+    if (this.next.length < rows) {
+      const size = Math.max(rows, 1024, this.next.length * 2);
+      this.next = grown(this.next, size);
+      this.refNext = grown(this.refNext, size);
+    }
+  }
+
+  /** Moves the cached problems on lines from `from` on by `delta` (dirty owners' are redone). */
+  private shiftProblems(from: number, delta: number): void {
+    const moved = new Set<SourceRange>();
+    const move = (r: SourceRange) => {
+      if (r.line < from || moved.has(r)) return;
+      moved.add(r);
+      r.line += delta;
+      if (r.endLine !== undefined) r.endLine += delta;
+    };
+    for (const list of this.ownerProblems.values()) {
+      for (const p of list) {
+        if (p.file !== undefined) continue;
+        move(p.range);
+        if (p.fix !== undefined) move(p.fix.range);
+      }
+    }
+  }
+
   /**
    * Owners a change of others can affect: those pointing at a dirty name, and those below or
    * pointing below a cut, DNAME or wildcard that came or went.
    */
-  private spreadDirt(dirty: Set<string>, cutsChanged: Set<string>): void {
+  private spreadDirt(dirty: Set<number>, cutsChanged: Set<string>): void {
     for (const key of [...dirty]) {
-      const refs = this.refs.get(key);
-      if (refs !== undefined) for (const ref of refs) dirty.add(ref.key);
+      for (let ref = this.refHead[key]; ref !== -1; ref = this.refNext[ref]) {
+        dirty.add(this.rows.key(ref));
+      }
     }
     if (cutsChanged.size > 0) {
-      for (const key of this.byOwner.keys()) {
-        for (const cut of cutsChanged) if (key !== cut && isAtOrBelow(key, cut)) dirty.add(key);
+      const names = this.rows.names.text;
+      for (let key = 0; key < this.head.length; key++) {
+        if (this.head[key] === -1) continue;
+        for (const cut of cutsChanged) {
+          if (names[key] !== cut && isAtOrBelow(names[key], cut)) dirty.add(key);
+        }
       }
       // and the owners whose NS, MX or SRV records point below it, the apex's among them
-      for (const [target, refs] of this.refs) {
+      for (let target = 0; target < this.refHead.length; target++) {
+        if (this.refHead[target] === -1) continue;
         for (const cut of cutsChanged) {
-          if (!isAtOrBelow(target, cut)) continue;
-          for (const ref of refs) dirty.add(ref.key);
+          if (!isAtOrBelow(names[target], cut)) continue;
+          for (let ref = this.refHead[target]; ref !== -1; ref = this.refNext[ref]) {
+            dirty.add(this.rows.key(ref));
+          }
         }
       }
     }
@@ -84,53 +187,88 @@ export class ZoneChecks {
     return out;
   }
 
-  recordsAt(key: string): readonly ZoneRecord[] {
-    return this.byOwner.get(key) ?? [];
+  /** The records of an owner (a key, lower case), made for the caller. */
+  recordsAt(key: string): ZoneRecord[] {
+    const id = this.rows.names.find(key);
+    return id === -1 || id >= this.head.length ? [] : this.recordsOf(id);
   }
 
-  private add(r: ZoneRecord, dirty: Set<string>, cutsChanged: Set<string>): void {
-    const list = this.byOwner.get(r.key);
-    if (list) list.push(r);
-    else this.byOwner.set(r.key, [r]);
-    dirty.add(r.key);
-    if (r.type === 'SOA') this.soas.add(r);
-    if (r.target !== undefined && TARGET_CNAME[r.type] !== undefined) {
-      const refs = this.refs.get(r.target);
-      if (refs) refs.add(r);
-      else this.refs.set(r.target, new Set([r]));
-      dirty.add(r.target);
+  private recordsOf(key: number): ZoneRecord[] {
+    const out: ZoneRecord[] = [];
+    for (let row = this.head[key]; row !== -1; row = this.next[row]) {
+      out.push(this.rows.record(row));
     }
-    if (r.type === 'NS' && r.key !== this.apex && !this.cuts.has(r.key)) {
-      this.cuts.add(r.key);
-      cutsChanged.add(r.key);
-    }
+    return out;
   }
 
-  private remove(r: ZoneRecord, dirty: Set<string>, cutsChanged: Set<string>): void {
-    const list = this.byOwner.get(r.key);
-    if (list) {
-      const i = list.indexOf(r);
-      if (i >= 0) list.splice(i, 1);
-      if (list.length === 0) this.byOwner.delete(r.key);
+  /** The first row of an owner (a name id, or -1) with a type for which `want` holds, or -1. */
+  private findAt(key: number, want: (typeCode: number) => boolean): number {
+    if (key === -1 || key >= this.head.length) return -1;
+    for (let row = this.head[key]; row !== -1; row = this.next[row]) {
+      if (want(this.rows.typeCode(row))) return row;
     }
-    dirty.add(r.key);
-    this.soas.delete(r);
-    if (r.target !== undefined) {
-      this.refs.get(r.target)?.delete(r);
-      dirty.add(r.target);
+    return -1;
+  }
+
+  private add(row: number, dirty: Set<number>, cutsChanged: Set<string>, mark = true): void {
+    const { rows } = this;
+    const key = rows.key(row);
+    this.next[row] = -1;
+    if (this.head[key] === -1) this.head[key] = row;
+    else this.next[this.tail[key]] = row;
+    this.tail[key] = row;
+    this.liveRows++;
+    if (mark) dirty.add(key);
+    const code = rows.typeCode(row);
+    if (code === SOA) this.soas.add(row);
+    const target = rows.target(row);
+    if (target !== -1 && (code === NS || code === MX || code === SRV)) {
+      this.refNext[row] = this.refHead[target];
+      this.refHead[target] = row;
+      if (mark) dirty.add(target);
     }
-    if (r.type === 'NS' && this.cuts.has(r.key)) {
-      if (!(this.byOwner.get(r.key) ?? []).some((x) => x.type === 'NS')) {
-        this.cuts.delete(r.key);
-        cutsChanged.add(r.key);
+    if (code === DNAME) {
+      const name = rows.names.text[key];
+      this.dnames.set(name, (this.dnames.get(name) ?? 0) + 1);
+    }
+    if (code === NS) {
+      const name = rows.names.text[key];
+      if (name !== this.apex && !this.cuts.has(name)) {
+        this.cuts.add(name);
+        cutsChanged.add(name);
       }
+    }
+  }
+
+  private remove(row: number, dirty: Set<number>, cutsChanged: Set<string>): void {
+    const { rows } = this;
+    const key = rows.key(row);
+    unlink(this.head, this.next, key, row, this.tail);
+    this.liveRows--;
+    dirty.add(key);
+    this.soas.delete(row);
+    const target = rows.target(row);
+    if (target !== -1) {
+      unlink(this.refHead, this.refNext, target, row);
+      dirty.add(target);
+    }
+    const name = rows.names.text[key];
+    if (rows.typeCode(row) === DNAME) {
+      const left = (this.dnames.get(name) ?? 1) - 1;
+      if (left === 0) this.dnames.delete(name);
+      else this.dnames.set(name, left);
+    }
+    if (rows.typeCode(row) === NS && this.cuts.has(name) && this.findAt(key, isNs) === -1) {
+      this.cuts.delete(name);
+      cutsChanged.add(name);
     }
   }
 
   private globalProblems(): ZoneProblem[] {
     const out: ZoneProblem[] = [];
-    const apexSoas = [...this.soas].filter((r) => r.key === this.apex).sort(byPosition);
-    for (const r of this.soas) {
+    const soas = [...this.soas].map((row) => this.rows.record(row));
+    const apexSoas = soas.filter((r) => r.key === this.apex).sort(byPosition);
+    for (const r of soas) {
       if (this.apex !== undefined && r.key !== this.apex) {
         out.push(
           problem('soa-not-at-apex', 'error', `SOA record not at the zone apex ${this.apex}`, r),
@@ -153,19 +291,20 @@ export class ZoneChecks {
     if (
       this.apex !== undefined &&
       apexSoas.length > 0 &&
-      !this.recordsAt(this.apex).some((r) => r.type === 'NS')
+      this.findAt(this.rows.names.find(this.apex), isNs) === -1
     ) {
       out.push(problem('no-ns', 'error', `the zone ${this.apex} has no NS records`, apexSoas[0]));
     }
     return out;
   }
 
-  private checkOwner(key: string): void {
-    const records = this.byOwner.get(key);
-    if (records === undefined || records.length === 0) {
-      this.ownerProblems.delete(key);
+  private checkOwner(id: number): void {
+    if (this.head[id] === -1) {
+      this.ownerProblems.delete(id);
       return;
     }
+    const key = this.rows.names.text[id];
+    const records = this.recordsOf(id);
     // Most owners have no problem: they are gathered in one reused list, copied only when some.
     const out = this.scratch;
     // setting the length is a call into the runtime: only when the last owner left some
@@ -181,8 +320,8 @@ export class ZoneChecks {
     for (const r of sorted) this.checkTarget(r, out);
     // (a load into empty indexes finds most owners clean and none listed: no look-up for those)
     if (out.length === 0) {
-      if (this.ownerProblems.size > 0) this.ownerProblems.delete(key);
-    } else this.ownerProblems.set(key, out.slice());
+      if (this.ownerProblems.size > 0) this.ownerProblems.delete(id);
+    } else this.ownerProblems.set(id, out.slice());
   }
 
   private checkCname(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
@@ -285,7 +424,11 @@ export class ZoneChecks {
       if (!isAtOrBelow(up, this.apex)) break;
     }
     if (cut === undefined) return;
-    const isGlueName = [...(this.refs.get(key) ?? [])].some((r) => r.type === 'NS');
+    const id = this.rows.names.find(key);
+    let isGlueName = false;
+    for (let ref = this.refHead[id]; ref !== -1 && !isGlueName; ref = this.refNext[ref]) {
+      isGlueName = this.rows.typeCode(ref) === NS;
+    }
     for (const r of records) {
       if (isGlueName && (r.type === 'A' || r.type === 'AAAA')) continue;
       out.push(
@@ -299,19 +442,27 @@ export class ZoneChecks {
     }
   }
 
-  /** The indexes as findTarget looks names up in them. */
+  private zoneIndex: ZoneIndex | undefined;
+
+  /** The indexes as findTarget looks names up in them (made once: targets are many). */
   private index(apex: string): ZoneIndex {
-    return {
+    if (this.zoneIndex !== undefined) return this.zoneIndex;
+    const names = this.rows.names;
+    const exists = (id: number) => id !== -1 && id < this.head.length && this.head[id] !== -1;
+    return (this.zoneIndex = {
       apex,
       cuts: this.cuts,
-      recordsAt: (key) => this.recordsAt(key),
+      dnames: this.dnames,
+      exists: (key) => exists(names.find(key)),
       hasNamesBelow: (key) => {
-        for (const owner of this.byOwner.keys()) {
-          if (owner !== key && isAtOrBelow(owner, key)) return true;
+        for (let id = 0; id < this.head.length; id++) {
+          if (this.head[id] === -1) continue;
+          const name = names.text[id];
+          if (name !== key && isAtOrBelow(name, key)) return true;
         }
         return false;
       },
-    };
+    });
   }
 
   private checkTarget(r: ZoneRecord, out: ZoneProblem[]): void {
@@ -337,9 +488,10 @@ export class ZoneChecks {
       );
       return;
     }
-    const at = found.records;
-    const cname = at.find((x) => x.type === 'CNAME');
-    if (cname !== undefined) {
+    const at = this.rows.names.find(found.name);
+    const cnameRow = this.findAt(at, isCname);
+    if (cnameRow !== -1) {
+      const cname = this.rows.record(cnameRow);
       const p = problem(
         kind.code,
         kind.severity,
@@ -353,7 +505,7 @@ export class ZoneChecks {
       out.push(p);
       return;
     }
-    if (r.type === 'NS' && !at.some((x) => x.type === 'A' || x.type === 'AAAA')) {
+    if (r.type === 'NS' && this.findAt(at, isAddress) === -1) {
       // BIND refuses a zone whose own nameservers cannot be reached; for a delegation it only
       // warns, since the child may still answer (Knot refuses both).
       const severity = r.key === this.apex ? 'error' : 'warning';
@@ -484,4 +636,43 @@ function inPositionOrder(records: readonly ZoneRecord[]): boolean {
 
 function byPosition(a: ZoneRecord, b: ZoneRecord): number {
   return a.range.line - b.range.line || a.range.start - b.range.start;
+}
+
+function isNs(code: number): boolean {
+  return code === NS;
+}
+
+function isCname(code: number): boolean {
+  return code === CNAME;
+}
+
+function isAddress(code: number): boolean {
+  return code === A || code === AAAA;
+}
+
+/** A copy of `array` of `size` cells, the new ones -1. */
+function grown(array: Int32Array, size: number): Int32Array {
+  const out = new Int32Array(size).fill(-1);
+  out.set(array);
+  return out;
+}
+
+/** Takes `row` out of the chain that starts at head[at] (and ends at tail[at], when kept). */
+function unlink(
+  head: Int32Array,
+  next: Int32Array,
+  at: number,
+  row: number,
+  tail?: Int32Array,
+): void {
+  let before = -1;
+  for (let r = head[at]; r !== -1; r = next[r]) {
+    if (r === row) {
+      if (before === -1) head[at] = next[r];
+      else next[before] = next[r];
+      if (tail !== undefined && tail[at] === row) tail[at] = before;
+      return;
+    }
+    before = r;
+  }
 }

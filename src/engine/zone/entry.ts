@@ -4,10 +4,11 @@
 import type { LineTokens, Token } from './lexer';
 import { tokenizeLine } from './lexer';
 import { isAtOrBelow, isNameError, parseName } from '../dns/names';
-import { parseRdata, splitCharString } from '../dns/rdata/text';
+import { readRdata, splitCharString } from '../dns/rdata/text';
 import { CLASSES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
 import { generateLines } from './generate';
+import type { RecordRows } from './rows';
 import {
   className,
   dateDirectiveFailure,
@@ -15,7 +16,7 @@ import {
   nsec3OwnerFailure,
   wildcardNsFailure,
 } from './rules';
-import type { SourceRange, ZoneProblem, ZoneRecord } from './types';
+import type { SourceRange, ZoneProblem } from './types';
 
 export interface Context {
   origin: string | undefined;
@@ -47,11 +48,9 @@ export interface EntryEnv {
   includeDepth: number;
 }
 
-export interface ParsedEntry {
-  records: ZoneRecord[];
+/** What a parse leaves besides the rows it added: its problems and the context after it. */
+export interface Parsed {
   problems: ZoneProblem[];
-  /** every range object the entry made, once each, so a line shift moves each once */
-  ranges: SourceRange[];
   ctx: Context;
 }
 
@@ -59,17 +58,34 @@ export function tokenRange(t: PlacedToken): SourceRange {
   return { line: t.line, start: t.start, end: t.end };
 }
 
-/** One entry of a held document: its records, problems and ranges, and the context it leaves. */
-export function parseEntry(
-  lines: LineTokens[],
-  first: number,
-  last: number,
-  ctxIn: Context,
-  env: EntryEnv,
-): ParsedEntry {
-  const out = new EntryBuilder(env, { ...ctxIn }, env.fileLabel === undefined, [], []);
-  readEntry(lines, first, last, 0, out);
-  return out.done();
+/**
+ * Reads the entries of a held document one by one into `rows`, each in the context the one
+ * before it left (`ctx`, updated in place); `problems` collects the entry's problems.
+ */
+export class EntryReader {
+  private readonly out: EntryBuilder;
+  constructor(env: EntryEnv, ctx: Context, rows: RecordRows) {
+    this.out = new EntryBuilder(env, { ...ctx }, rows, []);
+  }
+  get ctx(): Context {
+    return this.out.ctx;
+  }
+  /**
+   * Reads the entry on lines [first, last], `lines[line - offset]` being line `line`; answers
+   * its problems (undefined when none: most entries have none).
+   */
+  read(
+    lines: LineTokens[],
+    first: number,
+    last: number,
+    offset: number,
+  ): ZoneProblem[] | undefined {
+    readEntry(lines, first, last, offset, this.out);
+    if (this.out.problems.length === 0) return undefined;
+    const problems = this.out.problems;
+    this.out.problems = [];
+    return problems;
+  }
 }
 
 /**
@@ -162,25 +178,17 @@ function span(t: Token): { start: number; end: number } {
 }
 
 /**
- * Where entries are read into. A held document makes one per entry; a one-shot parse makes one
- * for the whole text, its lists the text's and its context carried from entry to entry, so a
- * large file makes no lists, context copies per line.
+ * Where entries are read into: records go to the rows, problems to a list, and the context is
+ * carried from entry to entry, so a large file makes no lists or context copies per line.
  */
 class EntryBuilder {
-  ranges: SourceRange[] = [];
   hasError = false;
   constructor(
     readonly env: EntryEnv,
     readonly ctx: Context,
-    /** ranges are listed for a held document, whose lines move; a one-shot parse needs none */
-    private readonly trackRanges: boolean,
-    readonly records: ZoneRecord[],
-    readonly problems: ZoneProblem[],
+    readonly rows: RecordRows,
+    public problems: ZoneProblem[],
   ) {}
-  range(r: SourceRange): SourceRange {
-    if (this.trackRanges && !this.ranges.includes(r)) this.ranges.push(r);
-    return r;
-  }
   problem(
     code: string,
     message: string,
@@ -188,13 +196,13 @@ class EntryBuilder {
     severity: 'error' | 'warning' = 'error',
   ): ZoneProblem {
     if (severity === 'error') this.hasError = true;
-    const p: ZoneProblem = { code, severity, message, range: this.range(range) };
+    const p: ZoneProblem = { code, severity, message, range };
     if (this.env.fileLabel !== undefined) p.file = this.env.fileLabel;
     this.problems.push(p);
     return p;
   }
-  done(): ParsedEntry {
-    return { records: this.records, problems: this.problems, ranges: this.ranges, ctx: this.ctx };
+  done(): Parsed {
+    return { problems: this.problems, ctx: this.ctx };
   }
 }
 
@@ -233,11 +241,11 @@ function directive(tokens: PlacedToken[], out: EntryBuilder): void {
       out.problem('bad-generate', generated.message, tokenRange(args[generated.token] ?? head));
       return;
     }
-    const at = out.range({
+    const at: SourceRange = {
       ...headRange,
       endLine: args[args.length - 1].line,
       end: args[args.length - 1].end,
-    });
+    };
     // BIND's $GENERATE leaves the owner and TTL context as it was.
     const saved = { ...out.ctx };
     for (const line of generated.lines) if (!generatedRecord(line, at, out)) break;
@@ -279,6 +287,7 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
   }
   // The included file starts from the including file's origin (or the one given) and its
   // changes of origin stay inside it (RFC 1035 section 5.1).
+  // The included file's records go to the same rows, after those before the directive.
   const sub = parseText(
     loaded.text,
     { ...out.ctx, origin },
@@ -288,9 +297,9 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
       fileLabel: loaded.path,
       includeDepth: env.includeDepth + 1,
     },
+    out.rows,
   );
-  // One by one: a spread of a 200,000-record include overflows the call stack.
-  for (const record of sub.records) out.records.push(record);
+  // One by one: a spread of a 200,000-problem include overflows the call stack.
   for (const problem of sub.problems) out.problems.push(problem);
   if (sub.problems.some((p) => p.severity === 'error')) out.hasError = true;
   out.ctx.defaultTtl = sub.ctx.defaultTtl;
@@ -301,10 +310,10 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
  * Every entry of a whole text, without incremental bookkeeping (one-shot checks, included
  * files). Lines are tokenised as the parse reaches them and dropped once their entry is parsed,
  * so the tokens of a large file die young instead of being kept for re-checks. Entries are cut
- * as forEachEntry cuts them: an unclosed "(" runs to the end of the text.
+ * as a held document cuts them: an unclosed "(" runs to the end of the text.
  */
-export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntry {
-  const out = new EntryBuilder(env, { ...ctx }, false, [], []);
+export function parseText(text: string, ctx: Context, env: EntryEnv, rows: RecordRows): Parsed {
+  const out = new EntryBuilder(env, { ...ctx }, rows, []);
   // the lines of the entry being gathered, pending[0, pendingCount): one array for the text
   const pending: LineTokens[] = [];
   let pendingCount = 0;
@@ -339,33 +348,6 @@ export function parseText(text: string, ctx: Context, env: EntryEnv): ParsedEntr
   return out.done();
 }
 
-/** Calls `visit(first, last)` for each entry from line `from`; stops when it returns false. */
-export function forEachEntry(
-  lines: LineTokens[],
-  from: number,
-  visit: (first: number, last: number) => boolean,
-): void {
-  let i = from;
-  while (i < lines.length) {
-    if (lines[i].tokens.length === 0 && lines[i].error === undefined) {
-      i++;
-      continue;
-    }
-    let depth = 0;
-    let j = i;
-    for (; j < lines.length; j++) {
-      for (const t of lines[j].tokens) {
-        if (t.kind === 'open') depth++;
-        else if (t.kind === 'close') depth = Math.max(0, depth - 1);
-      }
-      if (depth === 0) break;
-    }
-    const last = Math.min(j, lines.length - 1);
-    if (!visit(i, last)) return;
-    i = last + 1;
-  }
-}
-
 function isClass(text: string): boolean {
   const upper = upperCase(text);
   return CLASSES.has(upper) || (upper.startsWith('CLASS') && /^CLASS\d+$/.test(upper));
@@ -382,13 +364,13 @@ function record(
   let i = 0;
   let owner: string;
   let ownerKey: string;
-  let ownerRange: SourceRange | undefined;
+  let ownerToken: PlacedToken | undefined;
   if (!leadingBlank) {
     const t = tokens[i++];
-    ownerRange = out.range(tokenRange(t));
+    ownerToken = t;
     const parsed = parseName(t.text, out.ctx.origin);
     if (isNameError(parsed)) {
-      out.problem(parsed.code, parsed.message, ownerRange);
+      out.problem(parsed.code, parsed.message, tokenRange(t));
       return;
     }
     owner = parsed.text;
@@ -423,7 +405,7 @@ function record(
     return;
   }
   const code = typeCode(typeToken.text);
-  const typeRange = out.range(tokenRange(typeToken));
+  const typeRange = tokenRange(typeToken);
   if (code === undefined) {
     const near = typesNear(typeToken.text);
     const p = out.problem(
@@ -446,14 +428,8 @@ function record(
   }
   const type = typeName(code);
   const rdataTokens = tokens.slice(i);
-  const parsed = parseRdata(type, rdataTokens, out.ctx.origin);
+  const parsed = readRdata(type, rdataTokens, out.ctx.origin);
   const lastToken = tokens[tokens.length - 1];
-  const range = out.range({
-    line: tokens[0].line,
-    start: tokens[0].start,
-    endLine: endLine ?? lastToken.line,
-    end: endColumn ?? lastToken.end,
-  });
   if ('code' in parsed) {
     const t = rdataTokens[parsed.token] ?? tokens[tokens.length - 1];
     const p = out.problem(parsed.code, `${type}: ${parsed.message}`, tokenRange(t));
@@ -469,7 +445,11 @@ function record(
   // after the data, as BIND reports a record's malformed data first
   const ownerRule = wildcardNsFailure(ownerKey, type) ?? nsec3OwnerFailure(ownerKey, type);
   if (ownerRule !== undefined) {
-    out.problem(ownerRule.code, ownerRule.message, ownerRange ?? typeRange);
+    out.problem(
+      ownerRule.code,
+      ownerRule.message,
+      ownerToken !== undefined ? tokenRange(ownerToken) : typeRange,
+    );
     return;
   }
   if (ttl === undefined) {
@@ -493,46 +473,44 @@ function record(
     }
   }
   out.ctx.lastTtl = ttl;
+  const line = tokens[0].line;
+  const start = tokens[0].start;
   if (out.env.apex !== undefined && !isAtOrBelow(ownerKey, out.env.apex)) {
     out.problem(
       'outside-origin',
       `${owner} is outside the zone ${out.env.apex}: servers ignore it`,
-      ownerRange ?? range,
+      ownerToken !== undefined
+        ? tokenRange(ownerToken)
+        : { line, start, endLine: endLine ?? lastToken.line, end: endColumn ?? lastToken.end },
       'warning',
     );
     return;
   }
-  const { target, targetToken, serial } = parsed;
-  const targetRange =
-    target !== undefined && targetToken !== undefined
-      ? out.range(tokenRange(rdataTokens[targetToken]))
+  const { target, serial } = parsed;
+  const targetToken =
+    target !== undefined && parsed.targetToken !== undefined
+      ? rdataTokens[parsed.targetToken]
       : undefined;
-  const serialRange =
-    serial !== undefined && rdataTokens[2] !== undefined
-      ? out.range(tokenRange(rdataTokens[2]))
-      : undefined;
-  // Every record has every field (undefined when it does not apply) in one order, the order
-  // JSON writes them in: records of one shape keep the property reads of the checks, the
-  // drift and the editor monomorphic, and no record grows a second properties array.
-  const rec: ZoneRecord = {
+  out.rows.add({
     owner,
     key: ownerKey,
     ttl,
-    type,
     typeCode: code,
     data: parsed.data,
     wire: parsed.wire,
-    range,
-    typeRange,
-    ownerRange,
-    ttlRange: ttlToken === undefined ? undefined : out.range(tokenRange(ttlToken)),
-    target: targetRange === undefined ? undefined : target,
-    targetRange,
-    serial,
-    serialRange,
+    target: targetToken === undefined ? undefined : target,
     file: out.env.fileLabel,
-  };
-  out.records.push(rec);
+    line,
+    start,
+    endLine: endLine ?? lastToken.line,
+    end: endColumn ?? lastToken.end,
+    ownerToken,
+    ttlToken,
+    typeToken,
+    targetToken,
+    serial,
+    serialToken: serial === undefined ? undefined : rdataTokens[2],
+  });
 }
 
 /** A record line built by $GENERATE: parsed like any other, placed on the directive. */

@@ -3,64 +3,64 @@
 // is at or below another delegation; nothing but a DNAME's rewrite when a DNAME sits above it
 // (RFC 6672 section 2.3); else the records a wildcard synthesises (RFC 4592 section 3.3.1).
 import { isAtOrBelow, parentKey } from '../dns/names';
-import type { ZoneRecord } from './types';
 
-/** The zone as the look-up needs it. */
+/** The zone as the look-up needs it (names are keys). */
 export interface ZoneIndex {
   readonly apex: string;
-  recordsAt(key: string): readonly ZoneRecord[];
   /** owners below the apex that hold NS records */
   readonly cuts: ReadonlySet<string>;
+  /** owners that hold a DNAME record */
+  readonly dnames: { readonly size: number; has(key: string): boolean };
+  /** whether `key` holds any record */
+  exists(key: string): boolean;
   /** whether some owner lies strictly below `key` (so `key` exists, if only as a non-terminal) */
   hasNamesBelow(key: string): boolean;
 }
 
 export type Found =
-  | { kind: 'records'; records: readonly ZoneRecord[]; wildcard?: string }
+  /** the records of `name` answer: the target's own, or those of the wildcard `name` */
+  | { kind: 'at'; name: string }
   | { kind: 'delegated'; cut: string }
   | { kind: 'below-dname'; dname: string };
-
-const NONE: Found = { kind: 'records', records: [] };
 
 /**
  * The look-up of `target` (a key in the zone) for a record of owner `from`: a delegation's own
  * glue below its cut is looked at, as a server needs it to refer; any other cut ends the search.
  */
 export function findTarget(zone: ZoneIndex, target: string, from: string): Found {
-  for (let name = parentKey(target); name !== undefined; name = parentKey(name)) {
-    if (!isAtOrBelow(name, zone.apex)) break;
-    if (zone.recordsAt(name).some((r) => r.type === 'DNAME')) {
-      return { kind: 'below-dname', dname: name };
+  if (zone.dnames.size > 0) {
+    for (let name = parentKey(target); name !== undefined; name = parentKey(name)) {
+      if (!isAtOrBelow(name, zone.apex)) break;
+      if (zone.dnames.has(name)) return { kind: 'below-dname', dname: name };
     }
   }
-  for (let name: string | undefined = target; name !== undefined; name = parentKey(name)) {
-    if (name === zone.apex || !isAtOrBelow(name, zone.apex)) break;
-    if (zone.cuts.has(name) && name !== from) return { kind: 'delegated', cut: name };
+  if (zone.cuts.size > 0) {
+    for (let name: string | undefined = target; name !== undefined; name = parentKey(name)) {
+      if (name === zone.apex || !isAtOrBelow(name, zone.apex)) break;
+      if (zone.cuts.has(name) && name !== from) return { kind: 'delegated', cut: name };
+    }
   }
-  const records = zone.recordsAt(target);
-  if (records.length > 0) return { kind: 'records', records };
-  return wildcardAnswer(zone, target) ?? NONE;
+  if (zone.exists(target)) return { kind: 'at', name: target };
+  return { kind: 'at', name: wildcardAnswering(zone, target) ?? target };
 }
 
 /**
  * RFC 4592 section 3.3.1: a name that does not exist takes the records of the wildcard at its
  * closest encloser (the nearest existing ancestor), if there is one there.
  */
-function wildcardAnswer(zone: ZoneIndex, target: string): Found | undefined {
+function wildcardAnswering(zone: ZoneIndex, target: string): string | undefined {
   // Cheap first: no wildcard at any ancestor, no synthesis (the usual case).
   let any = false;
-  for (let name = parentKey(target); name !== undefined; name = parentKey(name)) {
+  for (let name = parentKey(target); name !== undefined && !any; name = parentKey(name)) {
     if (!isAtOrBelow(name, zone.apex)) break;
-    if (zone.recordsAt(wildcardOf(name)).length > 0) any = true;
+    any = zone.exists(wildcardOf(name));
   }
   if (!any || zone.hasNamesBelow(target)) return undefined;
   for (let name = parentKey(target); name !== undefined; name = parentKey(name)) {
     if (!isAtOrBelow(name, zone.apex)) break;
-    const records = zone.recordsAt(name);
-    if (name === zone.apex || records.length > 0 || zone.hasNamesBelow(name)) {
-      // the closest encloser
-      const wildcard = wildcardOf(name);
-      return { kind: 'records', records: zone.recordsAt(wildcard), wildcard };
+    // the closest encloser (a wildcard below a name makes it exist)
+    if (name === zone.apex || zone.exists(name) || zone.hasNamesBelow(name)) {
+      return wildcardOf(name);
     }
   }
   return undefined;

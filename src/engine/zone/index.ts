@@ -4,31 +4,48 @@ import { startOf, ZoneDocument, type DocumentOptions, type RecordDelta } from '.
 import { ZoneChecks } from './checks';
 import { tokenizeLine } from './lexer';
 import { parseText } from './entry';
+import { RecordRows } from './rows';
 import type { ZoneProblem, ZoneRecord } from './types';
 
 export type { ZoneProblem, ZoneRecord, ZoneFix, SourceRange, Severity } from './types';
 export type { DocumentOptions, RecordDelta } from './document';
 
-/** A zone file and its problems, updated edit by edit. */
+/**
+ * A zone file and its problems, updated edit by edit. The document holds the records (as rows)
+ * and the checks index those same rows: there is no second copy of the zone.
+ */
 export class ZoneSession {
   readonly document: ZoneDocument;
-  readonly checks: ZoneChecks;
+  private checks: ZoneChecks;
 
   constructor(text: string, options: DocumentOptions = {}) {
     this.document = new ZoneDocument(text, options);
-    this.checks = new ZoneChecks(this.document.apex);
-    this.checks.update({ removed: [], added: this.document.records() });
+    this.checks = new ZoneChecks(this.document.rows, this.document.apex);
+    this.checks.load(0, this.document.rows.count);
   }
 
   /** Replaces lines [from, to) with `text` and re-checks what that can affect. */
   edit(from: number, to: number, text: string): RecordDelta {
     const delta = this.document.edit(from, to, text);
-    this.checks.update(delta);
+    if (this.document.wasteful) {
+      // Rows of past edits outnumber the live ones: copied compact and indexed afresh.
+      this.document.compact();
+      this.checks = new ZoneChecks(this.document.rows, this.document.apex);
+      this.checks.load(0, this.document.rows.count);
+    } else {
+      this.checks.update(delta);
+    }
     return delta;
   }
 
+  /** Every record, each an object made for the caller, in file order. */
   records(): ZoneRecord[] {
     return this.document.records();
+  }
+
+  /** The records of an owner (a lower-case key), made for the caller. */
+  recordsAt(key: string): ZoneRecord[] {
+    return this.checks.recordsAt(key);
   }
 
   /** Syntax and record problems, then the zone's, in position order. */
@@ -52,7 +69,7 @@ export function sortProblems(problems: ZoneProblem[]): ZoneProblem[] {
  * makes far less long-lived garbage.
  */
 export function checkZone(text: string, options: DocumentOptions = {}): ZoneProblem[] {
-  return loadZone(text, options).problems;
+  return loadRows(text, options).problems;
 }
 
 /** One-shot, as checkZone: the problems, and the records as loaded. */
@@ -60,14 +77,23 @@ export function loadZone(
   text: string,
   options: DocumentOptions = {},
 ): { problems: ZoneProblem[]; records: ZoneRecord[] } {
+  const { problems, rows } = loadRows(text, options);
+  const records: ZoneRecord[] = [];
+  for (let row = 0; row < rows.count; row++) records.push(rows.record(row));
+  return { problems, records };
+}
+
+/** One-shot: the problems, and the records as rows (no object per record). */
+export function loadRows(
+  text: string,
+  options: DocumentOptions = {},
+): { problems: ZoneProblem[]; rows: RecordRows } {
   const { env, start } = startOf(options);
-  const parsed = parseText(text, start, env);
-  const checks = new ZoneChecks(env.apex);
-  checks.update({ removed: [], added: parsed.records });
-  return {
-    problems: sortProblems([...parsed.problems, ...checks.problems()]),
-    records: parsed.records,
-  };
+  const rows = new RecordRows();
+  const parsed = parseText(text, start, env, rows);
+  const checks = new ZoneChecks(rows, env.apex);
+  checks.load(0, rows.count);
+  return { problems: sortProblems([...parsed.problems, ...checks.problems()]), rows };
 }
 
 /** A record as a master-file line in canonical form: owner, TTL, class, type, record data. */

@@ -41,7 +41,13 @@ export class HostLimiter {
     if (untilMs <= state.pausedUntil) return;
     state.pausedUntil = untilMs;
     clearTimeout(state.timer);
-    state.timer = setTimeout(() => this.pump(), Math.max(0, untilMs - Date.now()));
+    const wake = () => {
+      const left = state.pausedUntil - Date.now();
+      // A timer may fire a little before the wall clock says: wait out the rest.
+      if (left > 0) state.timer = setTimeout(wake, left);
+      else this.pumpHost(host);
+    };
+    state.timer = setTimeout(wake, Math.max(0, untilMs - Date.now()));
   }
 
   private state(host: string): HostState {
@@ -73,15 +79,33 @@ export class HostLimiter {
       signal?.addEventListener('abort', onAbort, { once: true });
       state.queue.push(grant);
       this.waiting.add(host);
-      this.pump();
+      this.pumpHost(host);
     });
   }
 
   private release(host: string): void {
     const state = this.state(host);
+    const machineWasFull = this.active >= this.global;
     state.active--;
     this.active--;
-    this.pump();
+    // With the machine's bound met, any waiting host may take the slot (in turn); below it,
+    // only this host's own slot opened: every other waiting host is full or paused.
+    if (machineWasFull) this.pump();
+    else this.pumpHost(host);
+  }
+
+  /** Starts what `host` has room for, while the machine has room. */
+  private pumpHost(host: string): void {
+    const state = this.hosts.get(host);
+    if (!state) return;
+    if (state.pausedUntil > Date.now()) return; // its timer calls again
+    while (state.queue.length > 0 && state.active < this.perHost && this.active < this.global) {
+      const next = state.queue.shift()!;
+      state.active++;
+      this.active++;
+      if (state.queue.length === 0) this.waiting.delete(host);
+      next();
+    }
   }
 
   private pump(): void {

@@ -4,6 +4,7 @@ import {
   findSpfPolicies,
   lintSpf,
   lookupTargets,
+  lookupTargetTerms,
 } from '../../../src/detect/spf-lint';
 
 describe('SPF policies in text', () => {
@@ -64,5 +65,20 @@ describe('SPF policies in text', () => {
       'v=spf1 a mx include:a.example.test include:%{d}.example.test exists:x.test redirect=b.example.test';
     assert.equal(countLookupTerms(text), 6);
     assert.deepEqual(lookupTargets(text), ['a.example.test', 'b.example.test']);
+  });
+
+  it('finds the include and redirect terms on the line, for a diagnostic on the term', () => {
+    const line = '@ TXT "v=spf1 -include:A.example.test ~all" ; redirect=x.test';
+    const [policy] = findSpfPolicies(line);
+    const terms = lookupTargetTerms(policy);
+    assert.deepEqual(
+      terms.map((t) => [t.via, t.target, line.slice(t.start, t.end)]),
+      [['include', 'A.example.test', '-include:A.example.test']],
+    );
+    const split = findSpfPolicies('"v=spf1 redirect=" "b.example.test"')[0];
+    assert.deepEqual(
+      lookupTargetTerms(split).map((t) => [t.via, t.target]),
+      [['redirect', 'b.example.test']],
+    );
   });
 });

@@ -113,17 +113,30 @@ function nsecDenial(
 }
 
 function nsecNodata(nsec: Nsec, name: string, qtype: string): Denial {
-  if (nsec.types.has(qtype)) return unproven(`the NSEC record at ${nsec.owner} lists ${qtype}`);
-  if (nsec.types.has('CNAME')) return unproven(`the NSEC record at ${nsec.owner} lists CNAME`);
-  const delegation = nsec.types.has('NS') && !nsec.types.has('SOA');
+  return nodataFromBitmap(nsec.types, `the NSEC record at ${nsec.owner}`, name, qtype);
+}
+
+/**
+ * NODATA from the type bitmap of the NSEC or NSEC3 record that matches the name (RFC 4035
+ * section 5.4, RFC 5155 section 8.5): the type and CNAME absent, and for DS the parent's side of
+ * a delegation; `record` names the record in the reasons.
+ */
+function nodataFromBitmap(
+  types: ReadonlySet<string>,
+  record: string,
+  name: string,
+  qtype: string,
+): Denial {
+  if (types.has(qtype)) return unproven(`${record} lists ${qtype}`);
+  if (types.has('CNAME')) return unproven(`${record} lists CNAME`);
+  const delegation = types.has('NS') && !types.has('SOA');
   if (qtype === 'DS') {
-    if (nsec.types.has('SOA') && name !== '.') {
-      return unproven(`the NSEC record for ${name} comes from the child zone, not its parent`);
+    if (types.has('SOA') && name !== '.') {
+      return unproven(`${record} comes from the child zone, not its parent`);
     }
     return delegation ? { kind: 'insecure_delegation', optOut: false } : { kind: 'nodata' };
   }
-  if (delegation)
-    return unproven(`the NSEC record at ${name} is the parent's side of a delegation`);
+  if (delegation) return unproven(`${record} is the parent's side of a delegation`);
   return { kind: 'nodata' };
 }
 
@@ -222,18 +235,7 @@ function nsec3Denial(
 }
 
 function nsec3Nodata(rec: Nsec3, name: string, qtype: string): Denial {
-  if (rec.types.has(qtype)) return unproven(`the NSEC3 record for ${name} lists ${qtype}`);
-  if (rec.types.has('CNAME')) return unproven(`the NSEC3 record for ${name} lists CNAME`);
-  const delegation = rec.types.has('NS') && !rec.types.has('SOA');
-  if (qtype === 'DS') {
-    if (rec.types.has('SOA') && name !== '.') {
-      return unproven(`the NSEC3 record for ${name} comes from the child zone, not its parent`);
-    }
-    return delegation ? { kind: 'insecure_delegation', optOut: false } : { kind: 'nodata' };
-  }
-  if (delegation)
-    return unproven(`the NSEC3 record for ${name} is the parent's side of a delegation`);
-  return { kind: 'nodata' };
+  return nodataFromBitmap(rec.types, `the NSEC3 record for ${name}`, name, qtype);
 }
 
 /**

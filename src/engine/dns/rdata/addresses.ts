@@ -88,8 +88,21 @@ function readPlainIPv6(text: string, groups: Uint16Array): boolean {
   return true;
 }
 
-/** RFC 5952 section 4: lower case, no leading zeros, the longest (first) run of two or more zero groups as "::". */
+/**
+ * RFC 5952 section 4: lower case, no leading zeros, the longest (first) run of two or more zero
+ * groups as "::"; and, as section 5 recommends for IPv4-mapped addresses and as BIND (the BSD
+ * inet_ntop) prints them and the IPv4-compatible ones (::/96 but "::" and "::1"), the last 32
+ * bits in dotted decimal.
+ */
 function formatIPv6(groups: Uint16Array): string {
+  if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0) {
+    const mapped = groups[4] === 0 && groups[5] === 0xffff;
+    const compatible = groups[4] === 0 && groups[5] === 0 && groups[6] !== 0;
+    if (mapped || compatible) {
+      const v4 = `${groups[6] >>> 8}.${groups[6] & 0xff}.${groups[7] >>> 8}.${groups[7] & 0xff}`;
+      return mapped ? `::ffff:${v4}` : `::${v4}`;
+    }
+  }
   let runAt = -1;
   let runLength = 1;
   for (let k = 0; k < 8;) {
@@ -120,7 +133,7 @@ const scratchGroups = new Uint16Array(8);
 
 /**
  * An IPv6 address as node:net's isIPv6 accepts it, zone indexes refused: its 16 octets into
- * `out` (from `at`) and its RFC 5952 text, or undefined when `text` is not one.
+ * `out` (from `at`) and its text (formatIPv6), or undefined when `text` is not one.
  */
 export function readIPv6(text: string, out: Uint8Array, at: number): string | undefined {
   if (readPlainIPv6(text, scratchGroups)) {
@@ -131,7 +144,22 @@ export function readIPv6(text: string, out: Uint8Array, at: number): string | un
     return formatIPv6(scratchGroups);
   }
   if (!isIPv6(text) || text.includes('%')) return undefined;
-  const addr = ipaddr.IPv6.parse(text);
-  out.set(addr.toByteArray(), at);
-  return addr.toString();
+  // ipaddr.js reads "::a.b.c.d" as IPv4-mapped (::ffff:a.b.c.d): the IPv4 tail is read here,
+  // as two groups of the hex form
+  const tail = text.lastIndexOf(':');
+  let hex = text;
+  if (text.includes('.', tail)) {
+    const v4 = ipaddr.IPv4.parse(text.slice(tail + 1)).toByteArray();
+    hex = `${text.slice(0, tail + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
+  }
+  const bytes = ipaddr.IPv6.parse(hex).toByteArray();
+  out.set(bytes, at);
+  return ipv6Text(bytes);
+}
+
+/** The presentation of 16 octets of IPv6 address (formatIPv6's form). */
+export function ipv6Text(bytes: ArrayLike<number>): string {
+  const groups = new Uint16Array(8);
+  for (let k = 0; k < 8; k++) groups[k] = (bytes[2 * k] << 8) | bytes[2 * k + 1];
+  return formatIPv6(groups);
 }

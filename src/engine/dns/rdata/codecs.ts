@@ -5,16 +5,16 @@
 // - `json`: wire form to the value the contract's JSON gives the field.
 // `read` and `print` give the same text for the same record: the type-table round trip test
 // holds every kind to it, and compares the text with what BIND prints.
-import ipaddr from 'ipaddr.js';
-import { keyText, nameText, nameToWire, isNameError, parseName, readName } from '../names';
 import { bytesText, escapedText, escapeOctets, isUtf8, unescapeOctets } from '../presentation';
-import { readIPv4, readIPv6 } from './addresses';
+import { ipv6Text, readIPv4, readIPv6 } from './addresses';
 import { fromBase32Hex, toBase32Hex } from './base32hex';
+import { COMPOSITE_CODECS } from './composite';
 import { decodeLoc, encodeLoc } from './loc';
+import { name } from './name-field';
 import { fail, type Token, type TokenReader, type WireReader } from './reader';
 import { decodeSvcParams, encodeSvcParams } from './svcb';
 import { parseTtl } from './ttl';
-import { ALGORITHMS, typeCode, typeName, type FieldKind } from './types';
+import { ALGORITHMS, coveredType, typeCode, typeMnemonic, typeName, type FieldKind } from './types';
 import { WireWriter } from './writer';
 
 export interface FieldCodec {
@@ -258,41 +258,6 @@ function sigTimeText(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/[-T:]/g, '').slice(0, 14);
 }
 
-const name: FieldCodec = {
-  read(r, out) {
-    const at = r.index;
-    const parsed = parseName(r.next('a name').text, r.origin);
-    if (isNameError(parsed)) fail(parsed.code, parsed.message, at);
-    nameToWire(parsed.key, out);
-    return parsed.key;
-  },
-  print(w, out) {
-    const { labels, next } = readName(w.message, w.at);
-    if (next > w.end) w.malformed('a name runs past its record');
-    w.at = next;
-    const text = keyText(labels, w.lower);
-    for (const label of labels) {
-      out.u8(label.length);
-      if (w.lower) for (const b of label) out.u8(b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
-      else out.octets(label);
-    }
-    out.u8(0);
-    return text;
-  },
-  json(w, record, key) {
-    const { labels, next } = readName(w.message, w.at);
-    if (next > w.end) w.malformed('a name runs past its record');
-    w.at = next;
-    record[key] = nameText(labels);
-  },
-  value(w) {
-    const { labels, next } = readName(w.message, w.at);
-    if (next > w.end) w.malformed('a name runs past its record');
-    w.at = next;
-    return keyText(labels, true);
-  },
-};
-
 /** Octets to the end of the record in the quoted form (CAA value, URI target). */
 function quotedRest(what: string, mustQuote: boolean): FieldCodec {
   return {
@@ -319,8 +284,11 @@ function quotedRest(what: string, mustQuote: boolean): FieldCodec {
   };
 }
 
-/** Octets to the end of the record, written as one or more tokens of base64 or hex. */
-function blob(encoding: 'base64' | 'hex'): FieldCodec {
+/**
+ * Octets to the end of the record, at least one, written as one or more tokens of base64 or
+ * hex; `upper` prints hex in capitals (as BIND prints EID, NIMLOC and HIP's HIT).
+ */
+function blob(encoding: 'base64' | 'hex', upper = false): FieldCodec {
   const valid = encoding === 'base64' ? /^[A-Za-z0-9+/]*={0,2}$/ : /^[0-9a-fA-F]+$/;
   const unit = encoding === 'base64' ? 4 : 2;
   return printed({
@@ -332,12 +300,14 @@ function blob(encoding: 'base64' | 'hex'): FieldCodec {
       }
       const bytes = Buffer.from(text, encoding);
       out.octets(bytes);
-      return bytes.toString(encoding);
+      return upper ? bytes.toString(encoding).toUpperCase() : bytes.toString(encoding);
     },
     print(w, out) {
       const rest = w.rest();
+      if (rest.length === 0) w.malformed(`no ${encoding} data`);
       copy(out, rest);
-      return Buffer.from(rest.buffer, rest.byteOffset, rest.length).toString(encoding);
+      const text = Buffer.from(rest.buffer, rest.byteOffset, rest.length).toString(encoding);
+      return upper ? text.toUpperCase() : text;
     },
     value: (w) => octets(w.rest()),
   });
@@ -407,7 +377,36 @@ const CERT_TYPE_NAMES = new Map(Object.entries(CERT_TYPES).map(([name, code]) =>
 
 const BASE64 = blob('base64');
 
+/** DOA's data (draft-durand-doa-over-dns section 3): base64, or "-" (unquoted) for none. */
+const base64Dash = printed({
+  read(r, out) {
+    const token = r.tokens[r.index];
+    if (token?.kind === 'word' && token.text === '-' && r.index === r.tokens.length - 1) {
+      r.index++;
+      return '-';
+    }
+    return BASE64.read(r, out);
+  },
+  print: (w, out) => (w.done() ? '-' : BASE64.print(w, out)),
+  value: (w) => BASE64.value(w),
+});
+
+/** DSYNC schemes (RFC 9859 section 5.2, IANA "DSYNC Location of Synchronization Endpoints"). */
+const DSYNC_SCHEMES: Record<string, number> = { NOTIFY: 1 };
+const DSYNC_SCHEME_NAMES = new Map(Object.entries(DSYNC_SCHEMES).map(([n, code]) => [code, n]));
+
 export const CODECS: Record<FieldKind, FieldCodec> = {
+  ...COMPOSITE_CODECS,
+  'hex-upper': blob('hex', true),
+  'base64-dash': base64Dash,
+  'dsync-scheme': unsigned(
+    1,
+    'the scheme',
+    'scheme',
+    'bad-number',
+    DSYNC_SCHEMES,
+    DSYNC_SCHEME_NAMES,
+  ),
   u8: unsigned(1, 'a number', 'value'),
   'caa-flags': unsigned(1, 'the CAA flags', 'CAA flags', 'bad-caa-flags'),
   alg: unsigned(1, 'the algorithm', 'algorithm', 'bad-number', ALGORITHMS),
@@ -424,8 +423,17 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
     size: 2,
     missing: 'a type',
     code: 'unknown-type',
-    parse: (text) => typeCode(text) ?? { failure: `unknown type "${text}"` },
+    parse: coveredType,
     text: typeName,
+    asText: true,
+  }),
+  // SIG's covered type, printed as a bare number when it has no mnemonic (as BIND prints it)
+  'sig-type': scalar({
+    size: 2,
+    missing: 'a type',
+    code: 'unknown-type',
+    parse: coveredType,
+    text: typeMnemonic,
     asText: true,
   }),
   time: scalar({
@@ -446,7 +454,6 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
     },
     print(w, out) {
       const bytes = w.take(4, 'an IPv4 address');
-      if (!w.done()) w.malformed('A data is not 4 octets');
       copy(out, bytes);
       return bytes.join('.');
     },
@@ -461,9 +468,8 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
     },
     print(w, out) {
       const bytes = w.take(16, 'an IPv6 address');
-      if (!w.done()) w.malformed('AAAA data is not 16 octets');
       copy(out, bytes);
-      return ipaddr.fromByteArray([...bytes]).toString();
+      return ipv6Text(bytes);
     },
   }),
   name,

@@ -24,6 +24,13 @@ export class RdataFailure extends Error {
   }
 }
 
+/**
+ * Thrown by a codec's `print` for data that is valid on the wire but has no presentation form
+ * of its type (an AMTRELAY relay type past 3): the record is printed in the RFC 3597 form, as
+ * BIND prints it.
+ */
+export class NoPresentation extends Error {}
+
 export function fail(code: string, message: string, token: number): never {
   throw new RdataFailure({ code, message, token });
 }

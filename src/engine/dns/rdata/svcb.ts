@@ -1,8 +1,8 @@
 // SvcParams of SVCB and HTTPS (RFC 9460 section 2.1 and 7): presentation to wire form, sorted
 // by key as the wire form requires, and wire form back to presentation as BIND prints it.
-import { isIPv4, isIPv6 } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isIPv4 } from 'node:net';
 import { escapeOctets, unescapeOctets } from '../presentation';
+import { ipv6Text, readIPv6 } from './addresses';
 import type { Token } from './reader';
 
 /** The keys of IANA's "Service Parameter Keys (SvcParamKeys)" registry that have a mnemonic. */
@@ -169,8 +169,9 @@ function encodeValue(code: number, value: string | undefined): number[] | string
     case 6: {
       const out: number[] = [];
       for (const a of list()) {
-        if (!isIPv6(a)) return `"${a}" is not an IPv6 address`;
-        out.push(...ipaddr.IPv6.parse(a).toByteArray());
+        const bytes = new Uint8Array(16);
+        if (readIPv6(a, bytes, 0) === undefined) return `"${a}" is not an IPv6 address`;
+        out.push(...bytes);
       }
       return out.length === 0 ? 'ipv6hint needs addresses' : out;
     }
@@ -262,7 +263,7 @@ function valueText(code: number, value: Uint8Array): string | undefined {
       if (value.length === 0 || value.length % 16 !== 0) return undefined;
       const out: string[] = [];
       for (let i = 0; i < value.length; i += 16) {
-        out.push(ipaddr.fromByteArray([...value.subarray(i, i + 16)]).toString());
+        out.push(ipv6Text(value.subarray(i, i + 16)));
       }
       return out.join(',');
     }

@@ -5,8 +5,16 @@
 import { MalformedMessage } from '../errors';
 import { escapeOctets, unescapeOctets } from '../presentation';
 import { CODECS } from './codecs';
-import { fail, RdataFailure, TokenReader, WireReader, type RdataError, type Token } from './reader';
-import { typeSpec, type TypeSpec } from './types';
+import {
+  fail,
+  NoPresentation,
+  RdataFailure,
+  TokenReader,
+  WireReader,
+  type RdataError,
+  type Token,
+} from './reader';
+import { notForZones, typeCode, typeSpec, type TypeSpec } from './types';
 import { WireWriter } from './writer';
 
 export type { RdataError, Token };
@@ -22,17 +30,38 @@ export interface Rdata {
   minimum?: number;
 }
 
+/** Rdata with its wire form as octets: a view of a buffer the next parse reuses. */
+export interface RdataOctets extends Omit<Rdata, 'wire'> {
+  wire: Uint8Array;
+}
+
 export function parseRdata(
   type: string,
   tokens: Token[],
   origin: string | undefined,
 ): Rdata | RdataError {
+  const parsed = readRdata(type, tokens, origin);
+  if ('code' in parsed) return parsed;
+  return { ...parsed, wire: Buffer.from(parsed.wire).toString('hex') };
+}
+
+/**
+ * As parseRdata, the wire form left as octets (no hex string per record): the zone parser
+ * copies them into its rows before it reads the next record.
+ */
+export function readRdata(
+  type: string,
+  tokens: Token[],
+  origin: string | undefined,
+): RdataOctets | RdataError {
   // Failures unwind by exception from deep in a field reader; a file with thousands of bad
   // lines must not pay for a stack trace each.
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
     const spec = typeSpec(type);
+    const refused = spec === undefined ? notForZones(typeCode(type) ?? -1) : undefined;
+    if (refused !== undefined) fail(refused.code, refused.message, 0);
     if (tokens.length > 0 && tokens[0].kind === 'word' && tokens[0].text === '\\#') {
       return parseGeneric(tokens, spec);
     }
@@ -74,7 +103,7 @@ export function parseRdata(
       const broken = spec.check(parts ?? [data], wire.length);
       if (broken !== undefined) fail(broken.code, broken.message, reader.index - 1);
     }
-    const result: Rdata = { wire: wire.hex(), data };
+    const result: RdataOctets = { wire: wire.buffer.subarray(0, wire.length), data };
     if (target !== undefined) {
       result.target = target;
       result.targetToken = targetToken;
@@ -100,7 +129,7 @@ const wire = new WireWriter();
  * type's codecs into its canonical form (RFC 3597 section 5: the same record as its usual
  * presentation), and refused when it does not read as that type.
  */
-function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
+function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets {
   const lengthToken = tokens[1];
   if (lengthToken === undefined || !/^\d+$/.test(lengthToken.text)) {
     fail('bad-generic', 'RFC 3597 data needs a length after \\#', 1);
@@ -119,12 +148,15 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): Rdata {
   }
   // validated hex of even length: its octets' hex is the same digits in lower case
   const lower = hex.toLowerCase();
-  if (spec === undefined) return { wire: lower, data: genericText(Buffer.from(lower, 'hex')) };
+  if (spec === undefined) {
+    const octets = Buffer.from(lower, 'hex');
+    return { wire: octets, data: genericText(octets) };
+  }
   try {
     const canonical = printRdata(Buffer.from(lower, 'hex'), 0, length, spec, true);
     const broken = spec.check?.(canonical.fields, length);
     if (broken !== undefined) fail(broken.code, broken.message, 2);
-    const result: Rdata = { wire: canonical.wire.toString('hex'), data: canonical.text };
+    const result: RdataOctets = { wire: canonical.wire, data: canonical.text };
     // the name it points at, for the target checks, as in the usual form
     if (spec.target !== undefined) {
       result.target = canonical.fields[spec.target].toLowerCase();
@@ -146,7 +178,9 @@ function joinFields(fields: string[]): string {
 
 /** The RFC 3597 text of record data the table cannot read. */
 export function genericText(wire: Uint8Array): string {
-  return wire.length === 0 ? '\\# 0' : `\\# ${wire.length} ${Buffer.from(wire).toString('hex')}`;
+  if (wire.length === 0) return '\\# 0';
+  // hex in capitals, as BIND prints it
+  return `\\# ${wire.length} ${Buffer.from(wire).toString('hex').toUpperCase()}`;
 }
 
 /**
@@ -184,7 +218,14 @@ export function printRdata(
   const reader = new WireReader(message, at, at + length, lower);
   printed.reset();
   const fields: string[] = [];
-  for (const field of spec.fields) fields.push(CODECS[field.kind].print(reader, printed));
+  try {
+    for (const field of spec.fields) fields.push(CODECS[field.kind].print(reader, printed));
+  } catch (err) {
+    if (!(err instanceof NoPresentation)) throw err;
+    const wire = Buffer.from(message.subarray(at, at + length));
+    const text = genericText(wire);
+    return { wire, text, fields: [text] };
+  }
   if (!reader.done()) reader.malformed('data left after the last field');
   const wire = Buffer.from(printed.buffer.subarray(0, printed.length));
   return { wire, text: joinFields(fields), fields };

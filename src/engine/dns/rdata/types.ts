@@ -36,7 +36,21 @@ export type FieldKind =
   | 'cert-type'
   | 'base64-opt'
   | 'date'
-  | 'alg-name';
+  | 'alg-name'
+  | 'sig-type'
+  | 'hex-upper'
+  | 'base64-dash'
+  | 'dsync-scheme'
+  | 'nsap'
+  | 'atma'
+  | 'a6'
+  | 'apl'
+  | 'proto'
+  | 'wks-ports'
+  | 'nxt-types'
+  | 'ipseckey-gateway'
+  | 'amt-relay'
+  | 'hip';
 
 /**
  * One field of a type's record data: its name (the contract's JSON key for the contract's types,
@@ -182,6 +196,15 @@ function signerAbove(fields: string[]) {
   };
 }
 
+/**
+ * RKEY (IANA, Reid): BIND reads the record only with flags 0, the one value the draft that
+ * registered it defines.
+ */
+function rkeyFlags(fields: string[]) {
+  if (fields[0] === '0') return undefined;
+  return { code: 'bad-flags', message: `RKEY flags ${fields[0]} (only 0 is defined)` };
+}
+
 /** Fields from `name:kind` pairs, as the table below writes them. */
 function fields(text: string): Field[] {
   return text.split(' ').map((pair) => {
@@ -216,7 +239,7 @@ function entry(
 
 // SIG's times are dates only (BIND reads no plain seconds there, as it does for RRSIG's)
 const SIG = fields(
-  'typeCovered:type algorithm:alg labels:u8 originalTTL:u32 expiration:date inception:date keyTag:u16 signersName:name signature:base64',
+  'typeCovered:sig-type algorithm:alg labels:u8 originalTTL:u32 expiration:date inception:date keyTag:u16 signersName:name signature:base64',
 );
 const NAME = fields('value:name');
 const TEXT = fields('value:strings');
@@ -396,10 +419,98 @@ export const TYPES: Record<string, TypeSpec> = {
   WALLET: entry(262, TEXT, 'IANA (Brause)', 'public wallet address'),
   TA: entry(32768, DS, 'IANA (Weiler)', 'DNSSEC trust authority', { check: digestLength }),
   DLV: entry(32769, DS, 'RFC 4431', 'lookaside validation (obsolete)', { check: digestLength }),
+  // Older and rarer types, with the field kinds of composite.ts
+  WKS: entry(
+    11,
+    'address:ipv4 protocol:proto services:wks-ports',
+    'RFC 1035',
+    'well known services',
+  ),
+  NSAP: entry(22, 'address:nsap', 'RFC 1706', 'NSAP address'),
+  NXT: entry(30, 'next:name types:nxt-types', 'RFC 2535', 'next (obsolete)', DOWNCASE),
+  EID: entry(31, 'endpoint:hex-upper', 'IANA (Patton)', 'endpoint identifier'),
+  NIMLOC: entry(32, 'locator:hex-upper', 'IANA (Patton)', 'Nimrod locator'),
+  ATMA: entry(34, 'address:atma', 'ATM Forum af-dans-0152', 'ATM address'),
+  A6: entry(38, 'address:a6', 'RFC 2874', 'IPv6 address in parts (historic)', DOWNCASE),
+  SINK: entry(
+    40,
+    'meaning:u8 coding:u8 subcoding:u8 data:base64-opt',
+    'IANA (Eastlake)',
+    'kitchen sink',
+  ),
+  APL: entry(42, 'items:apl', 'RFC 3123', 'address prefix list'),
+  IPSECKEY: entry(
+    45,
+    'precedence:u8 gateway:ipseckey-gateway key:base64',
+    'RFC 4025',
+    'IPsec keying material',
+  ),
+  HIP: entry(55, 'hip:hip', 'RFC 8005', 'host identity protocol'),
+  RKEY: entry(57, DNSKEY, 'IANA (Reid)', 'resource record key', { check: rkeyFlags }),
+  DSYNC: entry(
+    66,
+    'rrtype:type scheme:dsync-scheme port:u16 target:name',
+    'RFC 9859',
+    'DNS synchronization endpoint',
+  ),
+  HHIT: entry(67, 'data:base64', 'IANA (Moskowitz)', 'hierarchical host identity tag'),
+  BRID: entry(68, 'data:base64', 'IANA (Moskowitz)', 'UAS broadcast remote ID'),
+  DOA: entry(
+    259,
+    'enterprise:u32 type:u32 location:u8 media_type:string data:base64-dash',
+    'draft-durand-doa-over-dns',
+    'digital object architecture',
+  ),
+  AMTRELAY: entry(260, 'precedence:u8 relay:amt-relay', 'RFC 8777', 'AMT relay'),
 };
 
-const BY_CODE = new Map(Object.entries(TYPES).map(([name, spec]) => [spec.code, name]));
+/**
+ * Mnemonics of the registry with no presentation form of their own: NULL and the reserved
+ * UINFO, UID, GID and UNSPEC, read only in the RFC 3597 form; MD and MF, obsolete (RFC 973),
+ * and the meta types, refused as record types. All may be named in a type bit map.
+ */
+const MNEMONICS_ONLY: Record<string, number> = {
+  MD: 3,
+  MF: 4,
+  NULL: 10,
+  OPT: 41,
+  UINFO: 100,
+  UID: 101,
+  GID: 102,
+  UNSPEC: 103,
+  TKEY: 249,
+  TSIG: 250,
+  IXFR: 251,
+  AXFR: 252,
+  MAILB: 253,
+  MAILA: 254,
+  ANY: 255,
+};
+
+/**
+ * Why a zone may not hold records of type `code`, or undefined when it may: MD and MF are
+ * obsolete (RFC 973, BIND refuses them), 0 and OPT and the range 128 to 255 are meta types
+ * (RFC 6895 section 3.1) that only messages carry.
+ */
+export function notForZones(code: number): { code: string; message: string } | undefined {
+  if (code === 3 || code === 4) {
+    return {
+      code: 'obsolete-type',
+      message: `type ${typeName(code)} is obsolete (RFC 973): use MX`,
+    };
+  }
+  if (code === 0 || code === 41 || (code >= 128 && code <= 255)) {
+    return { code: 'meta-type', message: `${typeName(code)} is a meta type, not for zone data` };
+  }
+  return undefined;
+}
+
+const BY_CODE = new Map([
+  ...Object.entries(MNEMONICS_ONLY).map(([name, code]) => [code, name] as const),
+  ...Object.entries(TYPES).map(([name, spec]) => [spec.code, name] as const),
+]);
 const BY_NAME = new Map(Object.entries(TYPES).map(([name, spec]) => [name, spec.code]));
+const MNEMONIC_CODES = new Map(Object.entries(MNEMONICS_ONLY));
 const SPECS = new Map(Object.entries(TYPES));
 
 /** The spec of a type by its code, undefined for a type the table does not have. */
@@ -459,7 +570,7 @@ function oneEditApart(a: string, b: string): boolean {
 /** A type mnemonic or TYPEnnn to its code; undefined when neither. */
 export function typeCode(token: string): number | undefined {
   const upper = upperCase(token);
-  const spec = BY_NAME.get(upper);
+  const spec = BY_NAME.get(upper) ?? MNEMONIC_CODES.get(upper);
   if (spec !== undefined) return spec;
   const m = /^TYPE(\d{1,5})$/.exec(upper);
   if (m && Number(m[1]) <= 65535) return Number(m[1]);
@@ -469,6 +580,21 @@ export function typeCode(token: string): number | undefined {
 /** The mnemonic of a code, or TYPEnnn (RFC 3597) when it has none here. */
 export function typeName(code: number): string {
   return BY_CODE.get(code) ?? `TYPE${code}`;
+}
+
+/**
+ * A type a record names (covered by a signature, synchronised): a mnemonic, TYPEnnn, or a bare
+ * number, which BIND reads there too (not in the NSEC bit maps).
+ */
+export function coveredType(text: string): number | { failure: string } {
+  const code = typeCode(text) ?? (/^\d{1,5}$/.test(text) ? Number(text) : undefined);
+  return code !== undefined && code <= 65535 ? code : { failure: `unknown type "${text}"` };
+}
+
+/** A type's mnemonic, or its number when it has none. */
+export function typeMnemonic(code: number): string {
+  const name = typeName(code);
+  return name.startsWith('TYPE') ? String(code) : name;
 }
 
 /** DNSSEC algorithm mnemonics (IANA "DNS Security Algorithm Numbers"). */

@@ -75,6 +75,8 @@ function pieces(r: Random, text: string): string {
 }
 
 function ipv6(r: Random): string {
+  // now and then an address BIND prints with an IPv4 tail (mapped, compatible)
+  if (r() < 0.1) return pick(r, ['::ffff:', '::']) + bytes(r, 4).join('.');
   const groups = ['2001', 'db8'];
   for (let i = 0; i < 6; i++) groups.push(r() < 0.4 ? '0' : int(r, 1, 0xffff).toString(16));
   return groups.join(':');
@@ -200,7 +202,67 @@ function field(r: Random, kind: FieldKind): string {
         .slice(0, 14);
     case 'cert-type':
       return pick(r, ['PKIX', 'PGP', 'ipgp', 'URI', 'OID', String(int(r, 0, 65535))]);
+    case 'sig-type':
+      return r() < 0.2 ? String(int(r, 260, 65534)) : pick(r, TYPE_NAMES);
+    case 'hex-upper':
+      return pieces(r, bytes(r, int(r, 1, 30)).toString('hex'));
+    case 'base64-dash':
+      return r() < 0.3 ? '-' : pieces(r, bytes(r, int(r, 1, 40)).toString('base64'));
+    case 'dsync-scheme':
+      return pick(r, ['NOTIFY', 'notify', '1', String(int(r, 0, 255))]);
+    case 'nsap':
+      return `0x${dotted(r, bytes(r, int(r, 1, 20)).toString('hex'))}`;
+    case 'atma':
+      return r() < 0.5
+        ? `+${dotted(r, String(int(r, 1, 999999999999)))}`
+        : dotted(r, bytes(r, int(r, 1, 20)).toString('hex'));
+    case 'a6': {
+      const length = pick(r, [0, 128, int(r, 0, 128)]);
+      const parts = [String(length)];
+      if (length !== 128) parts.push(ipv6(r));
+      if (length !== 0) parts.push(name(r));
+      return parts.join(' ');
+    }
+    case 'apl':
+      return Array.from({ length: int(r, 0, 3) }, () => {
+        const v4 = r() < 0.5;
+        const address = v4 ? bytes(r, 4).join('.') : ipv6(r);
+        return `${r() < 0.3 ? '!' : ''}${v4 ? 1 : 2}:${address}/${int(r, 0, v4 ? 32 : 128)}`;
+      }).join(' ');
+    case 'proto':
+      return pick(r, ['tcp', 'udp', 'icmp', '6', '17', String(int(r, 0, 255))]);
+    case 'wks-ports':
+      return Array.from({ length: int(r, 0, 5) }, () => String(int(r, 0, 1100))).join(' ');
+    case 'nxt-types': {
+      const low = TYPE_NAMES.filter((t) => TYPES[t].code < 128);
+      return Array.from({ length: int(r, 0, 5) }, () =>
+        r() < 0.2 ? String(int(r, 1, 127)) : pick(r, low),
+      ).join(' ');
+    }
+    case 'ipseckey-gateway': {
+      const type = int(r, 0, 3);
+      const gateway = [() => '.', () => bytes(r, 4).join('.'), () => ipv6(r), () => name(r)][type];
+      return `${type} ${int(r, 0, 255)} ${gateway()}`;
+    }
+    case 'amt-relay': {
+      const type = int(r, 0, 3);
+      const relay = [() => '.', () => bytes(r, 4).join('.'), () => ipv6(r), () => name(r)][type];
+      return `${int(r, 0, 1)} ${type} ${relay()}`;
+    }
+    case 'hip': {
+      const servers = Array.from({ length: int(r, 0, 2) }, () => name(r));
+      const hit = bytes(r, int(r, 1, 20)).toString('hex');
+      const key = bytes(r, int(r, 1, 60)).toString('base64');
+      return [String(int(r, 0, 255)), hit, key, ...servers].join(' ');
+    }
   }
+}
+
+/** Hex or decimal digits with single dots here and there (never first or last). */
+function dotted(r: Random, digits: string): string {
+  let out = digits[0];
+  for (let i = 1; i < digits.length; i++) out += (r() < 0.15 ? '.' : '') + digits[i];
+  return out;
 }
 
 function base32hex(octets: Buffer): string {
@@ -276,6 +338,15 @@ function constrained(r: Random, type: string, fields: string[]): string[] {
     case 'DNSKEY':
     case 'CDNSKEY':
       fields[1] = '3'; // RFC 4034 section 2.1.2: the protocol field is 3
+      break;
+    case 'RKEY':
+      fields[0] = '0'; // the one flags value defined
+      break;
+    case 'WKS':
+      // service names are the protocol's: TCP's here, with some of its well-known names
+      fields[1] = 'tcp';
+      if (r() < 0.5)
+        fields[2] = `${fields[2]} ${pick(r, ['smtp', 'http', 'SSH', 'domain'])}`.trim();
       break;
     case 'X25':
       // RFC 1183 section 3.1: decimal digits (BIND asks for 4 at least)
@@ -377,12 +448,14 @@ function checkJson(type: string, spec: TypeSpec, wire: Buffer): void {
       case 'ttl':
       case 'alg':
       case 'caa-flags':
+      case 'proto':
         assert.equal(value, Number(printed), what);
         break;
       case 'time':
       case 'date':
       case 'alg-name':
       case 'cert-type':
+      case 'dsync-scheme':
         // numbers in JSON, printed as dates or mnemonics
         assert.equal(typeof value, 'number', what);
         break;

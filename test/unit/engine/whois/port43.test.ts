@@ -211,6 +211,16 @@ describe('port43', function () {
     );
   });
 
+  it('gives upstream_error, not not_found, for a TLD IANA lists without a WHOIS server', async function () {
+    server = await startWhoisServer({
+      qz: 'domain:       QZ\r\norganisation: Registry\r\nwhois:\r\nstatus:       ACTIVE\r\n',
+    });
+    assert.equal(
+      await code(lookupPort43('example.qz', { serverOverride: server.address })),
+      'upstream_error',
+    );
+  });
+
   it('writes each registry its own query syntax', function () {
     assert.equal(queryLine('whois.verisign-grs.com', 'a.com'), 'domain a.com');
     assert.equal(queryLine('whois.denic.de', 'a.de'), '-T dn,ace a.de');

@@ -202,6 +202,26 @@ describe('engine/zone checks', () => {
       );
     });
 
+    it('after thousands of edits (rows of past edits copied out) agrees with a fresh parse', () => {
+      const lines = [...HEAD.trimEnd().split('\n'), 'www A 192.0.2.2', 'dup A 192.0.2.1', 'x', ''];
+      const session = new ZoneSession(lines.join('\n'), { origin: 'example.com.' });
+      for (let i = 0; i < 6000; i++) {
+        // a typo and its repair, a duplicate made and undone, lines moving below
+        const at = 4 + (i % 3);
+        lines[at] = i % 2 === 0 ? `h${i} A 192.0.2.${i % 250}` : 'dup A 192.0.2.1';
+        session.edit(at, at + 1, lines[at]);
+        if (i % 500 === 0) {
+          lines.splice(1, 0, '; a comment');
+          session.edit(1, 1, '; a comment');
+        }
+      }
+      const fresh = new ZoneSession(lines.join('\n'), { origin: 'example.com.' });
+      assert.deepEqual(session.records(), fresh.records());
+      assert.deepEqual(session.problems(), fresh.problems());
+      // the dead rows were dropped: the table holds about what the file holds
+      assert.ok(session.document.rows.count < 4200, String(session.document.rows.count));
+    });
+
     it('the one-shot check (no re-check caches) gives exactly the problems of a session', () => {
       const oneShotLines = [
         ...LINES,

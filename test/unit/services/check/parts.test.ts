@@ -77,6 +77,29 @@ describe('link check parts', function () {
     assert.throws(() => new HostLimiter(0, 1), /at least 1/);
   });
 
+  it('lets other hosts run while one is paused, and waits that queue up do not lengthen a pause', async function () {
+    const limiter = new HostLimiter(1, 4);
+    const start = Date.now();
+    limiter.pause('a', start + 80);
+    const done = new Map<string, number>();
+    const task = (name: string) => () => {
+      done.set(name, Date.now() - start);
+      return new Promise<void>((r) => setTimeout(r, 5));
+    };
+    await Promise.all([
+      limiter.run('a', task('a1')),
+      limiter.run('a', task('a2')),
+      limiter.run('a', task('a3')),
+      limiter.run('b', task('b1')),
+      limiter.run('b', task('b2')),
+    ]);
+    assert.ok(done.get('b1')! < 40 && done.get('b2')! < 40, JSON.stringify([...done]));
+    assert.ok(done.get('a1')! >= 75 && done.get('a1')! < 150, JSON.stringify([...done]));
+    // a's tasks run one at a time after the pause, in the order they asked
+    assert.ok(done.get('a1')! < done.get('a2')! && done.get('a2')! < done.get('a3')!);
+    limiter.close();
+  });
+
   it('gives a cancelled wait up without running the task', async function () {
     const limiter = new HostLimiter(1, 1);
     let release!: () => void;

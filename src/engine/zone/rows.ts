@@ -1,0 +1,348 @@
+// The records of a zone as compact rows: numbers in one growing Int32Array (positions as line
+// and column, owners and targets as ids of interned names), record data in wire form in one
+// growing byte arena, and the canonical text in one array. A million records make a few arrays
+// instead of millions of objects, so the heap stays near what the zone must hold and the
+// collector has almost nothing to trace or move. Both the one-shot check and the editor's
+// session hold their records here; a ZoneRecord object is made only when a caller asks for one
+// (a check looking at an owner, the editor's features), and dies young.
+import type { SourceRange, ZoneRecord } from './types';
+import { genericText, printRdata } from '../dns/rdata/text';
+import { specOf, typeName, type FieldKind, type TypeSpec } from '../dns/rdata/types';
+
+/** Strings held once each, numbered in order of arrival. */
+export class Names {
+  private readonly ids = new Map<string, number>();
+  readonly text: string[] = [];
+
+  id(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.text.length;
+      this.text.push(name);
+      this.ids.set(name, id);
+    }
+    return id;
+  }
+
+  /** The id of a name already held, or -1. */
+  find(name: string): number {
+    return this.ids.get(name) ?? -1;
+  }
+
+  get size(): number {
+    return this.text.length;
+  }
+}
+
+/** Where a token is: its line and columns. */
+export interface Placed {
+  line: number;
+  start: number;
+  end: number;
+}
+
+// The cells of a row.
+const OWNER = 0; // display owner, a name id
+const KEY = 1; // owner key (lower case), a name id
+const TTL = 2; // unsigned, stored as its 32 bits
+const TYPE = 3;
+const TARGET = 4; // key of the name the record points at, or -1
+const FILE = 5; // the included file's label, a name id, or -1
+const WIRE_START = 6;
+const WIRE_END = 7;
+const LINE = 8;
+const START = 9;
+const END_LINE = 10;
+const END = 11;
+const OWNER_END = 12; // the owner token ends here, on LINE from START; -1 when not written
+// Each token's place is three cells, line, start and end (setPlace, place).
+const TTL_LINE = 13; // -1 when the TTL is not written
+const TYPE_LINE = 16;
+const TARGET_LINE = 19; // -1 when the record has no target token
+const WIDTH = 22;
+
+/** The SOA serial and where it is written (few records have one: kept apart from the rows). */
+interface Serial {
+  serial: number;
+  line: number;
+  start: number;
+  end: number;
+}
+
+/** A record as the entry parser hands it over. */
+export interface RowInput {
+  owner: string;
+  key: string;
+  ttl: number;
+  typeCode: number;
+  data: string;
+  wire: Uint8Array;
+  target: string | undefined;
+  file: string | undefined;
+  /** the record's extent: from its first token to the end of its entry */
+  line: number;
+  start: number;
+  endLine: number;
+  end: number;
+  ownerToken: Placed | undefined;
+  ttlToken: Placed | undefined;
+  typeToken: Placed;
+  targetToken: Placed | undefined;
+  serial: number | undefined;
+  serialToken: Placed | undefined;
+}
+
+export class RecordRows {
+  readonly names = new Names();
+  private cells: Int32Array = new Int32Array(WIDTH * 1024);
+  private arena = Buffer.allocUnsafe(16 * 1024);
+  private arenaLength = 0;
+  /** the canonical text, kept only where the wire form cannot give it back (printedFrom) */
+  private readonly data: (string | undefined)[] = [];
+  private readonly serials = new Map<number, Serial>();
+  /** rows in use; rows are never reused, a removed one is only marked dead */
+  count = 0;
+  dead = 0;
+
+  add(r: RowInput): number {
+    const row = this.count++;
+    const base = row * WIDTH;
+    if (base + WIDTH > this.cells.length) {
+      const bigger = new Int32Array(this.cells.length * 2);
+      bigger.set(this.cells);
+      this.cells = bigger;
+    }
+    const c = this.cells;
+    const names = this.names;
+    const ownerId = names.id(r.owner);
+    c[base + OWNER] = ownerId;
+    c[base + KEY] = r.key === r.owner ? ownerId : names.id(r.key);
+    c[base + TTL] = r.ttl | 0;
+    c[base + TYPE] = r.typeCode;
+    c[base + TARGET] = r.target === undefined ? -1 : names.id(r.target);
+    c[base + FILE] = r.file === undefined ? -1 : names.id(r.file);
+    const wireStart = this.reserve(r.wire.length);
+    this.arena.set(r.wire, wireStart);
+    c[base + WIRE_START] = wireStart;
+    c[base + WIRE_END] = wireStart + r.wire.length;
+    c[base + LINE] = r.line;
+    c[base + START] = r.start;
+    c[base + END_LINE] = r.endLine;
+    c[base + END] = r.end;
+    c[base + OWNER_END] = r.ownerToken === undefined ? -1 : r.ownerToken.end;
+    setPlace(c, base + TTL_LINE, r.ttlToken);
+    setPlace(c, base + TYPE_LINE, r.typeToken);
+    setPlace(c, base + TARGET_LINE, r.targetToken);
+    this.data.push(printedFrom(r.typeCode) === undefined ? r.data : undefined);
+    if (r.serial !== undefined && r.serialToken !== undefined) {
+      const { line, start, end } = r.serialToken;
+      this.serials.set(row, { serial: r.serial, line, start, end });
+    }
+    return row;
+  }
+
+  private reserve(length: number): number {
+    const at = this.arenaLength;
+    if (at + length > this.arena.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.arena.length * 2, at + length));
+      this.arena.copy(bigger, 0, 0, at);
+      this.arena = bigger;
+    }
+    this.arenaLength = at + length;
+    return at;
+  }
+
+  /** Marks a row dead: its cells stay readable (the checks read what they remove), its text goes. */
+  kill(row: number): void {
+    this.data[row] = '';
+    this.dead++;
+  }
+
+  key(row: number): number {
+    return this.cells[row * WIDTH + KEY];
+  }
+
+  keyText(row: number): string {
+    return this.names.text[this.cells[row * WIDTH + KEY]];
+  }
+
+  typeCode(row: number): number {
+    return this.cells[row * WIDTH + TYPE];
+  }
+
+  /** the target's name id, or -1 */
+  target(row: number): number {
+    return this.cells[row * WIDTH + TARGET];
+  }
+
+  /** whether the row is of the checked file itself, not of an included one */
+  inTopFile(row: number): boolean {
+    return this.cells[row * WIDTH + FILE] === -1;
+  }
+
+  line(row: number): number {
+    return this.cells[row * WIDTH + LINE];
+  }
+
+  start(row: number): number {
+    return this.cells[row * WIDTH + START];
+  }
+
+  wireEquals(a: number, b: number): boolean {
+    const c = this.cells;
+    return (
+      this.arena.compare(
+        this.arena,
+        c[b * WIDTH + WIRE_START],
+        c[b * WIDTH + WIRE_END],
+        c[a * WIDTH + WIRE_START],
+        c[a * WIDTH + WIRE_END],
+      ) === 0
+    );
+  }
+
+  /** Moves the rows [from, to) of the checked file (not those of included files) by `delta` lines. */
+  shiftLines(from: number, to: number, delta: number): void {
+    const c = this.cells;
+    for (let row = from; row < to; row++) {
+      const base = row * WIDTH;
+      if (c[base + FILE] !== -1) continue;
+      c[base + LINE] += delta;
+      c[base + END_LINE] += delta;
+      c[base + TYPE_LINE] += delta;
+      if (c[base + TTL_LINE] !== -1) c[base + TTL_LINE] += delta;
+      if (c[base + TARGET_LINE] !== -1) c[base + TARGET_LINE] += delta;
+      const serial = this.serials.get(row);
+      if (serial !== undefined) serial.line += delta;
+    }
+  }
+
+  /** The record of a row as an object of its own (made on each call: callers keep it or not). */
+  record(row: number): ZoneRecord {
+    const c = this.cells;
+    const base = row * WIDTH;
+    const text = this.names.text;
+    const line = c[base + LINE];
+    const start = c[base + START];
+    const serial = this.serials.get(row);
+    const code = c[base + TYPE];
+    const target = c[base + TARGET];
+    const file = c[base + FILE];
+    // the fields in the order and shape the parser always made them (one hidden class)
+    return {
+      owner: text[c[base + OWNER]],
+      key: text[c[base + KEY]],
+      ttl: c[base + TTL] >>> 0,
+      type: typeName(code),
+      typeCode: code,
+      data: this.data[row] ?? this.printed(row, code),
+      wire: this.arena.toString('hex', c[base + WIRE_START], c[base + WIRE_END]),
+      range: { line, start, endLine: c[base + END_LINE], end: c[base + END] },
+      typeRange: place(c, base + TYPE_LINE)!,
+      ownerRange:
+        c[base + OWNER_END] === -1 ? undefined : { line, start, end: c[base + OWNER_END] },
+      ttlRange: place(c, base + TTL_LINE),
+      target: target === -1 ? undefined : text[target],
+      targetRange: place(c, base + TARGET_LINE),
+      serial: serial?.serial,
+      serialRange:
+        serial === undefined
+          ? undefined
+          : { line: serial.line, start: serial.start, end: serial.end },
+      file: file === -1 ? undefined : text[file],
+    };
+  }
+
+  /** The rows listed, in the order given, copied into a new table (dead rows dropped). */
+  compacted(rows: Iterable<number>): RecordRows {
+    const table = new RecordRows();
+    for (const row of rows) {
+      const r = this.record(row);
+      table.add({
+        owner: r.owner,
+        key: r.key,
+        ttl: r.ttl,
+        typeCode: r.typeCode,
+        data: r.data,
+        wire: this.wire(row),
+        target: r.target,
+        file: r.file,
+        line: r.range.line,
+        start: r.range.start,
+        endLine: r.range.endLine ?? r.range.line,
+        end: r.range.end,
+        ownerToken: r.ownerRange,
+        ttlToken: r.ttlRange,
+        typeToken: r.typeRange,
+        targetToken: r.targetRange,
+        serial: r.serial,
+        serialToken: r.serialRange,
+      });
+    }
+    return table;
+  }
+
+  /** The canonical text of a row whose type's text is its wire form printed. */
+  private printed(row: number, code: number): string {
+    const wire = this.wire(row);
+    const spec = printedFrom(code);
+    return spec === null || spec === undefined
+      ? genericText(wire)
+      : printRdata(wire, 0, wire.length, spec, true).text;
+  }
+
+  /** The record data of a row in wire form (a view: valid until the next row is added). */
+  wire(row: number): Uint8Array {
+    const c = this.cells;
+    return this.arena.subarray(c[row * WIDTH + WIRE_START], c[row * WIDTH + WIRE_END]);
+  }
+}
+
+function setPlace(c: Int32Array, at: number, token: Placed | undefined): void {
+  if (token === undefined) {
+    c[at] = -1;
+    return;
+  }
+  c[at] = token.line;
+  c[at + 1] = token.start;
+  c[at + 2] = token.end;
+}
+
+function place(c: Int32Array, at: number): SourceRange | undefined {
+  const line = c[at];
+  return line === -1 ? undefined : { line, start: c[at + 1], end: c[at + 2] };
+}
+
+const printable = new Map<number, TypeSpec | null | undefined>();
+
+/**
+ * Field kinds whose canonical text is their wire form printed (none holds a name, whose case a
+ * text may keep where the canonical wire form lowers it). A kind not listed keeps its text: a
+ * new kind is safe until it is added here.
+ */
+const PRINTS_AS_READ = new Set<FieldKind>([
+  ...(['u8', 'u16', 'u32', 'port', 'caa-flags', 'ttl', 'ipv4', 'ipv6'] as const),
+  ...(['string', 'strings', 'caa-tag', 'caa-value', 'uri-target', 'string-opt'] as const),
+  ...(['base64', 'hex', 'salt', 'b32hex', 'base64-opt', 'hex-upper', 'base64-dash'] as const),
+  ...(['types', 'time', 'type', 'alg', 'alg-name', 'sig-type', 'date', 'cert-type'] as const),
+  ...(['svcparams', 'loc', 'ilnp64', 'eui48', 'eui64', 'dsync-scheme', 'nsap', 'atma'] as const),
+  ...(['apl', 'proto', 'wks-ports', 'nxt-types'] as const),
+]);
+
+/**
+ * The spec to print a type's canonical text from its wire form with, null for a type the table
+ * does not have (its text is RFC 3597's), undefined when the text must be kept. The type table's
+ * tests hold every type to "the printed wire is the parser's text".
+ */
+function printedFrom(code: number): TypeSpec | null | undefined {
+  if (printable.has(code)) return printable.get(code);
+  const spec = specOf(code);
+  const value =
+    spec === undefined
+      ? null
+      : spec.fields.every((f) => PRINTS_AS_READ.has(f.kind))
+        ? spec
+        : undefined;
+  printable.set(code, value);
+  return value;
+}

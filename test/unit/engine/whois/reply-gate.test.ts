@@ -1,0 +1,103 @@
+// The reply classifier reads only the lines that hold a trigger word, and matches a line only
+// against the patterns whose words it holds. That shortcut must give what reading every line
+// against every pattern gives: every line a pattern can match holds one of its words (lines
+// generated from each pattern), and whole replies (every corpus reply, and generated ones in any
+// letter case) are classified exactly as the line-by-line reading does.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { decodeReply } from '../../../../src/engine/whois/port43';
+import {
+  classifyReply,
+  clean,
+  hasTrigger,
+  readLine,
+  REPLY_PATTERNS,
+  type Classified,
+  type Said,
+} from '../../../../src/engine/whois/reply';
+import { CORPUS_ROOT, corpusAvailable, loadReplies } from '../../../support/whois-corpus';
+import { loadWeppos, wepposAvailable } from '../../../support/whois-weppos';
+
+/** The rule without the shortcut: every line (capped, markers off) against every pattern. */
+function everyLine(text: string): Classified | undefined {
+  const said: Said = {};
+  const n = Math.min(text.length, 64 * 1024);
+  for (const raw of text.slice(0, n).split('\n')) {
+    const line = raw
+      .slice(0, 300)
+      .replace(/^[\s%#*>;[\]-]+/, '')
+      .replace(/[\s\]<]+$/, '');
+    if (line === '') continue;
+    readLine(said, line, line.toLowerCase(), true);
+    if (said.refused !== undefined) break;
+  }
+  if (said.refused !== undefined) return { kind: 'rate_limited', line: clean(said.refused) };
+  if (said.notFound !== undefined) return { kind: 'not_found', line: clean(said.notFound) };
+  if (said.reserved !== undefined) return { kind: 'reserved', line: clean(said.reserved) };
+  return undefined;
+}
+
+/** Lines a pattern matches: fast-check writes them from its source (\b dropped: a superset). */
+function linesOf(re: RegExp): fc.Arbitrary<string> {
+  return fc.stringMatching(new RegExp(re.source.replace(/\\b/g, '')), { size: 'small' });
+}
+
+function corpusTexts(): string[] {
+  if (!corpusAvailable()) return [];
+  const texts = [...loadReplies('noterror'), ...loadReplies('notfound')].map((r) => r.text);
+  if (wepposAvailable()) texts.push(...loadWeppos().map((c) => decodeReply(c.bytes)));
+  const python = join(CORPUS_ROOT, 'whois-python', 'whois');
+  if (existsSync(python)) {
+    for (const f of readdirSync(python)) texts.push(decodeReply(readFileSync(join(python, f))));
+  }
+  return texts;
+}
+
+describe('whois reply classification: the trigger scan reads what every line would', () => {
+  it('every line a pattern matches holds one of its trigger words', () => {
+    REPLY_PATTERNS.forEach(({ re }, p) => {
+      fc.assert(
+        fc.property(linesOf(re), (line) => {
+          const folded = line.toLowerCase();
+          // only lines the pattern (with its \b) really matches are the rule's concern
+          if (!re.test(folded)) return true;
+          return hasTrigger(folded, p);
+        }),
+        { numRuns: 200, seed: 28 },
+      );
+    });
+  });
+
+  it('classifies every corpus reply as reading every line does', function () {
+    const texts = corpusTexts();
+    if (texts.length === 0) this.skip();
+    let said = 0;
+    for (const text of texts) {
+      const want = everyLine(text);
+      assert.deepEqual(classifyReply(text), want, text.slice(0, 200));
+      if (want !== undefined) said++;
+    }
+    assert.ok(said > 100, `${said} corpus replies say a kind`);
+  });
+
+  it('classifies generated replies, in any letter case and with "İ", as every line does', () => {
+    const phrase = fc.oneof(
+      ...REPLY_PATTERNS.map(({ re }) => linesOf(re)),
+      fc.constantFrom('Domain Name: example.test', '% Terms of use: you may not', 'İSTANBUL'),
+      fc.string({ maxLength: 40 }),
+    );
+    const marks = fc.constantFrom('', '% ', '# ', '>>> ', '  ', '[ ', '-- ');
+    const line = fc
+      .tuple(marks, phrase, fc.boolean(), fc.constantFrom('', ' ]', '\r', '  <'))
+      .map(([m, p, upper, tail]) => `${m}${upper ? p.toUpperCase() : p}${tail}`);
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
+        const text = lines.join('\n');
+        assert.deepEqual(classifyReply(text), everyLine(text));
+      }),
+      { numRuns: 2000, seed: 28 },
+    );
+  });
+});
