@@ -54,8 +54,8 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'mail',
     summary:
-      'the whole mail set-up of a domain: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT, BIMI',
-    usage: 'hostlens mail --host <domain> [--selectors S]… [--server <ns>]',
+      'the whole mail set-up of a domain: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT, BIMI, STARTTLS and DANE of each MX host, the MTA-STS policy',
+    usage: 'hostlens mail --host <domain> [--selectors S]… [--server <ns>] [--skip-transport]',
     load: () => import('./commands/mail'),
   },
   {

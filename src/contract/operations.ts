@@ -86,6 +86,15 @@ export const OPERATIONS: readonly Operation[] = [
     params: [one('host', true), one('port'), one('starttls'), one('server')],
   },
   {
+    service: 'domain',
+    name: 'mta_sts',
+    result: 'MtaStsResult',
+    path: '/mta_sts',
+    method: 'mtaSts',
+    summary: "a mail domain's MTA-STS policy (RFC 8461), fetched over HTTPS, against its MX hosts",
+    params: [one('host', true), one('server')],
+  },
+  {
     service: 'meta',
     name: 'icons',
     result: 'IconsResult',

@@ -16,6 +16,10 @@ import type {
   ImageResult,
   IpRange,
   LinkResult,
+  MtaStsMx,
+  MtaStsPolicy,
+  MtaStsProblem,
+  MtaStsResult,
   OpenGraphImage,
   QueryResult,
   RedirectHop,
@@ -33,7 +37,7 @@ import type {
   WhoisRegistrar,
   WhoisResult,
 } from './shapes';
-import { RECORD_TYPES, TLS_PROBLEM_CODES } from './shapes';
+import { MTA_STS_PROBLEM_CODES, RECORD_TYPES, TLS_PROBLEM_CODES } from './shapes';
 import type { Problem } from './errors';
 
 export type JsonSchema = { [keyword: string]: unknown };
@@ -411,6 +415,45 @@ export const SCHEMAS = {
       ),
     },
     ['host', 'port', 'protocol', 'cipher', 'alpn', 'trusted', 'chain', 'problems'],
+  ),
+  MtaStsResult: object<MtaStsResult>(
+    {
+      host: string,
+      record: { type: ['string', 'null'] },
+      id: string,
+      policy_url: string,
+      policy: {
+        oneOf: [
+          { type: 'null' },
+          object<MtaStsPolicy>(
+            {
+              version: string,
+              mode: string,
+              max_age: { type: ['integer', 'null'] },
+              mx: strings,
+            },
+            ['version', 'mode', 'max_age', 'mx'],
+          ),
+        ],
+      },
+      mx: arrayOf(
+        object<MtaStsMx>(
+          { host: string, preference: integer, pattern: { type: ['string', 'null'] } },
+          ['host', 'preference', 'pattern'],
+        ),
+      ),
+      problems: arrayOf(
+        object<MtaStsProblem>(
+          {
+            code: { enum: [...MTA_STS_PROBLEM_CODES] },
+            severity: { enum: ['error', 'warning'] },
+            message: string,
+          },
+          ['code', 'severity', 'message'],
+        ),
+      ),
+    },
+    ['host', 'record', 'policy_url', 'policy', 'mx', 'problems'],
   ),
   Problem: object<Problem>(
     {

@@ -5,6 +5,7 @@ import type {
   IconsResult,
   ImageResult,
   LinkResult,
+  MtaStsResult,
   QueryResult,
   RedirectsResult,
   SpfRoot,
@@ -50,6 +51,13 @@ export interface TlsParams {
   server?: string;
 }
 
+/** additive (`GET /domain/mta_sts`) */
+export interface MtaStsParams {
+  /** the mail domain (the part after @) */
+  host: string;
+  server?: string;
+}
+
 export interface ImageParams {
   url: string;
 }
@@ -66,6 +74,8 @@ export interface DomainService {
   whois(params: WhoisParams, options?: CallOptions): Promise<WhoisResult>;
   /** additive: a TLS endpoint's handshake, chain and problems */
   tls(params: TlsParams, options?: CallOptions): Promise<TlsResult>;
+  /** additive: the MTA-STS record, the policy fetched over HTTPS and the MX hosts against it */
+  mtaSts(params: MtaStsParams, options?: CallOptions): Promise<MtaStsResult>;
 }
 
 /** additive (`GET /meta/link`): one link's verdict, for the workspace check */

@@ -350,6 +350,61 @@ export interface TlsResult {
   dane?: TlsDane;
 }
 
+export const MTA_STS_PROBLEM_CODES = [
+  'record_invalid',
+  'policy_unavailable',
+  'policy_certificate_invalid',
+  'policy_redirect',
+  'policy_media_type',
+  'policy_invalid',
+  'mx_not_covered',
+  'testing_mode',
+  'mode_none',
+  'max_age_short',
+] as const;
+export type MtaStsProblemCode = (typeof MTA_STS_PROBLEM_CODES)[number];
+
+export interface MtaStsProblem {
+  code: MtaStsProblemCode;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+/** additive: an MTA-STS policy file as fetched (RFC 8461 section 3.2) */
+export interface MtaStsPolicy {
+  version: string;
+  /** enforce, testing or none; anything else is policy_invalid and kept as written */
+  mode: string;
+  /** seconds; null when missing or not a number */
+  max_age: number | null;
+  /** the mx: patterns in file order */
+  mx: string[];
+}
+
+/** additive: one MX host of the domain against the policy's mx: patterns */
+export interface MtaStsMx {
+  host: string;
+  preference: number;
+  /** the first pattern that matches it (RFC 8461 section 4.1); null: none does */
+  pattern: string | null;
+}
+
+/** additive (`GET /domain/mta_sts`): a mail domain's MTA-STS record, policy and MX coverage */
+export interface MtaStsResult {
+  host: string;
+  /** the `_mta-sts` TXT record (v=STSv1); null: none, and no policy is fetched */
+  record: string | null;
+  /** the record's id= */
+  id?: string;
+  policy_url: string;
+  /** null when there is no record or the policy could not be fetched or read */
+  policy: MtaStsPolicy | null;
+  /** the MX hosts against the policy's patterns; empty without a policy */
+  mx: MtaStsMx[];
+  /** errors first */
+  problems: MtaStsProblem[];
+}
+
 /** additive: the TLSA records of `_port._tcp.host` against the chain */
 export interface TlsDane {
   /** match: a usable record matches; mismatch: none does; unusable: none may be used */

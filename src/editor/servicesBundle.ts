@@ -7,5 +7,5 @@ export { HttpServices } from '../services/http';
 export { checkHostedService } from '../services/hostedCheck';
 export { checkSpf, mailSetup } from '../services/mail';
 export { panelImages } from '../services/images';
-export { compareZoneRecords } from '../services/zone';
+export { compareZoneRecords } from '../services/zone-drift';
 export { checkTexts, checkWorkspace } from '../services/check/index';

@@ -13,6 +13,8 @@ export interface Settings {
   dnsTries: number;
   /** ask for DNSSEC validation in the results view and hovers */
   dnssec: boolean;
+  /** the mail set-up connects to each MX host's port 25 and fetches the MTA-STS policy */
+  mailTransport: boolean;
   hoverEnabled: boolean;
   hoverLanguages: string[];
   historyMaxHosts: number;
@@ -37,6 +39,7 @@ export function readSettings(): Settings {
     dnsTimeoutMs: clamp(config.get<number>('dns.timeoutMs', DNS_TIMEOUT_MS), 100, 60000),
     dnsTries: clamp(config.get<number>('dns.tries', DNS_TRIES), 1, 5),
     dnssec: config.get<boolean>('dns.dnssec', true),
+    mailTransport: config.get<boolean>('mail.checkTransport', true),
     hoverEnabled: config.get<boolean>('hover.enabled', true),
     hoverLanguages: config.get<string[]>('hover.languages', []),
     historyMaxHosts: clamp(config.get<number>('history.maxHosts', 25), 1, 200),

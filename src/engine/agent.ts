@@ -3,6 +3,7 @@
 // connection is checked before it is made (the name's addresses, an address given as such)
 // and on the address it really connected to.
 import { isIP } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 import {
   blockedTarget,
@@ -22,6 +23,8 @@ export interface ConnectorOptions {
   /** replaces how sockets are opened (tests); the guard still checks what they connected to */
   connector?: buildConnector.connector;
   connectTimeoutMs?: number;
+  /** the CAs to verify servers against (an MTA-STS policy host), instead of Node's defaults */
+  secureContext?: SecureContext;
 }
 
 /** An undici connector whose connections pass `guard` (when there is one). */
@@ -35,6 +38,7 @@ export function guardedConnector(
     buildConnector({
       timeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       ...(lookup ? { lookup } : {}),
+      ...(options.secureContext ? { secureContext: options.secureContext } : {}),
     });
   if (!guard) return base;
   return (connectOptions, callback) => {

@@ -44,6 +44,7 @@ export function warmUpServices(): Services {
       senderPolicyRanges: refuse,
       whois: refuse,
       tls: refuse,
+      mtaSts: refuse,
     },
     meta: { icons: refuse, redirects: refuse, unfurl: refuse, image: refuse, link: refuse },
   };

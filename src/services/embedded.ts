@@ -17,6 +17,7 @@ import type { Agent } from 'undici';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
 import { inspectTls, warmUpTls } from '../engine/tls/index';
+import { inspectMtaSts } from '../engine/tls/mta-sts';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 import type { WebOptions } from '../engine/web/fetcher';
 
@@ -69,6 +70,14 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     };
   }
 
+  /** The per-try timeout and tries of the DNS questions, when set. */
+  private dnsTuning(): { timeoutMs?: number; tries?: number } {
+    return {
+      ...(this.options.dnsTimeoutMs !== undefined ? { timeoutMs: this.options.dnsTimeoutMs } : {}),
+      ...(this.options.dnsTries !== undefined ? { tries: this.options.dnsTries } : {}),
+    };
+  }
+
   private web(call: CallOptions | undefined) {
     return {
       signal: call?.signal,
@@ -96,12 +105,15 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
       blockPrivate: this.options.blockPrivate === true,
       ...(this.options.allowCidrs !== undefined ? { allowCidrs: this.options.allowCidrs } : {}),
       ...(this.options.extraCa !== undefined ? { extraCa: this.options.extraCa } : {}),
-      dns: {
-        ...(this.options.dnsTimeoutMs !== undefined
-          ? { timeoutMs: this.options.dnsTimeoutMs }
-          : {}),
-        ...(this.options.dnsTries !== undefined ? { tries: this.options.dnsTries } : {}),
-      },
+      dns: this.dnsTuning(),
+    });
+  readonly mtaSts: DomainService['mtaSts'] = (p, c) =>
+    inspectMtaSts(p, {
+      signal: c?.signal,
+      blockPrivate: this.options.blockPrivate === true,
+      ...(this.options.allowCidrs !== undefined ? { allowCidrs: this.options.allowCidrs } : {}),
+      ...(this.options.extraCa !== undefined ? { extraCa: this.options.extraCa } : {}),
+      dns: this.dnsTuning(),
     });
   readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));

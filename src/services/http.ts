@@ -92,6 +92,7 @@ export class HttpServices implements DomainService, MetaService, Services {
     this.call(operation('senderPolicyRanges'), p, o);
   readonly whois: DomainService['whois'] = (p, o) => this.call(operation('whois'), p, o);
   readonly tls: DomainService['tls'] = (p, o) => this.call(operation('tls'), p, o);
+  readonly mtaSts: DomainService['mtaSts'] = (p, o) => this.call(operation('mtaSts'), p, o);
   readonly icons: MetaService['icons'] = (p, o) => this.call(operation('icons'), p, o);
   readonly redirects: MetaService['redirects'] = (p, o) => this.call(operation('redirects'), p, o);
   readonly unfurl: MetaService['unfurl'] = (p, o) => this.call(operation('unfurl'), p, o);

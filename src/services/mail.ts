@@ -2,9 +2,16 @@
 // the RFC 7208 check_host of a client IP. The editor and the command line call these instead
 // of wiring the engine themselves, so both behave the same over the embedded engine and the
 // HTTP backend.
-import { toLookupError, type ErrorCode } from '../contract/errors';
+import { LookupError, toLookupError, type ErrorCode } from '../contract/errors';
 import type { CallOptions, DomainService } from '../contract/services';
-import type { DomainKeysResult, RecordType, SpfRoot } from '../contract/shapes';
+import type {
+  DomainKeysResult,
+  MtaStsResult,
+  RecordType,
+  SpfRoot,
+  TlsResult,
+} from '../contract/shapes';
+import { mxHosts } from '../engine/tls/mta-sts';
 import { normalizeHost } from '../engine/names';
 import {
   KINDS,
@@ -36,12 +43,30 @@ export interface MailSetup {
   mta_sts: MailRecordResult;
   tls_rpt: MailRecordResult;
   bimi: MailRecordResult;
+  /**
+   * additive: STARTTLS on port 25 of each MX host (certificate, chain, DANE per RFC 7672);
+   * absent when the caller left the transport out
+   */
+  transport?: MxTransport[] | MailLookupError;
+  /** additive: the MTA-STS policy (RFC 8461) fetched and held against the MX hosts */
+  mta_sts_policy?: MtaStsResult | MailLookupError;
+}
+
+export interface MxTransport {
+  host: string;
+  preference: number;
+  tls: TlsResult | MailLookupError;
 }
 
 export interface MailSetupOptions extends CallOptions {
   server?: string;
   /** DKIM selectors to ask instead of the default list */
   selectors?: string[];
+  /**
+   * false: leave out STARTTLS of the MX hosts and the MTA-STS policy fetch (outbound port 25 is
+   * closed on many networks, and each closed MX host waits out the TLS deadline)
+   */
+  transport?: boolean;
 }
 
 /** SPF, DKIM, DMARC, MTA-STS, TLS-RPT and BIMI of one host, all asked at once. */
@@ -54,13 +79,51 @@ export async function mailSetup(
   const call: CallOptions = options.signal ? { signal: options.signal } : {};
   const server = options.server !== undefined ? { server: options.server } : {};
   const selectors = options.selectors?.length ? { selectors: options.selectors } : {};
-  const [spf, dkim, dmarc, mtaSts, tlsRpt, bimi] = await Promise.all([
+  const transportWanted = options.transport !== false;
+  const [spf, dkim, [dmarc, mtaSts, tlsRpt, bimi], transport] = await Promise.all([
     settle(domain.senderPolicyRanges({ host: name, ...server }, call)),
     settle(domain.domainKeys({ host: name, ...server, ...selectors }, call)),
-    ...MAIL_RECORD_KINDS.map((kind) => fetchRecord(domain, kind, name, server, call)),
+    Promise.all(MAIL_RECORD_KINDS.map((kind) => fetchRecord(domain, kind, name, server, call))),
+    transportWanted
+      ? Promise.all([
+          settle(mxTransport(domain, name, server, call)),
+          settle(domain.mtaSts({ host: name, ...server }, call)),
+        ])
+      : undefined,
   ]);
   if (options.signal?.aborted) throw toLookupError(options.signal.reason);
-  return { host: name, spf, dkim, dmarc, mta_sts: mtaSts, tls_rpt: tlsRpt, bimi };
+  return {
+    host: name,
+    spf,
+    dkim,
+    dmarc,
+    mta_sts: mtaSts,
+    tls_rpt: tlsRpt,
+    bimi,
+    ...(transport ? { transport: transport[0], mta_sts_policy: transport[1] } : {}),
+  };
+}
+
+/**
+ * Each MX host's STARTTLS on port 25, all at once: the certificate a sender sees, its chain
+ * and the DANE verdict of `_25._tcp.<mx>` (the TLS operation applies RFC 7672 with starttls).
+ */
+async function mxTransport(
+  domain: DomainService,
+  host: string,
+  server: { server?: string },
+  call: CallOptions,
+): Promise<MxTransport[]> {
+  const answer = await domain.query({ host, types: ['MX'], ...server }, call);
+  const failed = answer.errors?.find((e) => e.type === 'MX');
+  if (failed)
+    throw new LookupError('upstream_error', `The MX look-up of ${host} failed (${failed.code})`);
+  return Promise.all(
+    mxHosts(answer).map(async (mx) => ({
+      ...mx,
+      tls: await settle(domain.tls({ host: mx.host, starttls: 'smtp', ...server }, call)),
+    })),
+  );
 }
 
 async function settle<T>(promise: Promise<T>): Promise<T | MailLookupError> {
@@ -118,4 +181,5 @@ export function checkSpf(
 }
 
 export type { MailRecordProblem, ParsedMailRecord } from '../engine/mail/policy-records';
+export { mxVerdict, type MxVerdict } from './mxVerdict';
 export type { CheckHostParams, CheckHostResult, SpfResult } from '../engine/mail/spf-check';

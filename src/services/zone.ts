@@ -8,13 +8,9 @@ import {
   guessOrigin,
   loadRows,
   recordLine,
-  ZoneSession,
   type DocumentOptions,
   type ZoneProblem,
-  type ZoneRecord,
 } from '../engine/zone/index';
-import { fanOutSignal } from '../engine/dns/lookup';
-import { compareZone, type DriftResult } from '../engine/zone/drift';
 
 export {
   ZoneSession,
@@ -119,34 +115,11 @@ export function toCheckProblem(p: ZoneProblem): ZoneCheckProblem {
   return out;
 }
 
+// Type-only: the comparison itself (zone-drift.ts) loads the DNS transport, which a check of a
+// file does not need.
 export type { DriftResult, DriftEntry, ServerSerial } from '../engine/zone/drift';
-
-/** A zone file against its live nameservers (or the one named). */
-export async function diffZoneFile(
-  file: string,
-  options: { origin?: string; server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
-): Promise<DriftResult> {
-  const text = readZoneFile(file);
-  const fileOpts = fileOptions(file, text, options.origin);
-  const session = new ZoneSession(text, fileOpts);
-  return compareZoneRecords(fileOpts.origin!, session.records(), options);
-}
 
 export { nextSerial } from '../engine/zone/serial';
 export { TYPES as RECORD_TYPE_INFO } from '../engine/dns/rdata/types';
-
-/** Compares records already parsed (an editor's open document) with the live nameservers. */
-export function compareZoneRecords(
-  apex: string,
-  records: ZoneRecord[],
-  options: { server?: string; signal?: AbortSignal; timeoutMs?: number } = {},
-): Promise<DriftResult> {
-  // Every nameserver's questions at once under one signal of this comparison's own.
-  return compareZone(apex, records, {
-    server: options.server,
-    signal: fanOutSignal(options.signal),
-    timeoutMs: options.timeoutMs,
-  });
-}
 
 export { formatZone } from '../engine/zone/format';

@@ -49,6 +49,11 @@ describe('mail authentication in VS Code', () => {
     await vscode.workspace
       .getConfiguration('hostlens')
       .update('dns.server', fixture.address, vscode.ConfigurationTarget.Global);
+    // The fixture's MX host is a documentation address: no port 25 to reach (unit tests
+    // cover the transport against loopback SMTP and HTTPS servers).
+    await vscode.workspace
+      .getConfiguration('hostlens')
+      .update('mail.checkTransport', false, vscode.ConfigurationTarget.Global);
     api = (await vscode.extensions.getExtension('hostlens.hostlens')!.activate()) as HostLensApi;
   });
 
@@ -56,6 +61,9 @@ describe('mail authentication in VS Code', () => {
     await vscode.workspace
       .getConfiguration('hostlens')
       .update('dns.server', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('hostlens')
+      .update('mail.checkTransport', undefined, vscode.ConfigurationTarget.Global);
     await fixture.close();
   });
 

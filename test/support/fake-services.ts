@@ -6,6 +6,7 @@ import type {
   IconsResult,
   ImageResult,
   LinkResult,
+  MtaStsResult,
   QueryResult,
   RedirectsResult,
   SpfRoot,
@@ -92,6 +93,15 @@ export const FIXED = {
     ],
     problems: [],
   } satisfies TlsResult,
+  mtaSts: {
+    host: 'example.test',
+    record: 'v=STSv1; id=20260101',
+    id: '20260101',
+    policy_url: 'https://mta-sts.example.test/.well-known/mta-sts.txt',
+    policy: { version: 'STSv1', mode: 'enforce', max_age: 604800, mx: ['*.example.test'] },
+    mx: [{ host: 'mail.example.test', preference: 10, pattern: '*.example.test' }],
+    problems: [],
+  } satisfies MtaStsResult,
   icons: {
     canonical_url: '',
     icon_url: 'https://site.test/apple-touch-icon.png',
@@ -169,6 +179,7 @@ export class FakeServices implements Services {
     senderPolicyRanges: (p, o) => this.run('senderPolicyRanges', p, o),
     whois: (p, o) => this.run('whois', p, o),
     tls: (p, o) => this.run('tls', p, o),
+    mtaSts: (p, o) => this.run('mtaSts', p, o),
   };
 
   readonly meta: Services['meta'] = {

@@ -36,6 +36,8 @@ export interface TestPki {
   cases: Record<CaseName, Served>;
   /** a leaf for the address 127.0.0.1 (IP SAN), asked by address */
   loopback: Served;
+  /** a good leaf (under the intermediate) for each name asked with `names` */
+  leaves: Record<string, Served>;
   /** a leaf under 99 intermediates: 100 certificates sent (with `hostile`) */
   deepChain: Served;
   /** a leaf with a 1 MiB extension (with `hostile`) */
@@ -55,8 +57,11 @@ export function opensslVersion(): string {
   return execFileSync('openssl', ['version']).toString().trim();
 }
 
-/** `hostile: false` leaves out the 100-certificate chain and the 1 MiB certificate. */
-export function makeTestPki({ hostile = true } = {}): TestPki {
+/**
+ * `hostile: false` leaves out the 100-certificate chain and the 1 MiB certificate; `names`
+ * adds a good leaf for each (an MX host, an MTA-STS policy host).
+ */
+export function makeTestPki({ hostile = true, names = [] as readonly string[] } = {}): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-pki-'));
   const file = (name: string) => join(dir, name);
   const read = (name: string) => readFileSync(file(name), 'utf8');
@@ -223,6 +228,12 @@ export function makeTestPki({ hostile = true } = {}): TestPki {
   };
 
   const loopback = withInter('loop', '127.0.0.1');
+  const leaves = Object.fromEntries(
+    names.map((name, i) => {
+      leaf(`named${i}`, name);
+      return [name, withInter(`named${i}`, name)];
+    }),
+  );
   const none: Served = { chain: '', key: '', host: '' };
   if (!hostile) {
     return {
@@ -231,6 +242,7 @@ export function makeTestPki({ hostile = true } = {}): TestPki {
       caFile: file('ca.pem'),
       cases,
       loopback,
+      leaves,
       deepChain: none,
       hugeCertificate: none,
       close: () => rmSync(dir, { recursive: true, force: true }),
@@ -346,6 +358,7 @@ export function makeTestPki({ hostile = true } = {}): TestPki {
     caFile: file('ca.pem'),
     cases,
     loopback,
+    leaves,
     deepChain,
     hugeCertificate,
     close: () => rmSync(dir, { recursive: true, force: true }),

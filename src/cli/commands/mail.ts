@@ -9,12 +9,14 @@ export const run: CommandRun = async (args, io, command) => {
     host: { type: 'string' },
     selectors: { type: 'string', multiple: true },
     server: { type: 'string' },
+    'skip-transport': { type: 'boolean' },
   });
   const host = values.host ?? positionals[0];
   if (!host) throw new LookupError('invalid_host', `--host is required\nusage: ${command.usage}`);
   const result = await mailSetup(new EmbeddedServices(), host, {
     server: values.server,
     selectors: values.selectors,
+    transport: values['skip-transport'] !== true,
   });
   io.print(result, { host });
   return 0;

@@ -1,7 +1,7 @@
 // hostlens zone-diff: a zone file against what its nameservers serve. Exit 1 on drift or when
 // a nameserver's serial could not be read.
 import { LookupError } from '../../contract/errors';
-import { diffZoneFile } from '../../services/zone';
+import { diffZoneFile } from '../../services/zone-drift';
 import type { CommandRun } from '../commands';
 import { zoneArgs } from './zone-args';
 

@@ -9,6 +9,7 @@ import { renderQuery } from './query';
 import { renderSpf } from './spf';
 import { renderSpfCheck } from './spfCheck';
 import { renderTls } from './tls';
+import { renderMtaSts } from './transport';
 import { renderIcons, renderImage, renderRedirects, renderUnfurl } from './web';
 import { renderWhois } from './whois';
 import { renderZoneCheck, renderZoneDiff } from './zone';
@@ -27,6 +28,7 @@ const RENDERERS = new Map<string, TextRenderer>([
   ['mail', renderMail],
   ['spf-check', renderSpfCheck],
   ['tls', renderTls],
+  ['mta_sts', renderMtaSts],
   ['zone-check', renderZoneCheck],
   ['zone-diff', renderZoneDiff],
   ['check', renderCheck],

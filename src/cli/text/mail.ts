@@ -1,11 +1,12 @@
 // `hostlens mail`: the whole mail set-up of a domain on one screen: the SPF tree, the DKIM
 // keys, then DMARC, MTA-STS, TLS-RPT and BIMI one line each with their verdict and their
-// problems under them.
+// problems under them; then each MX host's STARTTLS and the MTA-STS policy against them.
 import type { MailLookupError, MailRecordResult, MailSetup } from '../../services/mail';
 import { renderer, type RenderContext } from './context';
 import { dkimLines } from './dkim';
 import { fold } from './layout';
 import { spfTree } from './spf';
+import { policyLines, transportLines } from './transport';
 
 const RECORDS: Array<[keyof MailSetup, string]> = [
   ['dmarc', 'DMARC'],
@@ -36,6 +37,12 @@ export const renderMail = renderer<MailSetup>((setup, context) => {
   lines.push('');
   for (const [key, label] of RECORDS)
     lines.push(...recordLines(label, setup[key] as MailRecordResult, context));
+  if (setup.transport !== undefined && setup.mta_sts_policy !== undefined) {
+    lines.push('', style.bold('Transport (STARTTLS on port 25 of each MX host)'));
+    lines.push(...indent(transportLines(setup.transport, setup.mta_sts_policy, context)));
+    lines.push('', style.bold('MTA-STS policy'));
+    lines.push(...indent(policyLines(setup.mta_sts_policy, context)));
+  }
   return lines.join('\n');
 });
 

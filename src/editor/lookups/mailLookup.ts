@@ -58,6 +58,7 @@ export async function runMailLookup(deps: Deps, request: MailLookupRequest): Pro
             signal,
             server,
             selectors,
+            transport: deps.settings().mailTransport,
           });
           setup = rest;
         } else if (part === 'spf') {

@@ -292,7 +292,11 @@ export class TryEnd {
 function withDeadline<T>(options: ExchangeOptions, work: (end: TryEnd) => Promise<T>): Promise<T> {
   const tryEnd = new TryEnd();
   return new Promise<T>((resolve, reject) => {
+    // A cancelled try lets go of its timer at once: a server cut at shutdown must not keep
+    // the process alive until the try would have timed out.
     const fail = (err: LookupError) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       tryEnd.end();
       reject(err);
     };

@@ -8,6 +8,7 @@ import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { LookupError } from '../../contract/errors';
 import type { RedirectHop } from '../../contract/shapes';
 import { ChainCookieJar } from './cookies';
+import type { SecureContext } from 'node:tls';
 import { CONNECT_TIMEOUT_MS, guardedConnector } from '../agent';
 import { createAddressGuard } from '../guard';
 
@@ -63,6 +64,8 @@ export interface WebOptions {
    * make many small fetches (the link check); the session then neither builds nor closes one.
    */
   agent?: Agent;
+  /** the CAs to verify https servers against, instead of Node's defaults */
+  secureContext?: SecureContext;
 }
 
 export interface ChainEnd {

@@ -22,6 +22,8 @@ export interface DocumentOptions {
   /** the file's path, for $INCLUDE relative to it */
   file?: string;
   readInclude?: EntryEnv['readInclude'];
+  /** records $INCLUDE and $GENERATE may bring the zone to; default MAX_EXPANDED_RECORDS */
+  maxExpandedRecords?: number;
   /** a $TTL in force before the first line (named-checkzone has none) */
   defaultTtl?: number;
 }
@@ -351,6 +353,9 @@ export function startOf(options: DocumentOptions): { env: EntryEnv; start: Conte
       fileLabel: undefined,
       readInclude: options.readInclude,
       includeDepth: 0,
+      ...(options.maxExpandedRecords !== undefined
+        ? { maxExpandedRecords: options.maxExpandedRecords }
+        : {}),
     },
     start: {
       origin: apex,

@@ -46,6 +46,8 @@ export interface EntryEnv {
   fileLabel: string | undefined;
   readInclude?: (path: string, from: string | undefined) => { path: string; text: string };
   includeDepth: number;
+  /** default MAX_EXPANDED_RECORDS */
+  maxExpandedRecords?: number;
 }
 
 /** What a parse leaves besides the rows it added: its problems and the context after it. */
@@ -110,7 +112,7 @@ function readEntry(
     // The usual entry, one line without parentheses: the line's tokens are the entry's (no
     // copy: a large file made a fifth of its garbage in copies like it).
     if (head.error) {
-      out.problem('syntax', head.error.message, {
+      out.problem(head.error.code ?? 'syntax', head.error.message, {
         line: first,
         start: head.error.start,
         end: head.error.end,
@@ -124,7 +126,7 @@ function readEntry(
     for (let line = first; line <= last; line++) {
       const lt = lines[line - offset];
       if (lt.error) {
-        out.problem('syntax', lt.error.message, {
+        out.problem(lt.error.code ?? 'syntax', lt.error.message, {
           line,
           start: lt.error.start,
           end: lt.error.end,
@@ -236,6 +238,8 @@ function directive(tokens: PlacedToken[], out: EntryBuilder): void {
     if (failure !== undefined)
       out.problem(failure.code, failure.message, tokenRange(args[0] ?? head));
   } else if (name === '$GENERATE') {
+    // Refused before its lines are made: 65,536 strings each for nothing otherwise.
+    if (!roomToExpand(out, headRange, '$GENERATE')) return;
     const generated = generateLines(args);
     if ('message' in generated) {
       out.problem('bad-generate', generated.message, tokenRange(args[generated.token] ?? head));
@@ -248,11 +252,33 @@ function directive(tokens: PlacedToken[], out: EntryBuilder): void {
     };
     // BIND's $GENERATE leaves the owner and TTL context as it was.
     const saved = { ...out.ctx };
-    for (const line of generated.lines) if (!generatedRecord(line, at, out)) break;
+    for (const line of generated.lines) {
+      if (!roomToExpand(out, at, '$GENERATE') || !generatedRecord(line, at, out)) break;
+    }
     Object.assign(out.ctx, { lastOwner: saved.lastOwner });
   } else {
     out.problem('bad-directive', `unknown directive ${head.text}`, headRange);
   }
+}
+
+/**
+ * Records a zone may reach through $INCLUDE and $GENERATE, its own and its includes' together:
+ * each directive is bounded (MAX_GENERATED, MAX_INCLUDE_BYTES), but 250 $GENERATEs of 65,536
+ * records, or one file included a thousand times, are not. A file's own lines are bounded by
+ * its size and never refused.
+ */
+export const MAX_EXPANDED_RECORDS = 1_000_000;
+
+/** Whether a directive may add records; once the zone holds MAX_EXPANDED_RECORDS, says why not. */
+function roomToExpand(out: EntryBuilder, at: SourceRange, directive: string): boolean {
+  const most = out.env.maxExpandedRecords ?? MAX_EXPANDED_RECORDS;
+  if (out.rows.count - out.rows.dead < most) return true;
+  out.problem(
+    'too-many-records',
+    `${directive} would take the zone past ${most} records; the rest is not read`,
+    at,
+  );
+  return false;
 }
 
 function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void {
@@ -265,6 +291,7 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
     out.problem('include-failed', `cannot read ${args[0].text} here`, tokenRange(args[0]));
     return;
   }
+  if (!roomToExpand(out, at, '$INCLUDE')) return;
   let origin = out.ctx.origin;
   if (args[1] !== undefined) {
     const parsed = parseName(args[1].text, out.ctx.origin);

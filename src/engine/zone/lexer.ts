@@ -19,8 +19,16 @@ export interface LineTokens {
   tokens: Token[];
   /** the line starts with a blank: the owner is the previous entry's */
   leadingBlank: boolean;
-  error?: { start: number; end: number; message: string };
+  /** `code` is the problem's code when it is not 'syntax' */
+  error?: { start: number; end: number; message: string; code?: string };
 }
+
+/**
+ * The longest line read. The largest RDATA (65535 bytes) written all as \DDD escapes takes
+ * 262,140 characters; a line four times that long holds no record, and one of hundreds of MB
+ * would exhaust the heap as tokens. Past this the line is refused, unread.
+ */
+export const MAX_LINE_CHARS = 1024 * 1024;
 
 // Constants of this module, not imports: the loop over every character of a file reads them,
 // and an imported binding is a property read through the module's exports object each time
@@ -42,6 +50,10 @@ export function tokenizeLine(line: string): LineTokens {
   const tokens: Token[] = [];
   const n = line.length;
   const leadingBlank = n > 0 && isBlank(line.charCodeAt(0));
+  if (n > MAX_LINE_CHARS) {
+    const message = `the line has ${n} characters; lines of more than ${MAX_LINE_CHARS} are not read`;
+    return { tokens, leadingBlank, error: { start: 0, end: 0, message, code: 'line-too-long' } };
+  }
   let i = 0;
   while (i < n) {
     const c = line.charCodeAt(i);

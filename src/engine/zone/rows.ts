@@ -62,7 +62,7 @@ const TARGET_LINE = 19; // -1 when the record has no target token
 const WIDTH = 22;
 
 /** The SOA serial and where it is written (few records have one: kept apart from the rows). */
-interface Serial {
+export interface Serial {
   serial: number;
   line: number;
   start: number;
@@ -219,38 +219,27 @@ export class RecordRows {
 
   /** The record of a row as an object of its own (made on each call: callers keep it or not). */
   record(row: number): ZoneRecord {
+    return new RowRecord(this, row);
+  }
+
+  /** Every row's cells (a row's start at row * WIDTH), for RowRecord. */
+  get cellArray(): Int32Array {
+    return this.cells;
+  }
+
+  /** The record data of a row in canonical text. */
+  text(row: number): string {
+    return this.data[row] ?? this.printed(row, this.cells[row * WIDTH + TYPE]);
+  }
+
+  /** The record data of a row in canonical wire form, hex. */
+  wireHex(row: number): string {
     const c = this.cells;
-    const base = row * WIDTH;
-    const text = this.names.text;
-    const line = c[base + LINE];
-    const start = c[base + START];
-    const serial = this.serials.get(row);
-    const code = c[base + TYPE];
-    const target = c[base + TARGET];
-    const file = c[base + FILE];
-    // the fields in the order and shape the parser always made them (one hidden class)
-    return {
-      owner: text[c[base + OWNER]],
-      key: text[c[base + KEY]],
-      ttl: c[base + TTL] >>> 0,
-      type: typeName(code),
-      typeCode: code,
-      data: this.data[row] ?? this.printed(row, code),
-      wire: this.arena.toString('hex', c[base + WIRE_START], c[base + WIRE_END]),
-      range: { line, start, endLine: c[base + END_LINE], end: c[base + END] },
-      typeRange: place(c, base + TYPE_LINE)!,
-      ownerRange:
-        c[base + OWNER_END] === -1 ? undefined : { line, start, end: c[base + OWNER_END] },
-      ttlRange: place(c, base + TTL_LINE),
-      target: target === -1 ? undefined : text[target],
-      targetRange: place(c, base + TARGET_LINE),
-      serial: serial?.serial,
-      serialRange:
-        serial === undefined
-          ? undefined
-          : { line: serial.line, start: serial.start, end: serial.end },
-      file: file === -1 ? undefined : text[file],
-    };
+    return this.arena.toString('hex', c[row * WIDTH + WIRE_START], c[row * WIDTH + WIRE_END]);
+  }
+
+  serialOf(row: number): Serial | undefined {
+    return this.serials.get(row);
   }
 
   /** The rows listed, in the order given, copied into a new table (dead rows dropped). */
@@ -297,6 +286,132 @@ export class RecordRows {
     return this.arena.subarray(c[row * WIDTH + WIRE_START], c[row * WIDTH + WIRE_END]);
   }
 }
+
+/**
+ * A record of a row. What the checks read of every record (owner, type, TTL, target) is its
+ * own from the start; the text, the wire form and the positions are made on first reading, so
+ * the checks of a clean zone make no strings or ranges per record. As JSON (toJSON) it is the
+ * plain ZoneRecord, every field in order.
+ */
+class RowRecord implements ZoneRecord {
+  readonly owner: string;
+  readonly key: string;
+  readonly ttl: number;
+  readonly type: string;
+  readonly typeCode: number;
+  readonly target: string | undefined;
+  readonly serial: number | undefined;
+  readonly file: string | undefined;
+  readonly #rows: RecordRows;
+  readonly #row: number;
+  #data: string | undefined;
+  #wire: string | undefined;
+  #range: SourceRange | undefined;
+  #typeRange: SourceRange | undefined;
+  #ownerRange: SourceRange | null | undefined;
+  #ttlRange: SourceRange | null | undefined;
+  #targetRange: SourceRange | null | undefined;
+  #serialRange: SourceRange | null | undefined;
+
+  constructor(rows: RecordRows, row: number) {
+    this.#rows = rows;
+    this.#row = row;
+    const c = rows.cellArray;
+    const base = row * WIDTH;
+    const text = rows.names.text;
+    const code = c[base + TYPE];
+    const target = c[base + TARGET];
+    const file = c[base + FILE];
+    this.owner = text[c[base + OWNER]];
+    this.key = text[c[base + KEY]];
+    this.ttl = c[base + TTL] >>> 0;
+    this.type = typeName(code);
+    this.typeCode = code;
+    this.target = target === -1 ? undefined : text[target];
+    this.serial = code === SOA_CODE ? rows.serialOf(row)?.serial : undefined;
+    this.file = file === -1 ? undefined : text[file];
+  }
+
+  get data(): string {
+    return (this.#data ??= this.#rows.text(this.#row));
+  }
+
+  get wire(): string {
+    return (this.#wire ??= this.#rows.wireHex(this.#row));
+  }
+
+  get range(): SourceRange {
+    if (this.#range === undefined) {
+      const c = this.#rows.cellArray;
+      const base = this.#row * WIDTH;
+      const line = c[base + LINE];
+      const start = c[base + START];
+      this.#range = { line, start, endLine: c[base + END_LINE], end: c[base + END] };
+    }
+    return this.#range;
+  }
+
+  get typeRange(): SourceRange {
+    return (this.#typeRange ??= this.#place(TYPE_LINE)!);
+  }
+
+  get ownerRange(): SourceRange | undefined {
+    if (this.#ownerRange === undefined) {
+      const c = this.#rows.cellArray;
+      const base = this.#row * WIDTH;
+      const end = c[base + OWNER_END];
+      this.#ownerRange = end === -1 ? null : { line: c[base + LINE], start: c[base + START], end };
+    }
+    return this.#ownerRange ?? undefined;
+  }
+
+  get ttlRange(): SourceRange | undefined {
+    if (this.#ttlRange === undefined) this.#ttlRange = this.#place(TTL_LINE) ?? null;
+    return this.#ttlRange ?? undefined;
+  }
+
+  get targetRange(): SourceRange | undefined {
+    if (this.#targetRange === undefined) this.#targetRange = this.#place(TARGET_LINE) ?? null;
+    return this.#targetRange ?? undefined;
+  }
+
+  get serialRange(): SourceRange | undefined {
+    if (this.#serialRange === undefined) {
+      const serial = this.#rows.serialOf(this.#row);
+      this.#serialRange =
+        serial === undefined ? null : { line: serial.line, start: serial.start, end: serial.end };
+    }
+    return this.#serialRange ?? undefined;
+  }
+
+  #place(cell: number): SourceRange | undefined {
+    return place(this.#rows.cellArray, this.#row * WIDTH + cell);
+  }
+
+  /** The plain record, its fields in the order the parser always wrote them. */
+  toJSON(): ZoneRecord {
+    return {
+      owner: this.owner,
+      key: this.key,
+      ttl: this.ttl,
+      type: this.type,
+      typeCode: this.typeCode,
+      data: this.data,
+      wire: this.wire,
+      range: this.range,
+      typeRange: this.typeRange,
+      ownerRange: this.ownerRange,
+      ttlRange: this.ttlRange,
+      target: this.target,
+      targetRange: this.targetRange,
+      serial: this.serial,
+      serialRange: this.serialRange,
+      file: this.file,
+    };
+  }
+}
+
+const SOA_CODE = 6;
 
 function setPlace(c: Int32Array, at: number, token: Placed | undefined): void {
   if (token === undefined) {

@@ -19,6 +19,7 @@ const PATHS: Record<MethodName, string> = {
   senderPolicyRanges: '/domain/sender_policy_ranges?host=example.test',
   whois: '/domain/whois?host=example.test',
   tls: '/domain/tls?host=example.test&port=8443&starttls=smtp',
+  mtaSts: '/domain/mta_sts?host=example.test&server=192.0.2.53',
   icons: '/meta/icons?url=site.test',
   redirects: '/meta/redirects?url=site.test',
   unfurl: '/meta/unfurl?url=site.test',

@@ -56,6 +56,7 @@ const PATH_OF: Record<MethodName, string> = {
   senderPolicyRanges: '/domain/sender_policy_ranges?host=example.test',
   whois: '/domain/whois?host=example.test',
   tls: '/domain/tls?host=example.test',
+  mtaSts: '/domain/mta_sts?host=example.test',
   icons: '/meta/icons?url=site.test',
   redirects: '/meta/redirects?url=site.test',
   unfurl: '/meta/unfurl?url=site.test',

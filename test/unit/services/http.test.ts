@@ -75,6 +75,7 @@ const CALLS: Record<MethodName, (s: HttpServices) => Promise<unknown>> = {
   whois: (s) => s.whois({ host: 'bücher.test' }),
   tls: (s) =>
     s.tls({ host: 'mx.example.test', port: '587', starttls: 'smtp', server: '192.0.2.53' }),
+  mtaSts: (s) => s.mtaSts({ host: 'example.test', server: '192.0.2.53' }),
   icons: (s) => s.icons({ url: 'site.test/a b?c=d&e' }),
   redirects: (s) => s.redirects({ url: 'https://site.test/', language: 'de-CH, en;q=0.5' }),
   unfurl: (s) => s.unfurl({ url: 'site.test' }),
@@ -89,6 +90,7 @@ const SENT: Record<MethodName, Record<string, unknown>> = {
   senderPolicyRanges: { host: 'example.test' },
   whois: { host: 'bücher.test' },
   tls: { host: 'mx.example.test', port: '587', starttls: 'smtp', server: '192.0.2.53' },
+  mtaSts: { host: 'example.test', server: '192.0.2.53' },
   icons: { url: 'site.test/a b?c=d&e' },
   redirects: { url: 'https://site.test/', language: 'de-CH, en;q=0.5' },
   unfurl: { url: 'site.test' },

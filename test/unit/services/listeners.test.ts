@@ -9,7 +9,7 @@ import { getEventListeners } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { diffZoneFile } from '../../../src/services/zone';
+import { diffZoneFile } from '../../../src/services/zone-drift';
 import { EmbeddedServices } from '../../../src/services/embedded';
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../support/dns-server';
 import { startTestServer } from '../../support/serve';

@@ -18,6 +18,7 @@ import type {
   UnfurlResult,
   ImageResult,
   TlsResult,
+  MtaStsResult,
   LinkResult,
   WhoisResult,
 } from '../../../src/contract/shapes';
@@ -63,7 +64,8 @@ type AnyResult = QueryResult &
   RedirectsResult &
   UnfurlResult &
   ImageResult &
-  TlsResult;
+  TlsResult &
+  Omit<MtaStsResult, 'host'>;
 
 const values = (json: QueryResult, type?: string): Array<string | undefined> =>
   json.records.filter((r) => type === undefined || r.type === type).map((r) => r.value);
@@ -359,6 +361,22 @@ const CASES: Case[] = [
     op: 'tls',
     params: () => ({ host: '127.0.0.1', port: '70000' }),
     code: 'invalid_argument',
+  },
+  {
+    name: 'mta_sts: a domain without an _mta-sts record, so no policy fetched',
+    op: 'mta_sts',
+    params: (fx) => ({ host: 'example.test', server: fx.dns4.address }),
+    check: (j) => {
+      assert.equal(j.record, null);
+      assert.equal(j.policy, null);
+      assert.equal(j.policy_url, 'https://mta-sts.example.test/.well-known/mta-sts.txt');
+    },
+  },
+  {
+    name: 'mta_sts: a host that is not a name',
+    op: 'mta_sts',
+    params: () => ({ host: 'a b' }),
+    code: 'invalid_host',
   },
   {
     name: 'whois: unregistered (RDAP 404)',

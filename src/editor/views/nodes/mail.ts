@@ -1,5 +1,6 @@
 // The "Mail" node of a host: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT and BIMI, each
-// problem a child node with its reason.
+// problem a child node with its reason; then the transport (STARTTLS of each MX host) and the
+// MTA-STS policy (nodes/tls.ts).
 import * as vscode from 'vscode';
 import type { MailLookupError, MailRecordResult, ParsedMailRecord } from '../../../services/mail';
 import type {
@@ -11,6 +12,7 @@ import type {
 } from '../../../contract/shapes';
 import type { MailEntry } from '../history';
 import { icons, MessageNode, ResultNode } from './base';
+import { MtaStsPolicyNode, TransportNode } from './tls';
 import { SPF_MAX_LOOKUPS } from '../../../contract/limits';
 
 const WEAK_RSA_BITS = 2048;
@@ -76,6 +78,16 @@ export class MailNode extends ResultNode {
       } else {
         nodes.push(new MailRecordNode(label, result));
       }
+    }
+    if (setup?.transport !== undefined && setup.mta_sts_policy !== undefined) {
+      nodes.push(
+        isError(setup.transport)
+          ? errorNode('Transport', setup.transport.error)
+          : new TransportNode(setup.transport, setup.mta_sts_policy),
+        isError(setup.mta_sts_policy)
+          ? errorNode('MTA-STS policy', setup.mta_sts_policy.error)
+          : new MtaStsPolicyNode(setup.mta_sts_policy),
+      );
     }
     return nodes;
   }

@@ -124,6 +124,7 @@ describe('engine/dns/mail-records mailSetup', () => {
       senderPolicyRanges: (p, o) => senderPolicyRanges(p, { ...opts, ...o }),
       whois: () => Promise.reject(new LookupError('not_found', 'not used here')),
       tls: () => Promise.reject(new LookupError('not_found', 'not used here')),
+      mtaSts: () => Promise.reject(new LookupError('not_found', 'not used here')),
     };
   });
   after(() => dns.close());

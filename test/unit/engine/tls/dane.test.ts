@@ -6,12 +6,13 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { inspectTls } from '../../../../src/engine/tls/index';
 import { missingTool, startHierarchy, type Hierarchy } from '../../../support/dnssec-hierarchy';
 import { makeTestPki, type TestPki } from '../../../support/tls-pki';
-import { serveTls, type Listening } from '../../../support/tls-server';
+import { serveSmtp, serveTls, type Listening } from '../../../support/tls-server';
 
 describe('TLS inspection: CAA and DANE through Knot', function () {
   this.timeout(120_000);
   let pki: TestPki;
   let tls: Listening;
+  let smtp: Listening;
   let dns: Hierarchy;
 
   before(async function () {
@@ -23,6 +24,7 @@ describe('TLS inspection: CAA and DANE through Knot', function () {
     this.timeout(180_000);
     pki = makeTestPki({ hostile: false });
     tls = await serveTls(pki.cases.good);
+    smtp = await serveSmtp({ served: pki.cases.good });
     const leaf = new X509Certificate(pki.cases.good.chain);
     const spki = leaf.publicKey.export({ type: 'spki', format: 'der' });
     const spkiSha256 = createHash('sha256').update(spki).digest('hex');
@@ -41,6 +43,11 @@ describe('TLS inspection: CAA and DANE through Knot', function () {
           ...tlsa('wrong', `3 1 1 ${'00'.repeat(32)}`),
           // PKIX-EE: usable over HTTPS, not over SMTP (RFC 7672 section 3.1.3)
           ...tlsa('pkix', `1 1 1 ${spkiSha256}`),
+          // an MX host: TLSA at _25._tcp.<mx> in real life, at the loopback SMTP port here
+          'mx IN A 127.0.0.1',
+          `_${smtp.port}._tcp.mx IN TLSA 3 1 1 ${spkiSha256}`,
+          'pkixmx IN A 127.0.0.1',
+          `_${smtp.port}._tcp.pkixmx IN TLSA 1 1 1 ${spkiSha256}`,
           '@ IN CAA 0 issue "letsencrypt.org"',
           'allowed IN A 127.0.0.1',
           'allowed IN CAA 0 issue "hostlenstest.example"',
@@ -51,6 +58,7 @@ describe('TLS inspection: CAA and DANE through Knot', function () {
   });
   after(async () => {
     await tls?.close();
+    await smtp?.close();
     await dns?.close();
     pki?.close();
   });
@@ -80,6 +88,29 @@ describe('TLS inspection: CAA and DANE through Knot', function () {
   it('PKIX-EE needs the PKIX verdict too: untrusted for this name, so no match', async () => {
     const result = await inspect('pkix.dane.tld');
     assert.equal(result.dane?.status, 'mismatch');
+  });
+
+  const viaSmtp = (host: string) =>
+    inspectTls(
+      { host, port: String(smtp.port), starttls: 'smtp', server: dns.server },
+      { extraCa: [pki.ca], dns: { env: { HOSTLENS_TRUST_ANCHORS: dns.anchorsFile } } },
+    );
+
+  it('SMTP (RFC 7672): DANE-EE of an MX host matches after STARTTLS, names and PKIX aside', async () => {
+    const result = await viaSmtp('mx.dane.tld');
+    assert.equal(result.starttls, 'smtp');
+    assert.equal(result.dane?.status, 'match', JSON.stringify(result.dane));
+    assert.equal(result.dane?.name, `_${smtp.port}._tcp.mx.dane.tld.`);
+    assert.ok(!result.problems.some((p) => p.code.startsWith('dane')));
+  });
+
+  it('SMTP (RFC 7672 section 3.1.3): PKIX-EE is unusable for an MX host', async () => {
+    const result = await viaSmtp('pkixmx.dane.tld');
+    assert.equal(result.dane?.status, 'unusable');
+    assert.match(
+      result.problems.find((p) => p.code === 'dane_unusable')?.message ?? '',
+      /RFC 7672 section 3\.1\.3/,
+    );
   });
 
   it('TLSA in an unsigned zone is dane_unusable (RFC 7672 section 2.2), a warning', async () => {

@@ -216,7 +216,9 @@ describe('engine/zone checks', () => {
         }
       }
       const fresh = new ZoneSession(lines.join('\n'), { origin: 'example.com.' });
-      assert.deepEqual(session.records(), fresh.records());
+      // as JSON: every field, those made on first reading too
+      const plain = (s: ZoneSession) => JSON.parse(JSON.stringify(s.records())) as unknown;
+      assert.deepEqual(plain(session), plain(fresh));
       assert.deepEqual(session.problems(), fresh.problems());
       // the dead rows were dropped: the table holds about what the file holds
       assert.ok(session.document.rows.count < 4200, String(session.document.rows.count));

@@ -1,0 +1,478 @@
+// The reply reader: one generic "key: value" walk that understands sections (indented blocks
+// and bare headings such as "Registrar" or "Name servers"), with the few spellings that cannot
+// be read that way handled before the walk. Text in, records out; build.ts makes the result.
+//
+// Speed: the walk reads the reply in place, one pass, by offsets. A line becomes a string only
+// when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
+// value the record keeps); comments, rulers and the values of keys nobody reads never do.
+import { isSpace as spaceChar } from './chars';
+import { hasReadings, keyInfo, keyInfoAt, mayBeField, type Field, type SectionKind } from './keys';
+import {
+  addNs as addNsTo,
+  bareLine as bareLineOf,
+  emptyRecord,
+  HOSTISH as HOST_NAME,
+  registrarLine as registrarLineOf,
+  setField as setFieldOf,
+  type Rec,
+} from './record';
+
+// The per-line look-ups, bound once. Transpiled file by file to CommonJS (tsx, mocha), every
+// use of an imported name is a property read through an export getter; on a path taken for
+// every line of every reply that measured several per cent of the parse.
+const lookUpKey = keyInfo;
+const lookUpKeyAt = keyInfoAt;
+const mayBeFieldKey = mayBeField;
+/** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
+const isSpace = spaceChar;
+const addNs = addNsTo;
+const bareLine = bareLineOf;
+const registrarLine = registrarLineOf;
+const setField = setFieldOf;
+const HOSTISH = HOST_NAME;
+
+/** The records of a reply (usually one; a new one where a second domain block starts). */
+export function readRecords(text: string): Rec[] {
+  return new Reader(text).read();
+}
+
+function indentOf(line: string, from: number): number {
+  let n = 0;
+  for (let i = from; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32) n += 1;
+    else if (c === 9) n += 4;
+    else break;
+  }
+  return n;
+}
+
+/** Where the value after a key's colon starts: past spaces, and past a doubled colon. */
+function valueStart(str: string, colon: number, e: number): number {
+  let v = colon + 1;
+  while (v < e && isSpace(str.charCodeAt(v))) v++;
+  if (v < e && str.charCodeAt(v) === 58) {
+    v++;
+    while (v < e && isSpace(str.charCodeAt(v))) v++;
+  }
+  return v;
+}
+
+/** The value of a "key: value" line; `v` is its start when already known, else -1. */
+function valueText(str: string, colon: number, v: number, e: number): string {
+  if (v >= 0) return str.slice(v, e);
+  // Native trimming beats a character loop over aligned values ("Registrar:      X").
+  const value = str.slice(colon + 1, e).trimStart();
+  return value.charCodeAt(0) === 58 ? value.slice(1).trimStart() : value;
+}
+
+/** A ruler between blocks (---, ===, ___) carries nothing. */
+function isRuler(text: string, from: number, end: number): boolean {
+  if (end - from < 3) return false;
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 45 && c !== 61 && c !== 95) return false;
+  }
+  return true;
+}
+
+// key, then a dot leader (". . . ." or "....", maybe after a "#") or a run of 2+ spaces, then value
+const COLUMNS = /^([^\s.#][^.#]{0,58}?)\s*(?:#?\s*(?:\.\s?){3,}|#|\s{2,})\s*(\S.*)$/;
+
+/**
+ * Where the first run of two spaces, ". ." / ".." leader or "#" in str[from, to) starts (a
+ * columns line's gap), or -1.
+ */
+function gapAt(str: string, from: number, to: number): number {
+  for (let i = from + 1; i < to; i++) {
+    const c = str.charCodeAt(i);
+    const p = str.charCodeAt(i - 1);
+    if (c === 35) return i;
+    if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32))) return i - 1;
+  }
+  return -1;
+}
+
+/** JPRS's "[Domain Name]   EXAMPLE.JP" (also "a. [Domain Name]"); "[ notice ]" is a banner. */
+const BRACKETED = /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i;
+
+// "Record created on 22-Apr-2003", "Record last updated on Mon Apr 19 21:47:14 2010": no colon
+// after the key (and the time's colons must not split it).
+const RECORD_ON = /^record (expires|created|changed|updated|last updated|modified) on [^:]/i;
+
+/**
+ * The one line form the offset reader does not read as is: SWITCH (.ch/.li) separates key and
+ * value with a tab and no colon (a host name followed by its address is a value line, not a
+ * key), and TWNIC and MONIC write "Record expires on <date>" without a colon.
+ */
+function rewrite(line: string): string {
+  const body = line.trimStart();
+  if (line.includes('\t')) {
+    const tab = /^(\S[^\t:]*?)\t+(.+)$/.exec(line);
+    if (tab && !/[:.]/.test(tab[1])) line = keyValue(tab[1], tab[2]);
+  }
+  const first = body.charCodeAt(0);
+  if ((first === 82 || first === 114) && RECORD_ON.test(body)) {
+    const rec = /^(\s*)(record [a-z ]+? on)\s+(.+)$/i.exec(line);
+    if (rec) line = keyValue(rec[1] + rec[2], rec[3]);
+  }
+  return line;
+}
+
+/**
+ * "key: value" as a flat string. A template literal makes a rope (a cons string), and every
+ * charCodeAt the walk does on a line of yet another string representation made those calls
+ * megamorphic: slower for every line of every reply, not only the rewritten ones.
+ */
+function keyValue(key: string, value: string): string {
+  return [key, ': ', value].join('');
+}
+
+/** Where "Key-Name:" or "Key;I:" from `from` ends in a colon, or -1: a class-prefixed key. */
+function classedKey(str: string, from: number, e: number): number {
+  for (let i = from; i < e && i < from + 40; i++) {
+    const c = str.charCodeAt(i);
+    if (c === 58) return i > from ? i : -1;
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 59)) return -1;
+  }
+  return -1;
+}
+
+/** The text before the colon starts with a host name and a space: a host line, not a key. */
+function hostFirst(str: string, b: number, colon: number): boolean {
+  let i = b;
+  while (i < colon && !isSpace(str.charCodeAt(i))) i++;
+  return i < colon && HOSTISH.test(str.slice(b, i));
+}
+
+/** One pass over a reply, keeping the walk's state between lines. */
+class Reader {
+  private readonly records: Rec[] = [];
+  private rec = emptyRecord();
+  private section: SectionKind | undefined = undefined;
+  /** indent of the line that opened the section */
+  private indent = -1;
+  /** a bare heading (no colon) holds until a blank line or another heading */
+  private sticky = false;
+  /** RIPE-style object block (AFNIC, RU): contact objects are skipped, the registrar's is read */
+  private block: 'contact' | 'registrar' | undefined = undefined;
+  private atBlockStart = true;
+  /** a colon heading followed by bare lines (NASK's "REGISTRAR:" block) keeps its inline keys */
+  private bare = false;
+  /** the field and indent of the last top-level "key: value", for continuation lines */
+  private lastField: Field | undefined = undefined;
+  /** the field a key line without a value names; the lines below it are its value */
+  private sectionField: Field | undefined = undefined;
+  private lastIndent = 0;
+  // Next ':' and tab at or after the last place asked about. Lines are read in order, so each
+  // search starts where the previous one may stop: the whole reply is scanned once, not once
+  // per line (indexOf alone would rescan a long colon-free stretch from every line in it).
+  private colonAt = -1;
+  private tabAt = -1;
+  /** the line being read is a rewritten copy, not a stretch of the reply */
+  private rewritten = false;
+
+  constructor(private readonly text: string) {}
+
+  read(): Rec[] {
+    const text = this.text;
+    let start = 0;
+    for (;;) {
+      let nl = text.indexOf('\n', start);
+      if (nl < 0) nl = text.length;
+      this.rawLine(start, nl);
+      if (nl === text.length) break;
+      start = nl + 1;
+    }
+    this.records.push(this.rec);
+    return this.records;
+  }
+
+  private rawLine(start: number, end: number): void {
+    const text = this.text;
+    let e = end;
+    while (e > start && isSpace(text.charCodeAt(e - 1))) e--;
+    let b = start;
+    while (b < e && isSpace(text.charCodeAt(b))) b++;
+    if (b === e) {
+      this.blank();
+      return;
+    }
+    const first = text.charCodeAt(b);
+    // %, #, * and ">>>" open comments and banners.
+    if (first === 37 || first === 35 || first === 42) return;
+    if (first === 62 && text.startsWith('>>>', b)) return;
+    // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
+    if ((first === 45 || first === 61 || first === 95) && isRuler(text, b, e)) return;
+    if (first === 91 || (text.charCodeAt(b + 1) === 46 && text.charCodeAt(b + 3) === 91)) {
+      const m = BRACKETED.exec(text.slice(b, e));
+      if (m) {
+        const kv = keyValue(m[1], m[2]);
+        this.rewritten = true;
+        this.line(kv, 0, 0, kv.length);
+        this.rewritten = false;
+        return;
+      }
+    }
+    // A cheap superset of the lines rewrite() may change; it decides exactly.
+    const recordLike = (first === 82 || first === 114) && text.charCodeAt(b + 6) === 32;
+    if (recordLike || this.tabBefore(start, e)) {
+      const raw = text.slice(start, e);
+      const line = rewrite(raw);
+      // Unchanged, the line is read in place like any other (a slice is one more string
+      // representation for the walk's character reads to meet).
+      if (line === raw) {
+        this.line(text, start, b, e);
+        return;
+      }
+      let lb = 0;
+      while (lb < line.length && isSpace(line.charCodeAt(lb))) lb++;
+      this.rewritten = true;
+      this.line(line, 0, lb, line.length);
+      this.rewritten = false;
+      return;
+    }
+    this.line(text, start, b, e);
+  }
+
+  private slashAt = -1;
+  private parenAt = -1;
+
+  /** hasReadings, with the next '/' and '(' found once for the whole reply (as colonAt is). */
+  private readingsIn(str: string, from: number, to: number): boolean {
+    if (this.rewritten) return hasReadings(str, from, to);
+    // A bilingual key has a spaced slash ("Estado / Status"); "State/Province" does not.
+    // The slash is looked for, not " /": spaces are everywhere in a reply, and a two-character
+    // search stops at each one; slashes are rare.
+    if (this.slashAt < from) {
+      const text = this.text;
+      let at = text.indexOf('/', from + 1);
+      while (at >= 0 && text.charCodeAt(at - 1) !== 32) at = text.indexOf('/', at + 1);
+      this.slashAt = at < 0 ? text.length : at - 1;
+    }
+    if (this.parenAt < from) {
+      const at = this.text.indexOf('(', from);
+      this.parenAt = at < 0 ? this.text.length : at;
+    }
+    return this.slashAt < to || this.parenAt < to;
+  }
+
+  private tabBefore(from: number, end: number): boolean {
+    if (this.tabAt < from) {
+      const t = this.text.indexOf('\t', from);
+      this.tabAt = t < 0 ? this.text.length : t;
+    }
+    return this.tabAt < end;
+  }
+
+  private colonFrom(str: string, from: number): number {
+    if (this.rewritten) return str.indexOf(':', from);
+    if (this.colonAt < from) {
+      const c = this.text.indexOf(':', from);
+      this.colonAt = c < 0 ? this.text.length : c;
+    }
+    return this.colonAt;
+  }
+
+  /** The colon that splits "key: value": the first one not part of "://", within 100 characters. */
+  private keyColon(str: string, b: number, e: number): number {
+    let from = b;
+    for (;;) {
+      const c = this.colonFrom(str, from);
+      if (c <= b || c >= e || c - b > 100) return -1;
+      if (str.charCodeAt(c + 1) === 47 && str.charCodeAt(c + 2) === 47) {
+        from = c + 1;
+        continue;
+      }
+      return c;
+    }
+  }
+
+  private blank(): void {
+    if (this.sticky) this.section = undefined;
+    this.block = undefined;
+    this.atBlockStart = true;
+    this.lastField = undefined;
+  }
+
+  /** A non-blank line of `str` from `start` to `e`, its text (after the indent) from `b`. */
+  private line(str: string, start: number, bodyStart: number, e: number): void {
+    let b = bodyStart;
+    const blockStart = this.atBlockStart;
+    this.atBlockStart = false;
+    const indent = b === start ? 0 : indentOf(str, start);
+    let colon = this.keyColon(str, b, e);
+    if (colon < 0) {
+      this.bareText(str, b, e, indent);
+      return;
+    }
+    // "domain:Created:20090324": an object class before the key (.ma). The key is the second.
+    const next = str.charCodeAt(colon + 1);
+    if (next >= 65 && next <= 90) {
+      const second = classedKey(str, colon + 1, e);
+      if (second > 0) {
+        b = colon + 1;
+        colon = second;
+      }
+    }
+    let k = colon;
+    while (k > b && isSpace(str.charCodeAt(k - 1))) k--;
+    // Where the value starts is only worked out when the value is read, or when a second colon
+    // could make it empty ("Key: :"); otherwise the line's trimmed end says whether it has one.
+    let v = -1;
+    let hasValue = colon + 1 < e;
+    if (hasValue && this.colonFrom(str, colon + 1) < e) {
+      v = valueStart(str, colon, e);
+      hasValue = v < e;
+    }
+    let section = this.section;
+    let nested =
+      section !== undefined &&
+      (this.sticky || indent > this.indent || (this.bare && section === 'registrar'));
+    // In a name-server list, "ns2.example.ch [2001:db8::12]" is a host and its address.
+    if (section === 'ns' && indent >= this.indent && hostFirst(str, b, colon)) {
+      this.bareText(str, b, e, indent);
+      return;
+    }
+    // A contact section ends where the domain's own data resumes at its depth ("Registrant:"
+    // with the domain name, dates and servers indented below it, as EENet and NIC.VE write).
+    if (nested && section === 'contact' && this.block === undefined && mayBeFieldKey(str, b, k)) {
+      const own = lookUpKeyAt(str, b, k);
+      if (own.domainKey) {
+        this.section = section = undefined;
+        this.sticky = false;
+        nested = false;
+      }
+    }
+    // Lines whose key cannot change anything are settled before the key is looked up: inside a
+    // contact object or section, and top-level keys that cannot be a field. Only the first line
+    // of a block can open one, so it is always looked up.
+    if (!(blockStart && indent === 0 && hasValue) && this.block !== 'registrar') {
+      if (this.block === 'contact') return;
+      if (nested && section === 'contact') {
+        if (!hasValue) this.lastField = undefined;
+        return;
+      }
+      if (!nested && hasValue && !mayBeFieldKey(str, b, k) && !this.readingsIn(str, b, k)) {
+        this.section = undefined;
+        this.sticky = false;
+        this.lastField = undefined;
+        this.lastIndent = indent;
+        return;
+      }
+    }
+    const info = lookUpKeyAt(str, b, k);
+    const rec = this.rec;
+    if (blockStart && indent === 0 && hasValue) {
+      if (info.contactBlock) this.block = 'contact';
+      else if (info.key === 'registrar' && rec.fields.registrar === valueText(str, colon, v, e)) {
+        this.block = 'registrar';
+      }
+    }
+    if (this.block === 'contact') return;
+    if (this.block === 'registrar') {
+      if (info.registrar) registrarLine(rec, info.registrar, valueText(str, colon, v, e));
+      return;
+    }
+    if (!hasValue) {
+      // An empty field inside a list or block ("Primary Server Netaddress..: ") leaves it open.
+      if (nested && this.sticky && info.section === undefined && section !== 'other') {
+        this.lastField = undefined;
+        return;
+      }
+      if (!(nested && section === 'contact')) {
+        this.section = info.section ?? 'other';
+        this.sectionField = info.section === undefined ? info.field : undefined;
+        this.indent = indent;
+        // "Registrar:" holds the lines below it at its own depth too ("name:", "url:"), up to a
+        // blank line or the next heading, as the Estonian and RIPE-like replies write it.
+        this.sticky = info.section === 'registrar' && indent === 0;
+        this.bare = false;
+      }
+      this.lastField = undefined;
+      return;
+    }
+    if (nested) {
+      if (section === 'contact') return;
+      if (section === 'registrar') {
+        if (info.registrar) registrarLine(rec, info.registrar, valueText(str, colon, v, e));
+        return;
+      }
+      if (section === 'ns' && info.nsKey) {
+        addNs(rec, valueText(str, colon, v, e));
+        return;
+      }
+    } else {
+      this.section = undefined;
+      this.sticky = false;
+    }
+    const field = info.field;
+    this.lastField = field;
+    this.lastIndent = indent;
+    if (field === undefined) return;
+    // A second "Domain Name" starts the registrar's copy of the record (thin registries).
+    if (field === 'domain' && rec.fields.domain !== undefined) {
+      this.records.push(rec);
+      this.rec = emptyRecord();
+    }
+    setField(this.rec, field, valueText(str, colon, v, e));
+  }
+
+  /** A line without "key:" is a heading, a continuation, or a value inside the current section. */
+  private bareText(str: string, b: number, e: number, indent: number): void {
+    if (this.block !== undefined) return;
+    const inContact = this.section === 'contact' && (this.sticky || indent > this.indent);
+    // Inside a contact section only a line at the heading's own depth may be the next heading
+    // ("Billing Contact" ... "Nameservers"); deeper lines are the contact's, not looked up.
+    const mayHead = !inContact || indent <= this.indent;
+    const heading = e - b <= 40 && mayHead ? lookUpKeyAt(str, b, e).section : undefined;
+    if (heading === undefined && !inContact && this.columns(str, b, e)) return;
+    if (heading !== undefined) {
+      this.section = heading;
+      this.sectionField = undefined;
+      this.indent = indent;
+      this.sticky = true;
+      this.bare = false;
+      this.lastField = undefined;
+      return;
+    }
+    if (this.lastField !== undefined && indent > this.lastIndent && this.section === undefined) {
+      if (this.lastField === 'ns' || this.lastField === 'status') {
+        setField(this.rec, this.lastField, str.slice(b, e));
+      }
+      return;
+    }
+    if (this.section === undefined || indent < this.indent) return;
+    this.bare = true;
+    if (this.section === 'other') {
+      if (this.sectionField !== undefined) setField(this.rec, this.sectionField, str.slice(b, e));
+      return;
+    }
+    bareLine(this.rec, this.section, str.slice(b, e));
+  }
+
+  /**
+   * A colon-less "key value" line: a dot leader ("Nom de domaine. . . . .google.dz") or aligned
+   * columns ("Created on      2005/05/30"). Read as "key: value" only when the key is one the
+   * synonym table knows, so prose is never taken for data.
+   */
+  private columns(str: string, b: number, e: number): boolean {
+    // Most colon-less lines are prose: the line must start like a field key (the bitmap) before
+    // any gap is looked for.
+    if (e - b > 200 || !mayBeFieldKey(str, b, e)) return false;
+    const gap = gapAt(str, b, Math.min(e, b + 64));
+    // The key before the gap must be able to name a field (the bitmap, as for "key: value").
+    if (gap < 0 || !mayBeFieldKey(str, b, gap)) return false;
+    const text = str.slice(b, e);
+    const m = COLUMNS.exec(text);
+    if (!m) return false;
+    const info = lookUpKey(m[1]);
+    if (info.field === undefined) return false;
+    const kv = keyValue(m[1], m[2]);
+    const wasRewritten = this.rewritten;
+    this.rewritten = true;
+    this.line(kv, 0, 0, kv.length);
+    this.rewritten = wasRewritten;
+    return true;
+  }
+}

@@ -1,0 +1,171 @@
+// One record of a reply as the reader fills it: the fields by meaning, the status words and the
+// name servers, and how a value line is read into them (a status list, a name-server line in
+// any of the registries' layouts, a bare line under a heading).
+import { isSpace as spaceChar } from './chars';
+import {
+  emptyFields,
+  type Field,
+  type FieldValues,
+  type RegistrarAction,
+  type SectionKind,
+} from './keys';
+
+// Bound once: on the per-line path an imported name is a property read through an export
+// getter (see reader.ts).
+const isSpace = spaceChar;
+
+/** A host name, maybe with a final dot. */
+export const HOSTISH = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.?$/i;
+
+export interface Rec {
+  fields: FieldValues;
+  status: string[];
+  ns: string[];
+}
+
+export function emptyRecord(): Rec {
+  return { fields: emptyFields(), status: [], ns: [] };
+}
+
+export function bareLine(rec: Rec, section: SectionKind, body: string): void {
+  if (section === 'ns') {
+    // Only a line that starts with a host name is one (prose after the list is not); a list
+    // marker ("- ns1.example", YAML) goes first.
+    const c = body.charCodeAt(0);
+    const first = (c === 45 || c === 42 ? body.replace(/^[-*]\s+/, '') : body).split(/\s+/)[0];
+    if (HOSTISH.test(first)) addNs(rec, first);
+  } else if (section === 'status') addStatus(rec, body);
+  else if (section === 'domain') {
+    const m = /^(\S+)\s+is\s+(\w+)/i.exec(body);
+    setOnce(rec, 'domain', m ? m[1] : body);
+    if (m) addStatus(rec, m[2]);
+  } else if (section === 'dnssec') setOnce(rec, 'dnssec', body);
+  else if (section === 'registrar') {
+    if (/^(https?:\/\/|www\.)\S+$/i.test(body)) setOnce(rec, 'registrar_url', body);
+    else setOnce(rec, 'registrar', body);
+  }
+}
+
+/** A "key: value" inside the registrar's block or section; the value may be empty. */
+export function registrarLine(rec: Rec, action: RegistrarAction, value: string): void {
+  if (action.overwrite || rec.fields[action.field] === undefined) rec.fields[action.field] = value;
+}
+
+function setOnce(rec: Rec, field: Field, value: string): void {
+  if (rec.fields[field] === undefined) rec.fields[field] = value;
+}
+
+export function setField(rec: Rec, field: Field, value: string): void {
+  if (field === 'status') addStatus(rec, value);
+  else if (field === 'ns') addNs(rec, value);
+  else setOnce(rec, field, value);
+}
+
+// Status and name-server values are read in place: most lines hold one item, and splitting,
+// lower-casing and testing each with regexes was a good part of the parse time.
+function addStatus(rec: Rec, value: string): void {
+  if (!value.includes(',')) addStatusPart(rec, value);
+  else for (const part of value.split(/,\s*/)) addStatusPart(rec, part);
+}
+
+function addStatusPart(rec: Rec, part: string): void {
+  const v = part.trim();
+  if (v === '') return;
+  // The status is the first word ("clientTransferProhibited https://icann.org/epp#..."),
+  // lower-cased; lower-casing neither makes nor removes spaces, so the word can be cut first.
+  let space = 0;
+  while (space < v.length && !isSpace(v.charCodeAt(space))) space++;
+  let token = space === v.length ? v : v.slice(0, space);
+  if (v.length === 13 && space < v.length && v.toLowerCase() === 'not delegated') token = v;
+  // An EPP status spelt out in capitals ("CLIENT DELETE PROHIBITED") is one status.
+  else if (space < v.length && isUpper(v.charCodeAt(1)) && SPELT_STATUS.test(v)) {
+    token = v.replace(/\s+/g, '');
+  }
+  token = token.toLowerCase();
+  if (!rec.status.includes(token)) rec.status.push(token);
+}
+
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+const ZONE_NS = /\sNS\s+(\S+)/;
+
+const SPELT_STATUS = /^[A-Z]+( [A-Z]+){1,3}$/;
+
+export function addNs(rec: Rec, value: string): void {
+  // A zone-file line ("example.pt NS ns1.example.net.") names the server after "NS".
+  const ns = value.indexOf('NS');
+  const zoneLine = ns > 0 && isSpace(value.charCodeAt(ns - 1)) ? ZONE_NS.exec(value) : null;
+  const host = firstHost(zoneLine ? zoneLine[1] : value);
+  if (host !== undefined && !rec.ns.includes(host)) rec.ns.push(host);
+}
+
+/**
+ * The first host name among the value's words (split at whitespace and commas), lower case and
+ * without its trailing dot: two or more labels of [a-z0-9_-], not an address. Glue addresses and
+ * "[OK]" markers travel on the same line; only host names count. One pass per word; a word with
+ * characters beyond ASCII (where lower-casing can change a character's class) goes to the regexes.
+ */
+function firstHost(value: string): string | undefined {
+  const n = value.length;
+  let i = 0;
+  while (i < n) {
+    let c = value.charCodeAt(i);
+    if (c === 44 || isSpace(c)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    let dots = 0;
+    let label = 0;
+    let lastLabel = 0;
+    let letters = false;
+    let upper = false;
+    let ok = true;
+    let ascii = true;
+    for (; j < n; j++) {
+      c = value.charCodeAt(j);
+      if (c === 44 || isSpace(c)) break;
+      if (c >= 128) ascii = false;
+      if (!ok || !ascii) continue;
+      if (c === 46) {
+        if (label === 0) ok = false;
+        dots += 1;
+        lastLabel = label;
+        label = 0;
+      } else {
+        label += 1;
+        if (c >= 97 && c <= 122) letters = true;
+        else if (c >= 65 && c <= 90) letters = upper = true;
+        else if (c === 95 || c === 45) letters = true;
+        else if (c < 48 || c > 57) ok = false;
+      }
+    }
+    if (!ascii) {
+      const host = slowHost(value.slice(i, j));
+      if (host !== undefined) return host;
+    } else if (ok) {
+      // One trailing dot (the root) is dropped: "ns1.example.com." is ns1.example.com.
+      let end = j;
+      if (label === 0) {
+        end = j - 1;
+        dots -= 1;
+        label = lastLabel;
+      }
+      if (dots > 0 && label > 0 && letters) {
+        const host = value.slice(i, end);
+        return upper ? host.toLowerCase() : host;
+      }
+    }
+    i = j;
+  }
+  return undefined;
+}
+
+function slowHost(part: string): string | undefined {
+  let host = part.toLowerCase();
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(host) || /^[\d.]+$/.test(host)) return undefined;
+  return host;
+}

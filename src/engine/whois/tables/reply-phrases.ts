@@ -1,0 +1,134 @@
+// What registries write when a name is not registered, when they refuse a query, and when they
+// hold a name back: one pattern a phrase, lower case (reply.ts folds each line once), matched
+// against one line at a time; and the trigger words that find the lines worth matching. Data
+// only; reply.ts reads them.
+
+/** The name is not registered: no match, not found, free, available. */
+export const NOT_FOUND = [
+  // English
+  /\bno match(es|ing)?\b/,
+  /\bno (entr(y|ies)|records?|data|objects?|domains?( records?)?|information|results?|such (domain|object))\b.{0,60}\b(found|match(es|ing)?|available|exists?|for)\b/,
+  /^no (entries|data|records?|objects?|results?|information)\b/,
+  /\bnot found\b/,
+  /\bnothing found\b/,
+  /\b(does|did) not exist\b/,
+  /\bno such (domain|object|record)\b/,
+  /\bnot (have|find|locate) (an? |any )?(entr(y|ies)|records?|data|domain|object)\b/,
+  /\bcould not find\b/,
+  /^no found\b/,
+  /\bnot (yet )?assigned\b/,
+  /\bnot (been |yet )?regist(e)?red\b/,
+  /\bis not a registered\b/,
+  /\b(is|are) (available|free)\b\.?$/,
+  /\bavailable for (registration|purchase)\b/,
+  /^(domain )?(status|state)\W+(available|free|not registered|no object found|unassigned|not found)\W*$/,
+  /^(available|free|not registered)\W*$/,
+  /\bquery_status\W+220 available\b/,
+  /\breturned 0 objects\b/,
+  /\bnot known in .* registry\b/,
+  // French, Spanish, Portuguese, Italian
+  /\baucun(e)? (résultat|objet|enregistrement|domaine|entrée)\b/,
+  /\bn'existe pas\b|\bnon trouvé/,
+  /\bno (se ha )?(encontr|exist)|\bno (está|esta) registrad|\bsin resultados\b/,
+  /\bnão (foi )?(encontrad|existe|registrad)|\bnenhum (resultado|registro|objeto)\b/,
+  /\bnon (trovat|esist|registrat)|\bnessun (risultato|dato|oggetto)\b/,
+  // German, Dutch, Polish, Hungarian, Turkish, Czech
+  /\bnicht (gefunden|registriert|vergeben)\b|\bkeine (daten|einträge|treffer|ergebnisse)\b|\bist frei\b/,
+  /\bniet (gevonden|geregistreerd)\b|\bis vrij\b|\bgeen (resultaten|gegevens|overeenkomst)\b/,
+  /\bnie znaleziono\b|\bbrak (danych|wyników|obiektu)\b|\bnie (jest )?zarejestrowan/,
+  /\bnincs találat\b/,
+  /bulunamadı|\bkayıt (yok|bulunamadı)|kayıtlı değil/,
+  /\bnenalezen|\bneexistuje\b/,
+  // Russian, Ukrainian
+  /не найден|нет данных|не зарегистрирован|не знайден|не зареєстрован|відсутн|не существует/,
+  // Chinese, Japanese, Korean
+  /没有找到|未找到|无匹配|不存在|未注册|查無|沒有找到|未註冊|無符合/,
+  /該当するデータがありません|見つかりません|登録されていません/,
+  /검색 결과가 없습니다|등록되어 있지 않|존재하지 않|등록되지 않/,
+];
+
+/**
+ * The server refused to answer: a rate or quota limit, or a blocked client. Declarative only
+ * ("limit exceeded", "access denied"): terms of use forbid "excessive queries" in every reply.
+ */
+export const RATE_LIMITED = [
+  /\blimits? (has been |was )?(exceeded|reached)\b/,
+  /\bexceeded\b.{0,40}\b(quota|limit|rate|maximum|allowed|number of (queries|requests|lookups))\b/,
+  /\b(quota|limit|rate|maximum number of (queries|requests|lookups|connections))\b.{0,60}\b(has been |was |is )?(exceeded|reached)\b/,
+  /\btoo many (requests|queries|connections|lookups|attempts)\b/,
+  /\bonly \d+ (requests?|queries|lookups|connections) (per|a|each)\b/,
+  /\bgo away for \d+/,
+  /\bslow down\b/,
+  // "is rate limited" alone is the service's policy, printed in every reply; being limited is not
+  /\b(you|your (ip|address|client|queries|requests)|this (ip|address|client)) (have|has|are|is) (been )?(temporarily )?rate.?limited\b/,
+  /\baccess control limit\b/,
+  /\baccess denied\b/,
+  /\bconnection refused\b/,
+  /\b(ip|address|client|host|you)\b.{0,40}\b(has|have) been (temporarily )?(blocked|banned|blacklisted|denied)\b/,
+  /\b(ip|address|client|host)\b.{0,30}\bis (temporarily )?(blocked|banned|blacklisted)\b/,
+  // a refused query, by what was refused and how; a wait before asking again
+  /\b(your )?(query|queries|request|requests|access|connection|lookup)( to this server)? (has been |have been |was |were |is |are )?(temporarily )?(refused|rejected|denied|blocked|throttled)\b/,
+  /\b(try|query|ask) again (in|after) \d+|\bplease wait \d+ (seconds?|minutes?)\b/,
+  // French, German, Spanish, Portuguese, Italian, Dutch, Russian, Chinese, Japanese, Korean
+  /\b(requête|demande|accès|connexion) (a été |est )?(refusée?|rejetée?|bloquée?)/,
+  /\b(anfrage|abfrage|zugriff|verbindung) (wurde )?(abgelehnt|verweigert|gesperrt|blockiert)\b/,
+  /\b(consulta|solicitud|petición|acceso|conexión) (ha sido |fue )?(rechazad|denegad|bloquead)/,
+  /\b(consulta|requisição|acesso|conexão) (foi )?(recusad|negad|bloquead)/,
+  /\b(richiesta|interrogazione|accesso|connessione) (è stat. )?(rifiutat|negat|bloccat)/,
+  /\b(verzoek|aanvraag|toegang|verbinding) (is )?(geweigerd|geblokkeerd)\b/,
+  /(запрос|доступ|соединение)\S* (был\S* )?(отклон|запрещ|заблокир)|повторите (попытку )?позже/,
+  /(查询|查詢|访问|訪問|请求|請求|连接|連接)(被|已被)?拒绝|(查询|查詢|访问|訪問)(被|已被)?拒絕|请稍后再试|請稍後再試/,
+  /(アクセス|問い合わせ|クエリ|接続)(が|は)?拒否|しばらく(時間を置いて|してから)/,
+  /(조회|요청|접근|접속)(이|가)? 거부|잠시 후 다시/,
+  /\btrop de requêtes\b|\blimite .{0,30}(atteinte|dépassée)/,
+  /\bzu viele (anfragen|abfragen)\b|\blimit .{0,30}überschritten\b/,
+  /\bdemasiadas (consultas|solicitudes|peticiones)\b|\blímite .{0,30}(excedido|superado)/,
+  /\b(excesso|muitas) (de )?(consultas|requisições)\b|\blimite .{0,30}(excedido|atingido)/,
+  /\btroppe (richieste|interrogazioni)\b|\blimite .{0,30}(superato|raggiunto)/,
+  /\bte veel (verzoeken|aanvragen|queries)\b/,
+  /слишком много запросов|превышен .{0,30}лимит|лимит .{0,30}превышен|забагато запитів/,
+  /查询过于频繁|请求过多|查詢過於頻繁|超过.{0,10}(限制|次数)/,
+  /アクセス制限|問い合わせが多すぎ|制限を超え/,
+  /조회 (한도|제한)|요청이 너무 많/,
+];
+
+/** The registry holds the name back: reserved, restricted, not available for registration. */
+export const RESERVED = [
+  /\breserved (by|for|name|domain|word|under)\b/,
+  /\b(is|has been|are) reserved\b/,
+  /^(status\W+)?reserved\W*$/,
+  /\brestricted from registration\b/,
+  /^restricted\b|\brestricted (domain|name)\b/,
+  /\bnot available (for|to) (second level |third level )?registration\b/,
+  /^(the )?domain (name )?(is )?not available\b/,
+  /\bréservé|\breservado\b|\briservat|\breserviert\b|\bgereserveerd\b|\bzarezerwowan/,
+  /зарезервирован|保留|予約|예약/,
+];
+
+/**
+ * Words, lower case and two characters or more, of which every line a pattern matches holds one:
+ * each pattern is tried only on lines that hold a word of its own source (reply-gate.test.ts
+ * generates lines from every pattern and checks that they do).
+ */
+export const TRIGGERS = [
+  ...['no ', 'not', 'found', 'exist', 'availab', 'free', 'assign', 'returned 0', 'reserv'],
+  ...['restrict', 'limit', 'exceed', 'reached', 'quota', 'too many', 'only ', 'go away'],
+  ...['slow down', 'denied', 'refus', 'reject', 'block', 'bann', 'blacklist', 'throttl'],
+  ...['again', 'wait'],
+  // French, Spanish, Portuguese, Italian
+  ...['aucun', "n'exist", 'non ', 'rejet', 'bloqu', 'trop de', 'réserv', 'sin result'],
+  ...['rechaz', 'negad', 'demasiadas', 'límite', 'não', 'nenhum', 'recusad', 'excesso'],
+  ...['muitas', 'nessun', 'rifiut', 'negat', 'blocc', 'troppe', 'riservat'],
+  // German, Dutch, Polish, Hungarian, Turkish, Czech
+  ...['nicht', 'keine', 'frei', 'abgelehnt', 'verweiger', 'gesperrt', 'zu viele', 'niet'],
+  ...['vrij', 'geen', 'geweigerd', 'geblokkeerd', 'te veel', 'nie ', 'brak', 'rezerw'],
+  ...['nincs', 'bulunamad', 'kayıt', 'nenalez', 'neexist'],
+  // Russian, Ukrainian
+  ...['не ', 'нет', 'відсутн', 'отклон', 'запрещ', 'заблокир', 'повторите', 'слишком много'],
+  ...['превышен', 'лимит', 'забагато', 'зарезерв'],
+  // Chinese, Japanese, Korean
+  ...['没有', '沒有', '未找', '未注', '未註', '无匹配', '不存在', '查無', '無符合', '拒绝'],
+  ...['拒絕', '稍后', '稍後', '频繁', '頻繁', '过多', '超过', '保留', '該当', '見つかり'],
+  ...['登録され', '拒否', 'しばらく', '制限', '多すぎ', '予約', '검색', '등록', '존재'],
+  ...['거부', '잠시', '한도', '제한', '너무 많', '예약'],
+];
