@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 const ZONE = `$TTL 3600
@@ -147,5 +150,51 @@ describe('zone files in VS Code', () => {
       doc.getText(),
       'a.example.org.      300 IN A   192.0.2.1\nlonger.example.org.     IN TXT "x" ; kept\n',
     );
+  });
+});
+
+describe('zone files with $INCLUDE in VS Code (issue 29)', () => {
+  let dir: string;
+  let document: vscode.TextDocument;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hostlens-include-'));
+    fs.writeFileSync(path.join(dir, 'hosts.inc'), 'www.example.org. IN A 192.0.2.7\n');
+    const zone = path.join(dir, 'example.org.zone');
+    fs.writeFileSync(
+      zone,
+      [
+        '$TTL 3600',
+        'example.org. IN SOA ns1.example.org. hostmaster.example.org. 1 3600 600 86400 300',
+        'example.org. IN NS ns1.example.org.',
+        'ns1.example.org. IN A 192.0.2.1',
+        '$INCLUDE hosts.inc',
+        '$INCLUDE missing.inc',
+        '',
+      ].join('\n'),
+    );
+    document = await vscode.workspace.openTextDocument(vscode.Uri.file(zone));
+    await vscode.window.showTextDocument(document);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the includes in the background and shows only what they really fail on', async () => {
+    const ds = await diagnosticsFor(
+      document.uri,
+      (d) => d.length === 1 && !/still being read/.test(d[0].message),
+    );
+    assert.deepEqual(codes(ds), ['5:include-failed']);
+    assert.match(ds[0].message, /missing\.inc.*ENOENT/);
+  });
+
+  it('reads an include an edit adds, then checks again', async () => {
+    fs.writeFileSync(path.join(dir, 'later.inc'), 'mail.example.org. IN A 192.0.2.8\n');
+    const editor = vscode.window.activeTextEditor!;
+    await editor.edit((e) => e.replace(document.lineAt(5).range, '$INCLUDE later.inc'));
+    await diagnosticsFor(document.uri, (d) => d.length === 0);
   });
 });

@@ -5,12 +5,12 @@ import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import {
   guessOrigin,
-  readIncludeFromDisk,
   ZoneSession,
   type SourceRange,
   type ZoneFix,
   type ZoneProblem,
 } from '../../services/zone';
+import { IncludeCache } from '../../services/zone-includes';
 import { registerZoneFeatures } from './zoneFeatures';
 import { registerCompareZone } from './compareZone';
 
@@ -25,6 +25,9 @@ interface Tracked {
   lines: string[];
   timer?: NodeJS.Timeout;
   fixes: WeakMap<vscode.Diagnostic, ZoneFix>;
+  /** the document's file on disk, whose $INCLUDEs are read ahead; undefined when unsaved */
+  file?: string;
+  includes?: IncludeCache;
 }
 
 export interface ZoneLanguage {
@@ -46,16 +49,42 @@ export function registerZoneLanguage(
     if (t === undefined) {
       const text = document.getText();
       const file = document.uri.scheme === 'file' ? document.uri.fsPath : undefined;
-      const session = new ZoneSession(text, {
-        origin: guessOrigin(text, file ?? document.uri.path),
-        file,
-        readInclude: file === undefined ? undefined : readIncludeFromDisk,
-      });
-      t = { session, lines: text.split(/\r?\n/), fixes: new WeakMap() };
+      const includes = file === undefined ? undefined : new IncludeCache();
+      t = { session: parse(document, file, includes), lines: [], fixes: new WeakMap() };
+      t.lines = text.split(/\r?\n/);
+      if (file !== undefined) t.file = file;
+      if (includes !== undefined) t.includes = includes;
       tracked.set(key, t);
-      publish(document, t);
+      // Published once its includes are in, not first with "still being read" on them.
+      if (includes?.takeMissed()) void readIncludes(document, t);
+      else publish(document, t);
     }
     return t;
+  };
+
+  /** A fresh session of the document; $INCLUDEs come from the cache (never a blocking read). */
+  const parse = (
+    document: vscode.TextDocument,
+    file: string | undefined,
+    includes: IncludeCache | undefined,
+  ) => {
+    const text = document.getText();
+    return new ZoneSession(text, {
+      origin: guessOrigin(text, file ?? document.uri.path),
+      file,
+      readInclude: includes?.readInclude,
+    });
+  };
+
+  /** Reads the includes the document names, asynchronously, then parses it again with them. */
+  const readIncludes = async (document: vscode.TextDocument, t: Tracked) => {
+    if (t.includes === undefined || t.file === undefined) return;
+    await t.includes.prefetch(document.getText(), t.file);
+    if (tracked.get(document.uri.toString()) !== t) return; // closed meanwhile
+    t.session = parse(document, t.file, t.includes);
+    t.lines = document.getText().split(/\r?\n/);
+    t.includes.takeMissed();
+    publish(document, t);
   };
 
   const publish = (document: vscode.TextDocument, t: Tracked) => {
@@ -84,6 +113,8 @@ export function registerZoneLanguage(
       return;
     }
     for (const change of event.contentChanges) applyChange(t, change);
+    // An edit that names a file not read yet: read it, then check the document again.
+    if (t.includes?.takeMissed()) void readIncludes(event.document, t);
     clearTimeout(t.timer);
     t.timer = setTimeout(() => publish(event.document, t), DEBOUNCE_MS);
   };

@@ -4,7 +4,7 @@ import { domainToASCII } from 'node:url';
 import type { WhoisDomain, WhoisRegistrar } from '../../contract/shapes';
 import { isSpace } from './chars';
 import { normalizeDate, type SlashOrder } from './dates';
-import { FIELDS } from './keys';
+import { FIELDS, type Field } from './keys';
 import { emptyRecord, type Rec } from './record';
 
 export interface ParseOptions {
@@ -55,6 +55,16 @@ export interface Parsed {
   data: boolean;
 }
 
+const DATE_FIELDS = new Set<Field>(['created', 'updated', 'expires']);
+
+/** A date value that reads as an instant in either order of day and month. */
+function readable(value: string | undefined): boolean {
+  return (
+    value !== undefined &&
+    (normalizeDate(value, 'dmy') !== undefined || normalizeDate(value, 'mdy') !== undefined)
+  );
+}
+
 export function build(records: Rec[], options: ParseOptions, text: string): Parsed | undefined {
   // Later records (the registrar's) are more specific than the registry's: they win per field.
   // Most replies hold one record, which is its own merge. A reply listing several names (a
@@ -74,7 +84,13 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
     for (const r of chosen) {
       for (const k of FIELDS) {
         const v = r.fields[k];
-        if (v !== undefined) merged.fields[k] = v;
+        // a later date the reader cannot read ("29-APR-05") leaves an earlier readable one
+        if (
+          v !== undefined &&
+          (!DATE_FIELDS.has(k) || readable(v) || !readable(merged.fields[k]))
+        ) {
+          merged.fields[k] = v;
+        }
       }
       if (r.status.length > 0) merged.status = r.status;
       if (r.ns.length > 0) merged.ns = r.ns;

@@ -50,6 +50,11 @@ const MDY_TEXT = new RegExp(
   String.raw`^${WEEKDAY}(\p{L}+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})${TIME}${ZONE}$`,
   'iu',
 );
+// Year first with a month name: "2001-Aug-23" (TRABIS, with a final dot), "2003 November 7"
+const YMD_TEXT = new RegExp(
+  String.raw`^(\d{4})[-\s/.]+(\p{L}+)\.?[-\s/.]+(\d{1,2})\.?${TIME}${ZONE}$`,
+  'iu',
+);
 // ctime order, with or without the weekday and zone: "Tue Mar 03 12:00:00 GMT 2020",
 // "Mar 25 01:57:22 PDT 2009"
 const CTIME =
@@ -122,6 +127,8 @@ function readDate(s: string, order: SlashOrder): string | undefined {
   if (m) return build(+m[3], monthNumber(m[2]), +m[1], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = MDY_TEXT.exec(s);
   if (m) return build(+m[3], monthNumber(m[1]), +m[2], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
+  m = YMD_TEXT.exec(s);
+  if (m) return build(+m[1], monthNumber(m[2]), +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = CTIME.exec(s);
   if (m) return build(+m[7], monthNumber(m[1]), +m[2], m[3], m[4], m[5], m[6]);
   return undefined;

@@ -5,6 +5,7 @@
 import { LookupError } from '../../contract/errors';
 import type { WhoisResult } from '../../contract/shapes';
 import { build, type ParseOptions } from './build';
+import { keyInfo } from './keys';
 import { readRecords } from './reader';
 import { classifyReply } from './reply';
 
@@ -19,12 +20,24 @@ export { classifyReply, findReferral, isNotFound, isRateLimited } from './reply'
  * or a blocked client, with the server's words) or `upstream_error` (anything it cannot tell).
  */
 export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
-  const result = build(readRecords(text), options, text);
+  // Full-width colons (CJK registrars: "域名：example.cn") are colons; same length, so offsets
+  // and the raw reply stay as they are.
+  const read = text.includes('\uff1a') ? text.replaceAll('\uff1a', ':') : text;
+  const result = build(readRecords(read), options, read);
   // An object literal, not a spread: spreading cost as much as reading the dates.
   if (result !== undefined && result.data) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
   const said = classifyReply(text);
+  if (said === undefined) {
+    // No data read with colons, and the reply says nothing of the name: its keys may be
+    // separated by "=", "=>", "->" or "|" instead.
+    const colons = SEPARATOR_LINE.test(read) ? otherSeparators(read) : undefined;
+    const again = colons === undefined ? undefined : build(readRecords(colons), options, colons);
+    if (again !== undefined && again.data) {
+      return { domain: again.domain, registrar: again.registrar, source: 'whois', raw: text };
+    }
+  }
   // A record with only a date of change (RIPE-style "changed:") is registered unless the reply
   // says otherwise ("Status: free", "organisation: Not assigned").
   if (
@@ -59,3 +72,29 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
 
 /** A status that says the name is free ("Domain Status: Available"). */
 const FREE_STATUS = /^(available|free|notregistered|noobjectfound|unassigned|notfound)$/;
+
+// "Key = value", "Key => value", "Key -> value", "Key | value": the key up to 60 characters, no
+// colon before the separator.
+const OTHER_SEPARATOR = /^(\s*)([^\s:=|>-][^:=|>]{0,59}?)\s*(?:=>|->|=|\|)\s*(\S.*)$/;
+
+/** Whether any line may be one (a cheap test over the whole reply before the line-by-line). */
+const SEPARATOR_LINE = /^[ \t]*[^\s:=|>%#*-][^:=|>\n]{0,59}?[ \t]*(?:=>|->|=|\|)[ \t]*\S/m;
+
+/**
+ * The reply with its "key = value" lines (and "=>", "->", "|") written "key: value", where the
+ * key is one the table knows (a field or a heading); undefined when no line is such. Only tried
+ * on a reply that gave no data read with colons, so a value holding "=" (a URL's query) in a
+ * colon reply is never split.
+ */
+function otherSeparators(text: string): string | undefined {
+  let changed = 0;
+  const lines = text.split('\n').map((line) => {
+    const m = OTHER_SEPARATOR.exec(line);
+    if (m === null) return line;
+    const info = keyInfo(m[2]);
+    if (info.field === undefined && info.section === undefined) return line;
+    changed++;
+    return `${m[1]}${m[2]}: ${m[3]}`;
+  });
+  return changed >= 2 ? lines.join('\n') : undefined;
+}

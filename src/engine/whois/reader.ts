@@ -108,8 +108,8 @@ const RECORD_ON = /^record (expires|created|changed|updated|last updated|modifie
 function rewrite(line: string): string {
   const body = line.trimStart();
   if (line.includes('\t')) {
-    const tab = /^(\S[^\t:]*?)\t+(.+)$/.exec(line);
-    if (tab && !/[:.]/.test(tab[1])) line = keyValue(tab[1], tab[2]);
+    const tab = /^(\s*)(\S[^\t:]*?)\t+(.+)$/.exec(line);
+    if (tab && !/[:.]/.test(tab[2])) line = keyValue(tab[1] + tab[2], tab[3]);
   }
   const first = body.charCodeAt(0);
   if ((first === 82 || first === 114) && RECORD_ON.test(body)) {
@@ -143,6 +143,25 @@ function hostFirst(str: string, b: number, colon: number): boolean {
   let i = b;
   while (i < colon && !isSpace(str.charCodeAt(i))) i++;
   return i < colon && HOSTISH.test(str.slice(b, i));
+}
+
+/**
+ * Where the key of a starred line ("** Domain Name: x", "*** Registrar:") starts, when the text
+ * after the stars is a key the table knows (a field or a heading) followed by a colon; else -1:
+ * the line is a comment or a banner, as any other starred line.
+ */
+function starredKey(text: string, b: number, e: number): number {
+  let k = b;
+  while (k < e && text.charCodeAt(k) === 42) k++;
+  if (k === b || k >= e || !isSpace(text.charCodeAt(k))) return -1;
+  while (k < e && isSpace(text.charCodeAt(k))) k++;
+  const colon = text.indexOf(':', k);
+  if (colon < 0 || colon >= e || colon - k > 60) return -1;
+  let end = colon;
+  while (end > k && isSpace(text.charCodeAt(end - 1))) end--;
+  if (end === k) return -1;
+  const info = lookUpKeyAt(text, k, end);
+  return info.field !== undefined || info.section !== undefined ? k : -1;
 }
 
 /** One pass over a reply, keeping the walk's state between lines. */
@@ -199,8 +218,14 @@ class Reader {
       return;
     }
     const first = text.charCodeAt(b);
-    // %, #, * and ">>>" open comments and banners.
-    if (first === 37 || first === 35 || first === 42) return;
+    // %, #, * and ">>>" open comments and banners; but "** Domain Name: x" and "** Domain
+    // Servers:" (TRABIS, .tr) are starred keys and headings: read when the key is one.
+    if (first === 42) {
+      const k = starredKey(text, b, e);
+      if (k >= 0) this.line(text, k, k, e);
+      return;
+    }
+    if (first === 37 || first === 35) return;
     if (first === 62 && text.startsWith('>>>', b)) return;
     // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
     if ((first === 45 || first === 61 || first === 95) && isRuler(text, b, e)) return;
