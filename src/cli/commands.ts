@@ -91,7 +91,7 @@ export const COMMANDS: readonly Command[] = [
     summary:
       'check the links, mail domains and zone records of files and directories (exit 1 on an error finding)',
     usage:
-      'hostlens check [PATH...] [--format text|json|sarif] [--exclude GLOB]... [--cache FILE] [--server NS] [--max-per-host N] [--expiry-days N]',
+      'hostlens check [PATH...] [--format text|json|sarif] [--exclude GLOB]... [--cache FILE] [--server NS] [--max-per-host N] [--expiry-days N] [--backend embedded|remote] [--api URL]',
     formats: ['sarif'],
     load: () => import('./commands/check'),
   },

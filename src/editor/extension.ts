@@ -2,7 +2,10 @@
 // no network I/O during activation.
 import * as vscode from 'vscode';
 import { Backend } from './backend';
-import { registerCheckLinksInWorkspace } from './commands/checkLinksInWorkspace';
+import {
+  registerCheckLinksInWorkspace,
+  type LinkCheckFeature,
+} from './commands/checkLinksInWorkspace';
 import { registerChooseBackend } from './commands/chooseBackend';
 import { registerClearApiToken } from './commands/clearApiToken';
 import { registerClearHistory } from './commands/clearHistory';
@@ -38,6 +41,7 @@ export interface HostLensApi {
   deps: Deps;
   backend: Backend;
   resultsTreeItemCount(): Promise<number>;
+  linkCheck: LinkCheckFeature;
 }
 
 export function activate(context: vscode.ExtensionContext): HostLensApi {
@@ -89,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerZoneFileSniffer(context);
   registerZoneLanguage(context, deps);
   registerSpfDiagnostics(context, deps);
-  registerCheckLinksInWorkspace(context, deps);
+  const linkCheck = registerCheckLinksInWorkspace(context, deps);
   registerSetApiToken(context);
   registerClearApiToken(context);
   registerChooseBackend(context, backend);
@@ -101,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
     deps,
     backend,
     resultsTreeItemCount: () => Promise.resolve(results.getChildren().length),
+    linkCheck,
   };
 }
 

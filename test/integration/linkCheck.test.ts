@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { LinkRecheck } from '../../src/editor/commands/checkLinksInWorkspace';
 import type { HostLensApi } from '../../src/editor/extension';
 import type { CheckReport } from '../../src/services/check/index';
 import { startTestWeb, type TestWeb } from '../unit/services/check/test-web';
@@ -120,31 +121,34 @@ describe('Check Links in Workspace', function () {
     await editor.edit((e) =>
       e.insert(new vscode.Position(1, 0), `[new](http://good.test:${testWeb.web.port}/gone) `),
     );
-    // On save no command argument names the nameserver: the setting does.
+    // On save no command argument names the nameserver: the setting does. The extension
+    // reads settings when VS Code announces the change, which may come after update()
+    // resolves: the save waits for that announcement (its listener was registered first).
     const config = vscode.workspace.getConfiguration('hostlens');
+    const announced = new Promise<void>((resolve) => {
+      const sub = vscode.workspace.onDidChangeConfiguration((event) => {
+        if (!event.affectsConfiguration('hostlens.dns.server')) return;
+        sub.dispose();
+        resolve();
+      });
+    });
     await config.update('dns.server', testWeb.dns.address, vscode.ConfigurationTarget.Global);
-    const changed = new Promise<void>((resolve) => {
-      const sub = vscode.languages.onDidChangeDiagnostics((event) => {
-        if (event.uris.some((u) => u.toString() === document.uri.toString())) {
-          const now = problems(document.uri);
-          if (now.includes('2:7 broken_link') && !now.some((p) => p.endsWith('redirected_link'))) {
-            sub.dispose();
-            resolve();
-          }
-        }
+    await announced;
+    // The re-check says when it is over: no waiting on time, and a wrong answer shows at once.
+    const rechecked = new Promise<LinkRecheck>((resolve) => {
+      const sub = api.linkCheck.onDidRecheck((event) => {
+        if (event.uri.toString() !== document.uri.toString()) return;
+        sub.dispose();
+        resolve(event);
       });
     });
     try {
-      await document.save();
-      await Promise.race([
-        changed,
-        new Promise((_, reject) =>
-          setTimeout(
-            () => reject(new Error(`after save: ${problems(document.uri).join(', ')}`)),
-            30000,
-          ),
-        ),
-      ]);
+      assert.ok(await document.save(), 'the document was saved');
+      const result = await rechecked;
+      assert.equal(result.error, undefined);
+      const now = problems(document.uri);
+      assert.ok(now.includes('2:7 broken_link'), now.join(', '));
+      assert.ok(!now.some((p) => p.endsWith('redirected_link')), now.join(', '));
     } finally {
       await config.update('dns.server', undefined, vscode.ConfigurationTarget.Global);
     }

@@ -1,11 +1,15 @@
-// hostlens check [PATH...]: the links, mail domains and zone records of a workspace, through
-// the services (the embedded engine, or the hosted service when HOSTLENS_DOMAIN_API_URL and
-// HOSTLENS_META_API_URL are set, with HOSTLENS_API_TOKEN, the editor's remote settings).
+// hostlens check [PATH...]: the links, host names, mail domains and zone records of a workspace,
+// through the services: the embedded engine, or a hosted service (`--api URL`, the origin
+// `hostlens serve` prints; or HOSTLENS_DOMAIN_API_URL and HOSTLENS_META_API_URL, the editor's
+// two base URL settings) with the token from HOSTLENS_API_TOKEN (never an argument: the
+// command lines of a machine's processes are visible to all its users).
 //   exit 0: no finding is an error; 1: one is; 2: the run itself failed.
 import { pathToFileURL } from 'node:url';
 import { LookupError } from '../../contract/errors';
 import type { Services } from '../../contract/services';
 import type { CheckProgress } from '../../services/check/index';
+import { SERVICE_PREFIX } from '../../server/routes';
+import { checkBaseUrl } from '../../services/baseUrl';
 import { parseCommandArgs, type CommandRun } from '../commands';
 import { VERSION } from '../usage';
 
@@ -17,12 +21,15 @@ export const run: CommandRun = async (args, io, command) => {
     server: { type: 'string' },
     'max-per-host': { type: 'string' },
     'expiry-days': { type: 'string' },
+    backend: { type: 'string' },
+    api: { type: 'string' },
   });
   const maxPerHost = positiveInteger(values['max-per-host'], '--max-per-host', command.usage);
   const expiryDays = positiveInteger(values['expiry-days'], '--expiry-days', command.usage);
+  const backend = chooseBackend(values.backend, values.api, process.env, command.usage);
   const [{ checkWorkspace, toSarif }, services] = await Promise.all([
     import('../../services/check/index'),
-    openServices(process.env),
+    openServices(backend, process.env),
   ]);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -59,14 +66,61 @@ export const run: CommandRun = async (args, io, command) => {
   }
 };
 
-async function openServices(env: NodeJS.ProcessEnv): Promise<Services> {
-  const domain = env.HOSTLENS_DOMAIN_API_URL?.trim();
-  const meta = env.HOSTLENS_META_API_URL?.trim();
-  if (domain && meta) {
+type Backend = { kind: 'embedded' } | { kind: 'remote'; domain: string; meta: string };
+
+/**
+ * `--backend embedded` wins over everything; `--api` (or `--backend remote`) asks for the
+ * service; with neither, the service is used when both base URLs are in the environment, as
+ * before. The base URLs are checked here: a bad one would otherwise fail every link.
+ */
+function chooseBackend(
+  backend: string | undefined,
+  api: string | undefined,
+  env: NodeJS.ProcessEnv,
+  usage: string,
+): Backend {
+  if (backend !== undefined && backend !== 'embedded' && backend !== 'remote') {
+    throw new LookupError(
+      'invalid_argument',
+      `--backend is embedded or remote, not ${JSON.stringify(backend)}\nusage: ${usage}`,
+    );
+  }
+  if (backend === 'embedded') {
+    if (api !== undefined) {
+      throw new LookupError(
+        'invalid_argument',
+        '--api names a service: not with --backend embedded',
+      );
+    }
+    return { kind: 'embedded' };
+  }
+  let domain = env.HOSTLENS_DOMAIN_API_URL?.trim() || undefined;
+  let meta = env.HOSTLENS_META_API_URL?.trim() || undefined;
+  if (api !== undefined) {
+    const origin = checkBaseUrl(api, '--api').href.replace(/\/+$/, '');
+    domain = `${origin}${SERVICE_PREFIX.domain}`;
+    meta = `${origin}${SERVICE_PREFIX.meta}`;
+  }
+  if (domain === undefined || meta === undefined) {
+    if (backend === 'remote') {
+      throw new LookupError(
+        'invalid_argument',
+        '--backend remote needs --api URL (or HOSTLENS_DOMAIN_API_URL and HOSTLENS_META_API_URL)',
+      );
+    }
+    return { kind: 'embedded' };
+  }
+  checkBaseUrl(domain, 'HOSTLENS_DOMAIN_API_URL');
+  checkBaseUrl(meta, 'HOSTLENS_META_API_URL');
+  return { kind: 'remote', domain, meta };
+}
+
+async function openServices(backend: Backend, env: NodeJS.ProcessEnv): Promise<Services> {
+  if (backend.kind === 'remote') {
     const { HttpServices } = await import('../../services/http');
     return new HttpServices({
-      domainApiBaseUrl: domain,
-      metaApiBaseUrl: meta,
+      domainApiBaseUrl: backend.domain,
+      metaApiBaseUrl: backend.meta,
       token: () => env.HOSTLENS_API_TOKEN?.trim() || undefined,
     });
   }

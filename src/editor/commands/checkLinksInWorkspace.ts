@@ -17,11 +17,25 @@ export interface CheckLinksArgs {
   server?: string;
 }
 
+/** A re-check on save that ran to its end (not one a newer save replaced). */
+export interface LinkRecheck {
+  uri: vscode.Uri;
+  report?: CheckReport;
+  error?: string;
+}
+
+export interface LinkCheckFeature {
+  diagnostics: LinkDiagnostics;
+  /** Fires when a saved file's re-check is over and its Problems are set (tests wait on it). */
+  onDidRecheck: vscode.Event<LinkRecheck>;
+}
+
 export function registerCheckLinksInWorkspace(
   context: vscode.ExtensionContext,
   deps: Deps,
-): LinkDiagnostics {
+): LinkCheckFeature {
   const diagnostics = new LinkDiagnostics();
+  const rechecked = new vscode.EventEmitter<LinkRecheck>();
   const cacheFile = vscode.Uri.joinPath(context.globalStorageUri, 'link-check-cache.json').fsPath;
   const options = (cwd: string, args: CheckLinksArgs, signal: AbortSignal): CheckOptions => {
     const s = deps.settings();
@@ -108,9 +122,15 @@ export function registerCheckLinksInWorkspace(
         [{ file: document.uri.fsPath, text: document.getText() }],
         options(folder ?? dirname(document.uri.fsPath), {}, controller.signal),
       );
-      if (!controller.signal.aborted) diagnostics.set(document.uri, report.findings);
+      if (!controller.signal.aborted) {
+        diagnostics.set(document.uri, report.findings);
+        rechecked.fire({ uri: document.uri, report });
+      }
     } catch (err) {
-      if (!controller.signal.aborted) deps.log.warn(`link re-check: ${(err as Error).message}`);
+      if (!controller.signal.aborted) {
+        deps.log.warn(`link re-check: ${(err as Error).message}`);
+        rechecked.fire({ uri: document.uri, error: (err as Error).message });
+      }
     } finally {
       if (inFlight.get(key) === controller) inFlight.delete(key);
     }
@@ -118,6 +138,7 @@ export function registerCheckLinksInWorkspace(
 
   context.subscriptions.push(
     diagnostics,
+    rechecked,
     vscode.commands.registerCommand('hostlens.checkLinksInWorkspace', run),
     vscode.languages.registerCodeActionsProvider(
       { scheme: 'file' },
@@ -127,5 +148,5 @@ export function registerCheckLinksInWorkspace(
     vscode.workspace.onDidSaveTextDocument((document) => void recheck(document)),
     { dispose: () => inFlight.forEach((c) => c.abort()) },
   );
-  return diagnostics;
+  return { diagnostics, onDidRecheck: rechecked.event };
 }

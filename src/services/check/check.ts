@@ -1,12 +1,13 @@
 // The workspace check over any services: read the files, gather what they point at, check each
 // distinct URL once and each distinct host once (through the services, so a remote backend
-// makes every request itself), and turn the verdicts into findings at every place written.
+// makes every request itself), and turn the verdicts into findings at every place written. A
+// look-up that fails is said (lookup_failed, once for each thing asked), never taken as an answer.
 import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, sep } from 'node:path';
 import { getDomain, parse as parseHost } from 'tldts';
 import { LookupError } from '../../contract/errors';
 import type { Services } from '../../contract/services';
-import type { LinkResult } from '../../contract/shapes';
+import type { LinkResult, QueryResult } from '../../contract/shapes';
 import { anchorsOf } from './anchors';
 import { ResultCache, DEFAULT_CACHE_TTL_MS } from './cache';
 import { extractTargets, type Occurrence } from './extract';
@@ -53,8 +54,11 @@ export interface CheckInput {
   text: string;
 }
 
-/** Names kept for documentation and tests (RFC 2606, RFC 6761): never looked up. */
-const RESERVED_TLDS = new Set(['example', 'invalid', 'localhost']);
+/**
+ * Names kept for documentation and tests (RFC 2606, RFC 6761) and Tor's names (RFC 7686, not
+ * in the DNS at all): never looked up.
+ */
+const RESERVED_TLDS = new Set(['example', 'invalid', 'localhost', 'onion']);
 const RESERVED_DOMAINS = new Set(['example.com', 'example.net', 'example.org']);
 
 const DAY_MS = 86_400_000;
@@ -100,13 +104,16 @@ export async function checkTexts(
 type HostVerdict =
   | { kind: 'resolves' }
   | { kind: 'nxdomain' }
-  /** the look-up failed: nothing is said about the name */
-  | { kind: 'unknown' };
+  /** the look-up failed: the name may or may not exist */
+  | { kind: 'unknown'; why: string };
 
 type DomainVerdict =
-  { kind: 'unregistered' } | { kind: 'registered'; expires?: string } | { kind: 'unknown' };
+  | { kind: 'unregistered' }
+  | { kind: 'registered'; expires?: string }
+  | { kind: 'unknown'; why: string };
 
-type MailVerdict = { accepts: true } | { accepts: false; why: string };
+type MailVerdict =
+  { accepts: true } | { accepts: false; why: string } | { accepts: 'unknown'; why: string };
 
 interface UrlCheck {
   url: string;
@@ -122,7 +129,11 @@ class CheckRun {
   private readonly urls = new Map<string, UrlCheck>();
   private readonly mail = new Map<string, Occurrence[]>();
   private readonly records = new Map<string, Occurrence[]>();
+  /** host names written on their own */
+  private readonly hosts = new Map<string, Occurrence[]>();
   private readonly local: Occurrence[] = [];
+  /** failed look-ups by what was asked: the first message and every place that needed it */
+  private readonly failures = new Map<string, { message: string; occurrences: Occurrence[] }>();
   private readonly hostVerdicts = new Map<string, Promise<HostVerdict>>();
   private readonly domainVerdicts = new Map<string, Promise<DomainVerdict>>();
   private readonly progress: CheckProgress = { total: 0, done: 0 };
@@ -156,6 +167,8 @@ class CheckRun {
         if (!isReserved(t.domain)) push(this.mail, t.domain, o);
       } else if (t.kind === 'record') {
         if (!isReserved(t.name)) push(this.records, t.name, o);
+      } else if (t.kind === 'host') {
+        if (isPublicName(t.name)) push(this.hosts, t.name, o);
       } else this.addUrl(o, t.url);
     }
   }
@@ -183,19 +196,44 @@ class CheckRun {
 
   async finish(): Promise<void> {
     await this.checkLocal();
-    this.progress.total = this.urls.size + this.mail.size + this.records.size;
+    this.progress.total = this.urls.size + this.mail.size + this.records.size + this.hosts.size;
     this.report_progress();
     const work: Array<Promise<void>> = [];
-    for (const check of this.urls.values()) work.push(this.settle(this.checkUrl(check)));
+    work.push(...this.urlLanes());
     for (const [domain, occurrences] of this.mail)
       work.push(this.settle(this.checkMail(domain, occurrences)));
     for (const [name, occurrences] of this.records)
       work.push(this.settle(this.checkRecord(name, occurrences)));
+    for (const [name, occurrences] of this.hosts)
+      work.push(this.settle(this.checkHost(name, occurrences)));
     await Promise.all(work);
     if (this.options.signal?.aborted) throw new LookupError('cancelled', 'The check was cancelled');
   }
 
+  /**
+   * The URLs, a few lanes a host, each lane taking its host's next URL when its last is done:
+   * as many checks are under way as the host may have requests open, and the rest wait as
+   * data, not as 20,000 suspended calls (the heap of a big run stays near that of a small one).
+   */
+  private urlLanes(): Array<Promise<void>> {
+    const byHost = new Map<string, UrlCheck[]>();
+    for (const check of this.urls.values()) push(byHost, check.host, check);
+    const lanes: Array<Promise<void>> = [];
+    for (const checks of byHost.values()) {
+      checks.reverse(); // pop() then takes them in the order written
+      const lane = async () => {
+        for (let check = checks.pop(); check; check = checks.pop()) {
+          await this.settle(this.checkUrl(check));
+        }
+      };
+      const width = Math.min(this.limiter.perHost, checks.length);
+      for (let i = 0; i < width; i++) lanes.push(lane());
+    }
+    return lanes;
+  }
+
   report(): CheckReport {
+    this.reportFailures();
     const hosts = new Set([...this.hostVerdicts.keys(), ...this.mail.keys()]);
     this.findings.sort(
       (a, b) =>
@@ -291,6 +329,7 @@ class CheckRun {
         .catch((err: unknown) => asLookupError(err));
       if (this.options.signal?.aborted) throw new LookupError('cancelled', 'cancelled');
       if (outcome instanceof LookupError) {
+        endsTheRun(outcome);
         if (outcome.code === 'upstream_error' && networkTries < retries) {
           await delay(jitter(RETRY_BASE_MS * 2 ** networkTries++), this.options.signal);
           continue;
@@ -407,11 +446,15 @@ class CheckRun {
         this.callOptions(),
       );
       if (answer.status === 'NXDOMAIN') return { kind: 'nxdomain' };
+      // Nothing found while a question failed: the failed one might have found it.
+      const failed = unanswered(answer);
+      if (failed) return { kind: 'unknown', why: failed };
       this.cache.set(key, true);
       return { kind: 'resolves' };
     } catch (err) {
+      endsTheRun(err);
       if (err instanceof LookupError && err.code === 'not_found') return { kind: 'nxdomain' };
-      return { kind: 'unknown' };
+      return { kind: 'unknown', why: reason(err) };
     }
   }
 
@@ -438,8 +481,9 @@ class CheckRun {
       this.cache.set(key, expires ? { expires } : {});
       return verdict;
     } catch (err) {
+      endsTheRun(err);
       if (err instanceof LookupError && err.code === 'not_found') return { kind: 'unregistered' };
-      return { kind: 'unknown' };
+      return { kind: 'unknown', why: reason(err) };
     }
   }
 
@@ -453,9 +497,16 @@ class CheckRun {
     kind: 'unresolvable_host' | 'dangling_record',
   ): Promise<void> {
     const domain = registrable(name);
-    const verdict = domain ? await this.domainVerdict(domain) : { kind: 'unknown' as const };
+    const verdict = domain ? await this.domainVerdict(domain) : undefined;
+    if (verdict?.kind === 'unknown' && domain) {
+      this.failed(
+        `whois ${domain}`,
+        `whether ${domain} is registered could not be checked: ${verdict.why}`,
+        occurrences,
+      );
+    }
     for (const o of occurrences) {
-      if (verdict.kind === 'unregistered' && domain) {
+      if (verdict?.kind === 'unregistered' && domain) {
         const what = kind === 'dangling_record' ? 'dangling_record' : 'registrable_domain';
         this.find(
           o,
@@ -475,6 +526,14 @@ class CheckRun {
     const domain = registrable(host);
     if (!domain) return;
     const verdict = await this.domainVerdict(domain);
+    if (verdict.kind === 'unknown') {
+      this.failed(
+        `whois ${domain}`,
+        `the registration of ${domain} could not be checked (${verdict.why}): its expiry is unknown`,
+        occurrences,
+      );
+      return;
+    }
     if (verdict.kind !== 'registered' || verdict.expires === undefined) return;
     const expires = Date.parse(verdict.expires);
     if (Number.isNaN(expires)) return;
@@ -493,6 +552,14 @@ class CheckRun {
 
   private async checkMail(domain: string, occurrences: Occurrence[]): Promise<void> {
     const verdict = await this.mailVerdict(domain);
+    if (verdict.accepts === 'unknown') {
+      this.failed(
+        `mail ${domain}`,
+        `whether ${domain} takes mail could not be checked: ${verdict.why}`,
+        occurrences,
+      );
+      return;
+    }
     if (verdict.accepts) {
       await this.reportDomain(domain, occurrences);
       return;
@@ -509,9 +576,12 @@ class CheckRun {
         { host: domain, types: ['MX', 'A', 'AAAA'], ...server },
         this.callOptions(),
       );
-    } catch {
-      return { accepts: true }; // the look-up failed: nothing is said about the domain
+    } catch (err) {
+      endsTheRun(err);
+      return { accepts: 'unknown', why: reason(err) };
     }
+    const failed = answer.status === 'NXDOMAIN' ? undefined : unanswered(answer);
+    if (failed) return { accepts: 'unknown', why: failed };
     if (answer.status === 'NXDOMAIN') {
       const reg = registrable(domain);
       const whois = reg ? await this.domainVerdict(reg) : undefined;
@@ -536,14 +606,55 @@ class CheckRun {
       await this.reportMissingName(name, occurrences, 'dangling_record');
       return;
     }
+    if (verdict.kind === 'unknown') {
+      this.failed(`dns ${name}`, `${name} could not be resolved: ${verdict.why}`, occurrences);
+    }
     // Resolving is not enough when the domain behind it is free for the taking.
     const domain = registrable(name);
     if (!domain) return;
     const whois = await this.domainVerdict(domain);
-    if (whois.kind === 'unregistered') {
+    if (whois.kind === 'unknown') {
+      this.failed(
+        `whois ${domain}`,
+        `whether ${domain} is registered could not be checked: ${whois.why}`,
+        occurrences,
+      );
+    } else if (whois.kind === 'unregistered') {
       for (const o of occurrences)
         this.find(o, 'dangling_record', `${domain} is not registered: anyone can register it`);
     }
+  }
+
+  /** A host name written on its own: it should exist, and its domain stay registered. */
+  private async checkHost(name: string, occurrences: Occurrence[]): Promise<void> {
+    const verdict = await this.hostVerdict(name);
+    if (verdict.kind === 'nxdomain') {
+      await this.reportMissingName(name, occurrences, 'unresolvable_host');
+    } else if (verdict.kind === 'unknown') {
+      this.failed(`dns ${name}`, `${name} could not be resolved: ${verdict.why}`, occurrences);
+    } else {
+      await this.reportDomain(name, occurrences);
+    }
+  }
+
+  private failed(asked: string, message: string, occurrences: Occurrence[]): void {
+    const failure = this.failures.get(asked);
+    if (failure) failure.occurrences.push(...occurrences);
+    else this.failures.set(asked, { message, occurrences: [...occurrences] });
+  }
+
+  /**
+   * One lookup_failed finding for each thing whose look-up failed, at the first place (in
+   * file order) that needed it: a WHOIS server that is down should not fill the Problems panel.
+   */
+  private reportFailures(): void {
+    for (const { message, occurrences } of this.failures.values()) {
+      const first = occurrences.reduce((a, b) => (compareOccurrences(a, b) <= 0 ? a : b));
+      const others = new Set(occurrences.map((o) => `${o.file}:${o.line}:${o.column}`)).size - 1;
+      const more = others > 0 ? ` (and ${others} more place${others === 1 ? '' : 's'})` : '';
+      this.find(first, 'lookup_failed', `${message}${more}`);
+    }
+    this.failures.clear();
   }
 
   private callOptions() {
@@ -563,6 +674,38 @@ class CheckRun {
     if (finalUrl !== undefined) finding.final_url = finalUrl;
     this.findings.push(finding);
   }
+}
+
+/**
+ * A service that refuses the token refuses every call: the run fails (exit 2) rather than
+ * report each link as broken.
+ */
+function endsTheRun(err: unknown): void {
+  if (err instanceof LookupError && err.code === 'unauthorized') throw err;
+}
+
+/** Why an answer without records may be wrong: the questions that failed, if any did. */
+function unanswered(answer: QueryResult): string | undefined {
+  if (answer.records.length > 0 || !answer.errors?.length) return undefined;
+  return answer.errors.map((e) => `${e.type} ${e.code}`).join(', ');
+}
+
+function reason(err: unknown): string {
+  return err instanceof LookupError ? `${err.code}: ${err.message}` : String(err);
+}
+
+function compareOccurrences(a: Occurrence, b: Occurrence): number {
+  return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column;
+}
+
+/**
+ * A name written on its own is looked up only under a suffix of the ICANN section of the
+ * public suffix list: under any other (corp, lan, an internal zone) the public DNS cannot speak
+ * for it, and an NXDOMAIN would be a false alarm.
+ */
+function isPublicName(name: string): boolean {
+  if (isReserved(name) || isIp(name)) return false;
+  return parseHost(name, { allowPrivateDomains: false }).isIcann === true;
 }
 
 /** What a failed link call means. */

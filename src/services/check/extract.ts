@@ -1,6 +1,6 @@
-// What a check looks at in one file: every http(s) URL and mailto: address detect/ finds,
-// Markdown and HTML links to other files of the workspace (and their #anchors), and in a zone
-// file the names its CNAME, MX, NS and SRV records point at outside the zone.
+// What a check looks at in one file: every http(s) URL, mailto: address and host name detect/
+// finds, Markdown and HTML links to other files of the workspace (and their #anchors), and in
+// a zone file the names its CNAME, MX, NS and SRV records point at outside the zone.
 import { dirname, extname, resolve } from 'node:path';
 import { detectInLine, isZoneFileNameCandidate, looksLikeZoneFile } from '../../detect/index';
 import { guessOrigin, loadZone } from '../../engine/zone/index';
@@ -8,6 +8,8 @@ import { guessOrigin, loadZone } from '../../engine/zone/index';
 export type Target =
   | { kind: 'url'; url: string }
   | { kind: 'mailto'; domain: string }
+  /** a host name written on its own, outside a URL (lower case, no trailing dot) */
+  | { kind: 'host'; name: string }
   /** a file of the workspace (absolute path), with the anchor asked for */
   | { kind: 'local'; path: string; fragment?: string }
   /** a zone record's target name (lower case, no trailing dot) */
@@ -120,11 +122,20 @@ function textTargets(file: string, text: string, languageId: string | undefined)
         continue;
       }
     }
-    for (const item of detectInLine(line, languageId ? { languageId } : {})) {
+    const items = detectInLine(line, languageId ? { languageId } : {});
+    const urlHosts = new Set(items.filter((i) => i.kind === 'url').map((i) => hostOf(i.text)));
+    for (const item of items) {
       if (item.kind === 'url') {
         found.push(at(file, n, item.start, item.text, { kind: 'url', url: item.text }));
       } else if (item.kind === 'email' && /mailto:$/i.test(line.slice(0, item.start))) {
         found.push(at(file, n, item.start - 7, `mailto:${item.text}`, mailto(item.value)));
+      } else if (
+        item.kind === 'hostname' &&
+        !item.value.startsWith('*.') &&
+        // "[example.org](https://example.org/)": the URL's own check speaks for the name
+        !urlHosts.has(item.value)
+      ) {
+        found.push(at(file, n, item.start, item.text, { kind: 'host', name: item.value }));
       }
     }
     if (markup) found.push(...relativeLinks(file, line, n, markdown));
@@ -169,6 +180,14 @@ function localTarget(file: string, dest: string): Target | undefined {
     path = resolve(dirname(file), decoded);
   }
   return fragment === undefined ? { kind: 'local', path } : { kind: 'local', path, fragment };
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
 
 function mailto(domain: string): Target {

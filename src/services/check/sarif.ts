@@ -13,6 +13,7 @@ const RULE_TEXT: Record<FindingKind, string> = {
   timeout: 'The link did not answer in time',
   rate_limited: 'The host kept answering 429 or 503',
   blocked_target: 'The service may not fetch this address (private or loopback)',
+  lookup_failed: 'A DNS or WHOIS look-up failed, so what it would tell is unknown',
 };
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;

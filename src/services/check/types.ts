@@ -12,6 +12,7 @@ export const FINDING_KINDS = [
   'timeout',
   'rate_limited',
   'blocked_target',
+  'lookup_failed',
 ] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
@@ -20,7 +21,8 @@ export type Severity = 'error' | 'warning' | 'info';
 /**
  * A broken thing breaks the build; what may be transient (a timeout, a rate limit) or is a
  * matter of upkeep (a redirect, a lapse still weeks away) warns. A link the service may not
- * fetch (server mode, private address) is not known to be broken: it warns.
+ * fetch (server mode, private address) is not known to be broken: it warns. A look-up that
+ * failed (DNS, WHOIS) is said, not skipped, but says nothing about the link: it informs.
  */
 export const DEFAULT_SEVERITY: Readonly<Record<FindingKind, Severity>> = {
   broken_link: 'error',
@@ -33,6 +35,7 @@ export const DEFAULT_SEVERITY: Readonly<Record<FindingKind, Severity>> = {
   timeout: 'warning',
   rate_limited: 'warning',
   blocked_target: 'warning',
+  lookup_failed: 'info',
 };
 
 export interface Finding {

@@ -15,6 +15,7 @@ const KIND_LABEL: Record<FindingKind, string> = {
   timeout: 'Timed out',
   rate_limited: 'Rate limited',
   blocked_target: 'Blocked (private address)',
+  lookup_failed: 'Look-ups that failed',
 };
 
 export class LinkCheckSummaryNode extends ResultNode {
