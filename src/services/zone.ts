@@ -7,7 +7,7 @@ import { LookupError } from '../contract/errors';
 import {
   guessOrigin,
   loadRows,
-  recordLine,
+  printRecords,
   type DocumentOptions,
   type ZoneProblem,
 } from '../engine/zone/index';
@@ -39,7 +39,7 @@ export interface ZoneCheckProblem {
 export interface ZoneCheckResult {
   origin: string | undefined;
   problems: ZoneCheckProblem[];
-  /** with `print`: every record loaded, a master-file line each in canonical form */
+  /** with `print`: the records loaded, a master-file line each, as named-compilezone -s full writes them (print.ts) */
   records?: string[];
 }
 
@@ -97,8 +97,9 @@ export function checkZoneFile(file: string, origin?: string, print = false): Zon
     problems: problems.map(toCheckProblem),
   };
   if (print) {
-    result.records = [];
-    for (let row = 0; row < rows.count; row++) result.records.push(recordLine(rows.record(row)));
+    const records = [];
+    for (let row = 0; row < rows.count; row++) records.push(rows.record(row));
+    result.records = printRecords(records);
   }
   return result;
 }

@@ -96,10 +96,7 @@ export function loadRows(
   return { problems: sortProblems([...parsed.problems, ...checks.problems()]), rows };
 }
 
-/** A record as a master-file line in canonical form: owner, TTL, class, type, record data. */
-export function recordLine(r: ZoneRecord): string {
-  return `${r.owner} ${r.ttl} IN ${r.type} ${r.data}`;
-}
+export { printRecords } from './print';
 
 /**
  * The zone a file is for when no origin is given: its first $ORIGIN before any record, else

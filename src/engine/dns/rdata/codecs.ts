@@ -284,6 +284,14 @@ function quotedRest(what: string, mustQuote: boolean): FieldCodec {
   };
 }
 
+/** Text in pieces of 56 characters, as BIND's master-file dump writes base64 and hex. */
+function inPieces(text: string): string {
+  if (text.length <= 56) return text;
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += 56) pieces.push(text.slice(i, i + 56));
+  return pieces.join(' ');
+}
+
 /**
  * Octets to the end of the record, at least one, written as one or more tokens of base64 or
  * hex; `upper` prints hex in capitals (as BIND prints EID, NIMLOC and HIP's HIT).
@@ -300,7 +308,10 @@ function blob(encoding: 'base64' | 'hex', upper = false): FieldCodec {
       }
       const bytes = Buffer.from(text, encoding);
       out.octets(bytes);
-      return upper ? bytes.toString(encoding).toUpperCase() : bytes.toString(encoding);
+      const canonical = bytes.toString(encoding);
+      if (r.style === 'bind')
+        return inPieces(encoding === 'hex' ? canonical.toUpperCase() : canonical);
+      return upper ? canonical.toUpperCase() : canonical;
     },
     print(w, out) {
       const rest = w.rest();
@@ -315,7 +326,8 @@ function blob(encoding: 'base64' | 'hex', upper = false): FieldCodec {
 
 /**
  * Octets as hex groups of `group` octets joined by `separator`: EUI-48 and EUI-64 (RFC 7043,
- * two digits a group) and ILNP's 64-bit values (RFC 6742, groups of up to four digits).
+ * two digits a group, printed so; BIND reads one as well) and ILNP's 64-bit values (RFC 6742,
+ * groups of up to four digits).
  */
 function grouped(
   octets: number,
@@ -327,7 +339,7 @@ function grouped(
   const groups = octets / group;
   const pattern = new RegExp(
     group === 1
-      ? `^[0-9a-fA-F]{2}(${separator}[0-9a-fA-F]{2}){${groups - 1}}$`
+      ? `^[0-9a-fA-F]{1,2}(${separator}[0-9a-fA-F]{1,2}){${groups - 1}}$`
       : `^[0-9a-fA-F]{1,4}(${separator}[0-9a-fA-F]{1,4}){${groups - 1}}$`,
   );
   return printed({
@@ -585,7 +597,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
         fail('bad-hex', `bad salt "${text}"`, at);
       }
       out.counted(Buffer.from(text, 'hex'));
-      return text.toLowerCase();
+      return r.style === 'bind' ? text.toUpperCase() : text.toLowerCase();
     },
     print(w, out) {
       const salt = w.counted('the salt');
@@ -601,7 +613,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
       const bytes = fromBase32Hex(text);
       if (bytes === undefined) fail('bad-base32', `bad base32hex "${text}"`, at);
       out.counted(bytes);
-      return toBase32Hex(bytes);
+      return r.style === 'bind' ? toBase32Hex(bytes).toUpperCase() : toBase32Hex(bytes);
     },
     print(w, out) {
       const hash = w.counted('the next hashed owner');

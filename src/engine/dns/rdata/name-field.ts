@@ -1,6 +1,16 @@
 // The name field kind: a domain name of the record data, relative names completed with the
-// origin; printed lower case when the reader asks for the canonical form.
-import { keyText, nameText, nameToWire, isNameError, parseName, readName } from '../names';
+// origin. Its text keeps the case it was written in (as BIND prints it back); its wire form,
+// the one records are compared by, is lower case, and so is the text printed from the wire
+// when the reader asks for the canonical form.
+import {
+  keyText,
+  nameText,
+  nameToWire,
+  isNameError,
+  parseName,
+  readName,
+  textToLabels,
+} from '../names';
 import type { FieldCodec } from './codecs';
 import { fail } from './reader';
 
@@ -10,7 +20,8 @@ export const name: FieldCodec = {
     const parsed = parseName(r.next('a name').text, r.origin);
     if (isNameError(parsed)) fail(parsed.code, parsed.message, at);
     nameToWire(parsed.key, out);
-    return parsed.key;
+    if (parsed.text === parsed.key) return parsed.key;
+    return isPlainAscii(parsed.text) ? parsed.text : keyText(textToLabels(parsed.text), false);
   },
   print(w, out) {
     const { labels, next } = readName(w.message, w.at);
@@ -38,3 +49,12 @@ export const name: FieldCodec = {
     return keyText(labels, true);
   },
 };
+
+/** ASCII without escapes: a name's text that is already in its presentation form. */
+function isPlainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c || c >= 0x7f || c <= 0x20) return false;
+  }
+  return true;
+}

@@ -41,6 +41,11 @@ export class TokenReader {
   constructor(
     readonly tokens: Token[],
     readonly origin: string | undefined,
+    /**
+     * 'bind': the text in the form BIND's master-file dump writes (hex in capitals, base64 and
+     * hex in pieces of 56 characters) rather than the canonical one
+     */
+    readonly style?: 'bind',
   ) {}
   done(): boolean {
     return this.index >= this.tokens.length;

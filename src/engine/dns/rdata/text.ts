@@ -22,6 +22,7 @@ export type { RdataError, Token };
 export interface Rdata {
   /** canonical wire form, hex */
   wire: string;
+  /** presentation: names absolute, in the case they were written; numbers decimal */
   data: string;
   /** key of the name a NS, MX, SRV or CNAME points at, and the index of its token */
   target?: string;
@@ -39,8 +40,9 @@ export function parseRdata(
   type: string,
   tokens: Token[],
   origin: string | undefined,
+  style?: 'bind',
 ): Rdata | RdataError {
-  const parsed = readRdata(type, tokens, origin);
+  const parsed = readRdata(type, tokens, origin, style);
   if ('code' in parsed) return parsed;
   return { ...parsed, wire: Buffer.from(parsed.wire).toString('hex') };
 }
@@ -53,6 +55,7 @@ export function readRdata(
   type: string,
   tokens: Token[],
   origin: string | undefined,
+  style?: 'bind',
 ): RdataOctets | RdataError {
   // Failures unwind by exception from deep in a field reader; a file with thousands of bad
   // lines must not pay for a stack trace each.
@@ -72,7 +75,7 @@ export function readRdata(
         token: 0,
       };
     }
-    const reader = new TokenReader(tokens, origin);
+    const reader = new TokenReader(tokens, origin, style);
     wire.reset();
     const { fields } = spec;
     let data = '';
@@ -153,10 +156,13 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets 
     return { wire: octets, data: genericText(octets) };
   }
   try {
-    const canonical = printRdata(Buffer.from(lower, 'hex'), 0, length, spec, true);
+    const octets = Buffer.from(lower, 'hex');
+    const canonical = printRdata(octets, 0, length, spec, true);
     const broken = spec.check?.(canonical.fields, length);
     if (broken !== undefined) fail(broken.code, broken.message, 2);
-    const result: RdataOctets = { wire: canonical.wire, data: canonical.text };
+    // the text keeps the names' case as the data gave it, as the usual presentation does
+    const shown = printRdata(octets, 0, length, spec, false).text;
+    const result: RdataOctets = { wire: canonical.wire, data: shown };
     // the name it points at, for the target checks, as in the usual form
     if (spec.target !== undefined) {
       result.target = canonical.fields[spec.target].toLowerCase();

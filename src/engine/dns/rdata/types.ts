@@ -92,6 +92,17 @@ function digestLength(fields: string[], wireLength: number) {
   };
 }
 
+/** RFC 4255 and RFC 6594: a SHA-1 fingerprint (type 1) is 20 octets, a SHA-256 one (2) 32. */
+function fingerprintLength(fields: string[], wireLength: number) {
+  const expected = ({ '1': 20, '2': 32 } as Record<string, number>)[fields[1]];
+  const actual = wireLength - 2;
+  if (expected === undefined || actual === expected) return undefined;
+  return {
+    code: 'bad-digest',
+    message: `fingerprint type ${fields[1]} needs ${expected} octets, not ${actual}`,
+  };
+}
+
 /**
  * RFC 2535 section 3.1.2: flags with both "no key" bits set (0xC000) carry no key; any
  * other flags do.
@@ -328,6 +339,7 @@ export const TYPES: Record<string, TypeSpec> = {
   SSHFP: {
     code: 44,
     fields: fields('algorithm:u8 fp_type:u8 fingerprint:hex'),
+    check: fingerprintLength,
     rfc: 'RFC 4255',
     summary: 'SSH key fingerprint',
   },

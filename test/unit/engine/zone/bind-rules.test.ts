@@ -3,7 +3,7 @@
 // makes. The differential suite (differential.test.ts) holds the same rules against
 // named-checkzone on generated zones; these say what each rule is, with its RFC.
 import assert from 'node:assert/strict';
-import { loadZone, recordLine, ZoneSession } from '../../../../src/engine/zone/index';
+import { loadZone, printRecords, ZoneSession } from '../../../../src/engine/zone/index';
 import { MAX_RRSET_OCTETS } from '../../../../src/engine/zone/owner-rules';
 
 const HEAD = '$TTL 300\n@ SOA ns1 hm 1 3600 600 86400 300\n@ NS ns1\nns1 A 192.0.2.1\n';
@@ -24,8 +24,11 @@ function problems(body: string, severity: 'error' | 'warning'): string[] {
     .map((p) => `${p.range.line + 1}:${p.code}`);
 }
 
+/** The records as zone-check --print writes them, blanks made single. */
 function lines(text: string): string[] {
-  return loadZone(text, { origin: ORIGIN }).records.map(recordLine);
+  return printRecords(loadZone(text, { origin: ORIGIN }).records).map((l) =>
+    l.replace(/\s+/g, ' '),
+  );
 }
 
 describe('engine/zone rules of issue 27: BIND loads, HostLens refused', () => {
@@ -82,9 +85,10 @@ describe('engine/zone rules of issue 27: BIND loads, HostLens refused', () => {
 
   it('BIND’s $DATE: one YYYYMMDDHHMMSS time, read and checked, the TTLs left alone', () => {
     assert.deepEqual(errors('$DATE 20200101000000\na A 192.0.2.9\n'), []);
-    assert.equal(
-      lines(`${HEAD}$date 20251231235960\na A 192.0.2.9\n`).at(-1),
-      'a.example.com. 300 IN A 192.0.2.9',
+    assert.ok(
+      lines(`${HEAD}$date 20251231235960\na A 192.0.2.9\n`).includes(
+        'a.example.com. 300 IN A 192.0.2.9',
+      ),
     );
     for (const bad of [
       '2020',
@@ -216,9 +220,9 @@ describe('engine/zone rules of issue 27: the records BIND makes', () => {
     assert.deepEqual(lines(text), [
       'example.com. 120 IN SOA ns1.example.com. hm.example.com. 1 3600 600 86400 120',
       'example.com. 120 IN NS ns1.example.com.',
-      'ns1.example.com. 600 IN A 192.0.2.1',
       'b.example.com. 120 IN A 192.0.2.2',
       'c.example.com. 100 IN A 192.0.2.3',
+      'ns1.example.com. 600 IN A 192.0.2.1',
     ]);
     const warnings = loadZone(text, { origin: ORIGIN }).problems;
     assert.deepEqual(
@@ -242,11 +246,14 @@ describe('engine/zone rules of issue 27: the records BIND makes', () => {
       // the NS written generically points at ns3, which has no address
       ['6:duplicate-record', '8:missing-glue'],
     );
-    assert.deepEqual(lines(HEAD + body).slice(3), [
-      'm.example.com. 300 IN MX 10 mail.example.com.',
-      'm.example.com. 300 IN MX 10 mail.example.com.',
-      'm2.example.com. 300 IN MX 10 mail.example.com.',
+    // one MX at m (the same record twice), printed as first written, as BIND keeps it
+    assert.deepEqual(lines(HEAD + body), [
+      'example.com. 300 IN SOA ns1.example.com. hm.example.com. 1 3600 600 86400 300',
+      'example.com. 300 IN NS ns1.example.com.',
       'example.com. 300 IN NS ns3.example.com.',
+      'm.example.com. 300 IN MX 10 Mail.example.com.',
+      'm2.example.com. 300 IN MX 10 mail.example.com.',
+      'ns1.example.com. 300 IN A 192.0.2.1',
     ]);
   });
 });

@@ -102,7 +102,7 @@ describe('engine/zone parser', () => {
         '2vptu5timamqttgl4luu9kg21e0aor3s NSEC3 1 0 10 AABBCCDD 2VPTU5TIMAMQTTGL4LUU9KG21E0AOR3S A RRSIG',
         '@ NSEC3PARAM 1 0 10 -',
         '_443._tcp TLSA 3 1 1 0123456789ABCDEF',
-        'k SSHFP 4 2 0123456789abcdef',
+        'k SSHFP 4 2 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
         'n NAPTR 100 10 "u" "E2U+sip" "!^.*$!sip:info@example.com!" .',
         's SVCB 1 . alpn=h2,h3 port=8443 ipv4hint=192.0.2.1',
         's HTTPS 0 www.example.com.',
