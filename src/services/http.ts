@@ -8,6 +8,7 @@ import { printable } from '../contract/errors';
 import { OPERATIONS, type Operation } from '../contract/operations';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 import { DEFAULT_REQUEST_DEADLINE_MS } from '../contract/limits';
+import { callDeadline } from './deadline';
 
 export interface HttpServicesOptions {
   domainApiBaseUrl: string;
@@ -182,26 +183,6 @@ export class HttpServices implements DomainService, MetaService, Services {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
-}
-
-/** A signal that fires at the deadline or when the caller cancels, whichever comes first. */
-function callDeadline(timeoutMs: number, caller: AbortSignal | undefined) {
-  const controller = new AbortController();
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => controller.abort();
-  caller?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    expired: () => expired,
-    dispose: () => {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onAbort);
-    },
-  };
 }
 
 /** The JSON object of a 2xx answer; a typed error for redirects, problems and non-objects. */

@@ -8,6 +8,7 @@ import { getDomain, parse as parseHost } from 'tldts';
 import { LookupError } from '../../contract/errors';
 import type { Services } from '../../contract/services';
 import type { LinkResult, QueryResult } from '../../contract/shapes';
+import { callDeadline } from '../deadline';
 import { anchorsOf } from './anchors';
 import { ResultCache, DEFAULT_CACHE_TTL_MS } from './cache';
 import { extractTargets, type Occurrence } from './extract';
@@ -348,18 +349,8 @@ class CheckRun {
 
   private async callLink(url: string, fragments: string[]): Promise<LinkResult> {
     const timeoutMs = this.options.linkTimeoutMs ?? 30_000;
-    // One controller and one timer a link: AbortSignal.timeout and AbortSignal.any cost several
-    // times that, thousands of times over in a big check.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
     const outer = this.options.signal;
-    const cancel = () => controller.abort(outer?.reason);
-    if (outer?.aborted) cancel();
-    outer?.addEventListener('abort', cancel, { once: true });
+    const deadline = callDeadline(timeoutMs, outer);
     try {
       return await this.services.meta.link(
         {
@@ -367,16 +358,15 @@ class CheckRun {
           ...(fragments.length > 0 ? { fragments } : {}),
           ...(this.options.server ? { server: this.options.server } : {}),
         },
-        { signal: controller.signal },
+        { signal: deadline.signal },
       );
     } catch (err) {
-      if (timedOut && !outer?.aborted) {
+      if (deadline.expired() && !outer?.aborted) {
         throw new LookupError('upstream_timeout', `no answer within ${timeoutMs / 1000} s`);
       }
       throw err;
     } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', cancel);
+      deadline.dispose();
     }
   }
 
