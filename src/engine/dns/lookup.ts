@@ -65,7 +65,12 @@ export type Answer =
    * NXDOMAIN, or the name exists without records of the type (an RFC 7208 void lookup);
    * `aliased` when the answer held a CNAME chain all the same (an answer count above 0)
    */
-  | { kind: 'void'; aliased?: boolean }
+  | {
+      kind: 'void';
+      aliased?: boolean;
+      /** with `aliased`: the names of the chain, the asked one included, each once */
+      aliasNames?: number;
+    }
   /**
    * timeout, SERVFAIL, REFUSED: the answer is unknown; `detail` says where and how when the
    * look-up failed as a whole ("127.0.0.1:53 did not answer in 5 s")
@@ -99,8 +104,14 @@ export async function ask(
   if (failure) return { kind: 'error', code: failure.code };
   const records = result.records.filter((r) => r.type === type);
   if (records.length > 0) return { kind: 'records', records };
-  const aliased = (result.chain?.length ?? 0) > 0 || result.records.some((r) => r.type === 'CNAME');
-  return aliased ? { kind: 'void', aliased } : { kind: 'void' };
+  const aliases = result.chain?.length
+    ? result.chain
+    : result.records.filter((r) => r.type === 'CNAME');
+  if (aliases.length === 0) return { kind: 'void' };
+  const owner = (n: string | undefined): string => (n ?? '').toLowerCase().replace(/\.$/, '');
+  const names = new Set(aliases.map((r) => owner(r.name)));
+  names.add(owner(aliases[aliases.length - 1].value));
+  return { kind: 'void', aliased: true, aliasNames: names.size };
 }
 
 /**

@@ -3,7 +3,12 @@
 // surfacing as every question failing (a 502 upstream_error).
 import assert from 'node:assert/strict';
 import { domainKeys } from '../../../../src/engine/mail/dkim';
-import { resolveLookup } from '../../../../src/engine/dns/lookup';
+import {
+  ask,
+  isVoidLookup,
+  resolveLookup,
+  type DnsLookup,
+} from '../../../../src/engine/dns/lookup';
 import { checkHost } from '../../../../src/engine/mail/spf-check';
 import { senderPolicyRanges } from '../../../../src/engine/mail/spf';
 import { LookupError } from '../../../../src/contract/errors';
@@ -33,5 +38,28 @@ describe('resolveLookup', () => {
     assert.equal(typeof resolveLookup('', {}), 'function');
     assert.equal(typeof resolveLookup('  ', {}), 'function');
     assert.equal(typeof resolveLookup('127.0.0.1:5353', {}), 'function');
+  });
+});
+
+describe('ask(): an answer that holds only a CNAME chain', () => {
+  const cname = (name: string, value: string) => ({ name, type: 'CNAME', value, ttl: 60 });
+  const answer = (records: ReturnType<typeof cname>[], chain?: ReturnType<typeof cname>[]) =>
+    (() => Promise.resolve({ records, ...(chain ? { chain } : {}) })) as unknown as DnsLookup;
+
+  it('is not void (section 4.6.4), and names each name of the chain once', async () => {
+    const one = await ask(answer([cname('a.test', 'b.test.')]), 'a.test', 'A');
+    assert.deepEqual(one, { kind: 'void', aliased: true, aliasNames: 2 });
+    assert.equal(isVoidLookup(one), false);
+    // a loop stops where a name repeats: h3 -> h1 -> h2 -> h1
+    const loop = await ask(
+      answer(
+        [],
+        [cname('h3.test', 'h1.test'), cname('h1.test', 'h2.test'), cname('h2.test', 'h1.test')],
+      ),
+      'h3.test',
+      'A',
+    );
+    assert.deepEqual(loop, { kind: 'void', aliased: true, aliasNames: 3 });
+    assert.deepEqual(await ask(answer([]), 'a.test', 'A'), { kind: 'void' });
   });
 });

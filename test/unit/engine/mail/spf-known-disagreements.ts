@@ -96,36 +96,48 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
       o.ours.queries.some((q) => q.failed),
   },
   {
+    // Not a way of counting void look-ups: pyspf makes look-ups that check_host() does not make
+    // at that point, and counts them as any other.
     id: 'p-macro-expanded-early',
     section: '4.6.2, 4.6.4, 6.2',
     why:
-      'pyspf expands %{p} in every term of a record, and in exp=, as soon as it reads the ' +
-      'record, and counts the void look-ups behind it; terms are evaluated in order until one ' +
-      'matches, and exp= only after a fail, outside the limits',
+      'pyspf fetches exp= and expands %{p} (its PTR and address questions) while it parses a ' +
+      'record, before any term is evaluated ("always fetch explanation", spf.py), and counts ' +
+      'the void look-ups behind them; terms are evaluated in order until one matches (4.6.2), ' +
+      'exp= only after a fail (6.2), and its look-up is not subject to the limits (4.6.4). The ' +
+      'same questions asked in their turn count alike on both sides',
     applies: (o) =>
       o.reference === 'pyspf' &&
       theyHitVoidLimit(o) &&
       [explanationTemplate(o) ?? '', ...fetchedPolicies(o)].some((t) => /%\{p/i.test(t)),
   },
   {
+    // About how void look-ups are counted, and the two references disagree with each other:
+    // the verdict follows section 4.6.4 and Mail::SPF, and a problem line gives pyspf's.
     id: 'cname-counted-per-name',
     section: '4.6.4',
     why:
-      'pyspf counts each name of a CNAME chain that ends without records as a void look-up; ' +
-      'the section counts queries answered with an answer count of 0 or NXDOMAIN, and an ' +
-      'answer that holds the CNAME chain has an answer count above 0 (Mail::SPF agrees)',
+      'pyspf follows a CNAME chain that ends without records with a question of its own and ' +
+      'counts a void look-up at each name of the chain (spf.py dns(): once in the recursion, ' +
+      'once on return); the section counts queries answered with an answer count of 0 or ' +
+      'NXDOMAIN, and an answer that holds the CNAME chain has an answer count above 0 (Mail::SPF ' +
+      "agrees). The engine's problem line says that receivers running pyspf give permerror",
     applies: (o) =>
       o.reference === 'pyspf' &&
       theyHitVoidLimit(o) &&
-      voidQueries(o).some((q) => zoneHas(o, q.name, 'CNAME')),
+      voidQueries(o).some((q) => zoneHas(o, q.name, 'CNAME')) &&
+      (o.ours.problems ?? []).some((p) => /pyspf counts each name of the chain/.test(p)),
   },
   {
+    // Not a way of counting void look-ups: Mail::SPF leaves out questions the section asks,
+    // and pyspf asks them and counts them as the engine does.
     id: 'ptr-names-outside-target',
     section: '5.5',
     why:
       'Mail::SPF validates only the PTR names inside the target domain, so a name outside it ' +
       'that has no address is never asked; the section validates every name returned (up to ' +
-      '10), and an empty answer there is a void look-up of the ptr term',
+      '10) and pyspf asks them all too, and an empty answer there is a void look-up of the ' +
+      'ptr term on every side that asks it',
     applies: (o) =>
       o.reference === 'Mail::SPF' &&
       oursHitVoidLimit(o) &&
