@@ -365,6 +365,12 @@ export function parseText(text: string, ctx: Context, env: EntryEnv, rows: Recor
 }
 
 function isClass(text: string): boolean {
+  // asked of the one or two tokens after every owner: most are a TTL or a type, told apart by
+  // their first letter without making an upper-case copy
+  const first = text.charCodeAt(0) | 0x20;
+  if (first !== 0x69 && first !== 0x63 && first !== 0x68 && first !== 0x6e && first !== 0x61) {
+    return false; // none of i, c, h, n, a
+  }
   const upper = upperCase(text);
   return CLASSES.has(upper) || (upper.startsWith('CLASS') && /^CLASS\d+$/.test(upper));
 }
@@ -491,6 +497,7 @@ function record(
     typeCode: code,
     data: parsed.data,
     wire: parsed.wire,
+    wireLength: parsed.wireLength,
     target: targetToken === undefined ? undefined : target,
     file: out.env.fileLabel,
     line,
