@@ -41,7 +41,7 @@ export const COMMANDS: readonly Command[] = [
     summary:
       'serve the domain and metadata APIs over HTTP (tokens from HOSTLENS_TOKENS or --tokens-file)',
     usage:
-      'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--tokens-file FILE] [--log-format text|json] [--grace SECONDS] [--rate-limit N/min] [--burst N] [--max-open N]',
+      'hostlens serve [--host 127.0.0.1] [--port 8787] [--allow-private] [--allow-cidr CIDR]… [--tokens-file FILE] [--log-format text|json] [--grace SECONDS] [--rate-limit N/min] [--burst N] [--max-open N]',
     load: () => import('./commands/serve'),
   },
   {

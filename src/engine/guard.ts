@@ -102,6 +102,24 @@ export function createAddressGuard(allowCidrs: readonly string[] = []): AddressG
   };
 }
 
+/**
+ * A CIDR range in canonical form (its network address, compressed IPv6): 10.1.2.3/8 is
+ * 10.0.0.0/8. Undefined for text that is not a range.
+ */
+export function canonicalRange(cidr: string): string | undefined {
+  if (!/^[0-9a-f:.]+\/\d{1,3}$/i.test(cidr)) return undefined;
+  try {
+    const [range, bits] = ipaddr.parseCIDR(cidr);
+    const network =
+      range.kind() === 'ipv4'
+        ? ipaddr.IPv4.networkAddressFromCIDR(cidr)
+        : ipaddr.IPv6.networkAddressFromCIDR(cidr);
+    return `${network.toString()}/${bits}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The error of a refused address. The detail names the kind of address, never the address. */
 export function blockedTarget(why: string): LookupError {
   return new LookupError(

@@ -1,6 +1,7 @@
 // `hostlens serve`: reads tokens, builds the services through the caller's factory (the
 // embedded engine in practice), starts the server and shuts it down cleanly on SIGTERM/SIGINT.
 import { readFile } from 'node:fs/promises';
+import { canonicalRange } from '../services/embedded';
 import type { Services } from '../contract/services';
 import { tokenProblem } from './auth';
 import { formatLog, streamLines, type LogFormat } from './log';
@@ -13,6 +14,11 @@ export interface ServeArgs {
   port?: number | string;
   /** Lets the web fetcher reach private, loopback and link-local addresses. */
   allowPrivate?: boolean;
+  /**
+   * Address ranges (CIDR) the guard lets through while it refuses every other private one: an
+   * internal nameserver or site the service must reach. Also HOSTLENS_ALLOW_CIDR, commas.
+   */
+  allowCidr?: string[];
   /** One token per line; blank lines and `#` comments are skipped. */
   tokensFile?: string;
   /** `text` (default) or `json`. */
@@ -27,7 +33,11 @@ export interface ServeArgs {
   maxOpen?: string;
 }
 
-export type CreateServices = (options: { blockPrivate: boolean }) => Services | Promise<Services>;
+export type CreateServices = (options: {
+  blockPrivate: boolean;
+  /** with blockPrivate: the ranges the operator opened (--allow-cidr) */
+  allowCidrs?: string[];
+}) => Services | Promise<Services>;
 
 /** Where serve() writes and which signals it listens to; tests pass their own. */
 export interface ServeIo {
@@ -79,6 +89,30 @@ export async function loadTokens(
     if (problem) throw new ServeConfigError(`token #${i + 1}: ${problem}`);
   });
   return [...new Set(tokens)];
+}
+
+/**
+ * The ranges of --allow-cidr (each flag may hold several, by commas) or, without the flag,
+ * HOSTLENS_ALLOW_CIDR, in canonical form (10.1.2.3/8 is 10.0.0.0/8); a bad one stops start-up.
+ */
+export function allowedRanges(
+  argv: Pick<ServeArgs, 'allowCidr'>,
+  env: Record<string, string | undefined>,
+): string[] {
+  const given = argv.allowCidr ?? (env.HOSTLENS_ALLOW_CIDR ?? '').split(',');
+  const ranges = new Set<string>();
+  for (const part of given.flatMap((v) => v.split(','))) {
+    const text = part.trim();
+    if (text === '') continue;
+    const range = canonicalRange(text);
+    if (range === undefined) {
+      throw new ServeConfigError(
+        `--allow-cidr takes address ranges such as 10.20.0.0/16 or fd00:1::/64, not "${text}"`,
+      );
+    }
+    ranges.add(range);
+  }
+  return [...ranges];
 }
 
 function parseLogFormat(value: string | undefined): LogFormat {
@@ -184,7 +218,9 @@ export async function serve(
   let graceMs: number | undefined;
   let shared: ReturnType<typeof sharedStateOptions>;
   let limits: ReturnType<typeof tokenLimitOptions>;
+  let allowCidrs: string[];
   try {
+    allowCidrs = allowedRanges(argv, env);
     port = parsePort(argv.port);
     logFormat = parseLogFormat(argv.logFormat);
     graceMs = parseGrace(argv.graceSeconds);
@@ -204,7 +240,9 @@ export async function serve(
     return 2;
   }
   const blockPrivate = argv.allowPrivate !== true;
-  const services = await createServices({ blockPrivate });
+  const services = await createServices(
+    blockPrivate && allowCidrs.length > 0 ? { blockPrivate, allowCidrs } : { blockPrivate },
+  );
   let running;
   try {
     running = await startServer({
@@ -215,7 +253,7 @@ export async function serve(
       ...io.server,
       services,
       tokens,
-      cacheScope: blockPrivate ? 'guarded' : 'open',
+      cacheScope: cacheScope(blockPrivate, allowCidrs),
       host: argv.host ?? '127.0.0.1',
       port,
       log: io.server?.log ?? io.out,
@@ -234,6 +272,7 @@ export async function serve(
   say(
     ` listening on ${server.url} (domain: ${server.url}/domain, meta: ${server.url}/meta)` +
       (argv.allowPrivate ? '; private addresses allowed' : '') +
+      (blockPrivate && allowCidrs.length > 0 ? `; allowed ranges: ${allowCidrs.join(', ')}` : '') +
       (shared.redisUrl ? `; limits shared through Redis${shared.cache ? ', cache on' : ''}` : ''),
   );
   io.onListening?.(server.url);
@@ -264,4 +303,14 @@ export async function serve(
     io.signals.on('SIGTERM', onTerm);
     io.signals.on('SIGINT', onInt);
   });
+}
+
+/**
+ * What the guard allows, as the response cache's scope: answers are shared only between
+ * instances that would reach the same addresses (a range one instance opened is closed to
+ * another).
+ */
+export function cacheScope(blockPrivate: boolean, allowCidrs: readonly string[]): string {
+  if (!blockPrivate) return 'open';
+  return allowCidrs.length === 0 ? 'guarded' : `guarded+${[...allowCidrs].sort().join(',')}`;
 }

@@ -21,6 +21,9 @@ import { inspectMtaSts } from '../engine/tls/mta-sts';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 import type { WebOptions } from '../engine/web/fetcher';
 
+/** For `hostlens serve --allow-cidr`: a range as the guard reads it. */
+export { canonicalRange } from '../engine/guard';
+
 export interface EmbeddedOptions {
   /** DNS: per-try timeout and tries (engine defaults when absent). */
   dnsTimeoutMs?: number;

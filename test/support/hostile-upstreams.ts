@@ -309,6 +309,7 @@ const POINTER_LOOP = (() => {
  *   tcphang   TC over UDP; over TCP, accepts and never answers
  *   tcpdrip   TC over UDP; over TCP, a length of 65535 and one byte every 100 ms
  *   tcphuge   TC over UDP; over TCP, a length prefix of 65535 then garbage, then more
+ *   ttlN      an A record 127.0.0.1 with TTL N
  *   (anything else) an A record 127.0.0.1 with TTL 4294967295
  */
 export async function startHostileDns(): Promise<HostileFixture> {
@@ -347,7 +348,8 @@ export async function startHostileDns(): Promise<HostileFixture> {
         rr.writeUInt16BE(0xc00c, 0);
         rr.writeUInt16BE(1, 2);
         rr.writeUInt16BE(1, 4);
-        rr.writeUInt32BE(4294967295, 6);
+        const ttl = /^ttl(\d+)$/.exec(label);
+        rr.writeUInt32BE(ttl ? Number(ttl[1]) >>> 0 : 4294967295, 6);
         rr.writeUInt16BE(4, 10);
         rr.set([127, 0, 0, 1], 12);
         return reply(query, { ancount: 1 }, rr);

@@ -8,6 +8,7 @@ export const run: CommandRun = async (args, _io, command) => {
     host: { type: 'string' },
     port: { type: 'string' },
     'allow-private': { type: 'boolean' },
+    'allow-cidr': { type: 'string', multiple: true },
     'tokens-file': { type: 'string' },
     'log-format': { type: 'string' },
     grace: { type: 'string' },
@@ -20,6 +21,7 @@ export const run: CommandRun = async (args, _io, command) => {
       host: values.host,
       port: values.port,
       allowPrivate: values['allow-private'] === true,
+      allowCidr: values['allow-cidr'],
       tokensFile: values['tokens-file'],
       logFormat: values['log-format'],
       graceSeconds: values.grace,
@@ -28,8 +30,12 @@ export const run: CommandRun = async (args, _io, command) => {
       maxOpen: values['max-open'],
     },
     process.env,
-    async ({ blockPrivate }) => {
-      const services = new EmbeddedServices({ blockPrivate, warmUp: 'all' });
+    async ({ blockPrivate, allowCidrs }) => {
+      const services = new EmbeddedServices({
+        blockPrivate,
+        warmUp: 'all',
+        ...(allowCidrs ? { allowCidrs } : {}),
+      });
       // Listening before the warm-up ends would make the first request wait for it.
       await services.ready;
       return services;
