@@ -76,7 +76,9 @@ export interface RowInput {
   ttl: number;
   typeCode: number;
   data: string;
+  /** the record data in wire form: wire[0, wireLength) */
   wire: Uint8Array;
+  wireLength: number;
   target: string | undefined;
   file: string | undefined;
   /** the record's extent: from its first token to the end of its entry */
@@ -121,10 +123,10 @@ export class RecordRows {
     c[base + TYPE] = r.typeCode;
     c[base + TARGET] = r.target === undefined ? -1 : names.id(r.target);
     c[base + FILE] = r.file === undefined ? -1 : names.id(r.file);
-    const wireStart = this.reserve(r.wire.length);
-    this.arena.set(r.wire, wireStart);
+    const wireStart = this.reserve(r.wireLength);
+    for (let i = 0; i < r.wireLength; i++) this.arena[wireStart + i] = r.wire[i];
     c[base + WIRE_START] = wireStart;
-    c[base + WIRE_END] = wireStart + r.wire.length;
+    c[base + WIRE_END] = wireStart + r.wireLength;
     c[base + LINE] = r.line;
     c[base + START] = r.start;
     c[base + END_LINE] = r.endLine;
@@ -254,6 +256,7 @@ export class RecordRows {
         typeCode: r.typeCode,
         data: r.data,
         wire: this.wire(row),
+        wireLength: this.wire(row).length,
         target: r.target,
         file: r.file,
         line: r.range.line,

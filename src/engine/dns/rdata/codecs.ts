@@ -237,7 +237,26 @@ export function bitmapTypes(w: WireReader): number[] {
 }
 
 /** RRSIG times (RFC 4034 section 3.2): YYYYMMDDHHmmSS, or seconds as a plain number. */
+/**
+ * A signed zone writes the same few inception and expiration times on every RRSIG: each is
+ * read and printed once (a bounded cache of the texts and times seen).
+ */
+const sigTimes = new Map<string, number | undefined>();
+const sigTimeTexts = new Map<number, string>();
+
+function cached<K, V>(cache: Map<K, V>, key: K, make: (key: K) => V): V {
+  if (cache.has(key)) return cache.get(key) as V;
+  if (cache.size >= 64) cache.clear();
+  const value = make(key);
+  cache.set(key, value);
+  return value;
+}
+
 function sigTime(text: string): number | undefined {
+  return cached(sigTimes, text, readSigTime);
+}
+
+function readSigTime(text: string): number | undefined {
   if (/^\d{14}$/.test(text)) {
     const ms = Date.UTC(
       Number(text.slice(0, 4)),
@@ -255,7 +274,9 @@ function sigTime(text: string): number | undefined {
 
 /** A 32-bit RRSIG time as YYYYMMDDHHmmSS (the form BIND and Knot print). */
 function sigTimeText(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/[-T:]/g, '').slice(0, 14);
+  return cached(sigTimeTexts, seconds, (s) =>
+    new Date(s * 1000).toISOString().replace(/[-T:]/g, '').slice(0, 14),
+  );
 }
 
 /** Octets to the end of the record in the quoted form (CAA value, URI target). */
@@ -306,9 +327,18 @@ function blob(encoding: 'base64' | 'hex', upper = false): FieldCodec {
       if (!valid.test(text) || text.length % unit !== 0) {
         fail(`bad-${encoding}`, `bad ${encoding} data`, at);
       }
-      const bytes = Buffer.from(text, encoding);
-      out.octets(bytes);
-      const canonical = bytes.toString(encoding);
+      // decoded straight into the record's wire form; the text is already canonical unless
+      // base64 that sets bits its padding drops (then it is encoded again)
+      const length = Buffer.byteLength(text, encoding);
+      const into = out.reserve(length); // before reading out.buffer: reserve may replace it
+      const written = out.buffer.write(text, into, length, encoding);
+      if (written !== length) fail(`bad-${encoding}`, `bad ${encoding} data`, at);
+      const canonical =
+        encoding === 'hex'
+          ? text.toLowerCase()
+          : canonicalBase64(text)
+            ? text
+            : out.buffer.toString('base64', out.length - length, out.length);
       if (r.style === 'bind')
         return inPieces(encoding === 'hex' ? canonical.toUpperCase() : canonical);
       return upper ? canonical.toUpperCase() : canonical;
@@ -322,6 +352,20 @@ function blob(encoding: 'base64' | 'hex', upper = false): FieldCodec {
     },
     value: (w) => octets(w.rest()),
   });
+}
+
+const BASE64_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * Whether valid base64 text (RFC 4648 section 4, its length a multiple of 4) is what encoding
+ * its octets gives back: the bits of the last digit that padding drops are zero.
+ */
+function canonicalBase64(text: string): boolean {
+  const n = text.length;
+  if (n === 0 || text.charCodeAt(n - 1) !== 0x3d) return true;
+  const twoPads = text.charCodeAt(n - 2) === 0x3d;
+  const last = BASE64_DIGITS.indexOf(text[twoPads ? n - 3 : n - 2]);
+  return (last & (twoPads ? 0x0f : 0x03)) === 0;
 }
 
 /**

@@ -33,7 +33,9 @@ export interface Rdata {
 
 /** Rdata with its wire form as octets: a view of a buffer the next parse reuses. */
 export interface RdataOctets extends Omit<Rdata, 'wire'> {
+  /** the wire form is wire[0, wireLength) (no view is made per record) */
   wire: Uint8Array;
+  wireLength: number;
 }
 
 export function parseRdata(
@@ -44,7 +46,9 @@ export function parseRdata(
 ): Rdata | RdataError {
   const parsed = readRdata(type, tokens, origin, style);
   if ('code' in parsed) return parsed;
-  return { ...parsed, wire: Buffer.from(parsed.wire).toString('hex') };
+  const { wireLength, ...rest } = parsed;
+  const hex = Buffer.from(parsed.wire.buffer, parsed.wire.byteOffset, wireLength).toString('hex');
+  return { ...rest, wire: hex };
 }
 
 /**
@@ -106,7 +110,7 @@ export function readRdata(
       const broken = spec.check(parts ?? [data], wire.length);
       if (broken !== undefined) fail(broken.code, broken.message, reader.index - 1);
     }
-    const result: RdataOctets = { wire: wire.buffer.subarray(0, wire.length), data };
+    const result: RdataOctets = { wire: wire.buffer, wireLength: wire.length, data };
     if (target !== undefined) {
       result.target = target;
       result.targetToken = targetToken;
@@ -138,6 +142,9 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets 
     fail('bad-generic', 'RFC 3597 data needs a length after \\#', 1);
   }
   const length = Number(lengthToken.text);
+  // RFC 3597 section 5: the data of one record, whose wire length is a 16-bit field
+  if (length > 65535)
+    fail('bad-generic', `RFC 3597 length ${length}: record data is at most 65535 octets`, 1);
   const hex = tokens
     .slice(2)
     .map((t) => t.text)
@@ -150,7 +157,7 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets 
   const lower = hex.toLowerCase();
   if (spec === undefined) {
     const octets = Buffer.from(lower, 'hex');
-    return { wire: octets, data: genericText(octets) };
+    return { wire: octets, wireLength: octets.length, data: genericText(octets) };
   }
   try {
     const octets = Buffer.from(lower, 'hex');
@@ -159,14 +166,20 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets 
     if (broken !== undefined) fail(broken.code, broken.message, 2);
     // the text keeps the names' case as the data gave it, as the usual presentation does
     const shown = printRdata(octets, 0, length, spec, false).text;
-    return { wire: canonical.wire, data: shown };
+    const result: RdataOctets = {
+      wire: canonical.wire,
+      wireLength: canonical.wire.length,
+      data: shown,
+    };
+    // the name it points at, for the target checks, as in the usual form
+    if (spec.target !== undefined) {
+      result.target = canonical.fields[spec.target].toLowerCase();
+      result.targetToken = 2;
+    }
+    return result;
   } catch (err) {
     if (!(err instanceof MalformedMessage)) throw err;
-    return fail(
-      'bad-generic',
-      `RFC 3597 data that is not a record of its type (${err.message})`,
-      2,
-    );
+    return fail('bad-generic', `RFC 3597 data that is not a record of its type (${err.why})`, 2);
   }
 }
 
