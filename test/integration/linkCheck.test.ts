@@ -133,8 +133,11 @@ describe('Check Links in Workspace', function () {
       });
     });
     await config.update('dns.server', testWeb.dns.address, vscode.ConfigurationTarget.Global);
-    await announced;
+    await stage(announced, 'the dns.server change was never announced', 10_000);
+    assert.equal(api.deps.settings().dnsServer, testWeb.dns.address);
     // The re-check says when it is over: no waiting on time, and a wrong answer shows at once.
+    const saves: string[] = [];
+    const saved = vscode.workspace.onDidSaveTextDocument((d) => saves.push(d.uri.toString()));
     const rechecked = new Promise<LinkRecheck>((resolve) => {
       const sub = api.linkCheck.onDidRecheck((event) => {
         if (event.uri.toString() !== document.uri.toString()) return;
@@ -144,13 +147,30 @@ describe('Check Links in Workspace', function () {
     });
     try {
       assert.ok(await document.save(), 'the document was saved');
-      const result = await rechecked;
+      const result = await stage(
+        rechecked,
+        () =>
+          `no re-check ended; saves: ${saves.join(', ')}; problems: ${problems(document.uri).join(', ')}`,
+      );
       assert.equal(result.error, undefined);
       const now = problems(document.uri);
       assert.ok(now.includes('2:7 broken_link'), now.join(', '));
       assert.ok(!now.some((p) => p.endsWith('redirected_link')), now.join(', '));
     } finally {
+      saved.dispose();
       await config.update('dns.server', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });
+
+/**
+ * Waits for an event the test expects; should it never come, fails with what was seen instead
+ * of mocha's bare timeout (the wait itself is on the event: the guard only names the stage).
+ */
+function stage<T>(event: Promise<T>, what: string | (() => string), ms = 40_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(typeof what === 'string' ? what : what())), ms);
+  });
+  return Promise.race([event, guard]).finally(() => clearTimeout(timer));
+}

@@ -41,6 +41,28 @@ export const MUTATIONS = [
   'bad-generic-length',
   'relative-no-origin-directive',
   'bad-class',
+  // issue 27: where BIND loads and HostLens refused, where BIND refuses and HostLens loaded, and
+  // the records BIND makes (each also has valid variants, so both verdicts are exercised)
+  'glue-via-wildcard',
+  'glue-below-delegation',
+  'class-numbered',
+  'generate-nibble',
+  'generate-offset',
+  'date-directive',
+  'apex-cds',
+  'ds-at-apex',
+  'svcb-value-list',
+  'svcb-mandatory',
+  'dname-twice',
+  'target-below-dname',
+  'rrset-size',
+  'generic-length',
+  'nsec3-next-hash',
+  'nsec3-owner',
+  'meta-type',
+  'ns-at-wildcard',
+  'soa-minimum-ttl',
+  'generic-known-type',
 ] as const;
 
 export type Mutation = (typeof MUTATIONS)[number];
@@ -259,6 +281,224 @@ function mutate(
     case 'bad-class':
       insert('c CH A 192.0.2.78');
       break;
+    default:
+      return mutateMore(mutation, head, body, rand, pick, insert);
   }
   return { head, body };
+}
+
+const KEY =
+  'mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ==';
+const DIGEST = 'D4B7D520E7BB5F0F67674A0CCEB1E3E0614B93C4F9E99B8383F6A1E4469DA50A';
+
+/** The cases of issue 27, each a few spellings picked at random, valid and broken. */
+function mutateMore(
+  mutation: Mutation,
+  head: string[],
+  body: string[],
+  rand: () => number,
+  pick: <T>(items: readonly T[]) => T,
+  insert: (...lines: string[]) => void,
+): { head: string[]; body: string[] } {
+  const int = (n: number) => Math.floor(rand() * n);
+  switch (mutation) {
+    case 'glue-via-wildcard':
+      // RFC 4592 section 3.3.1: the wildcard at the closest encloser answers, unless the name
+      // exists (here as an empty non-terminal) or the wildcard has no address
+      insert(
+        `@ NS ${pick(['ns.w', 'a.b.w', 'ns.W'])}`,
+        `*.w ${pick(['A 192.0.2.81', 'AAAA 2001:db8::81', 'A 192.0.2.81', 'TXT "no address"'])}`,
+        ...(rand() < 0.3 ? ['x.ns.w TXT "makes ns.w exist"'] : []),
+      );
+      break;
+    case 'glue-below-delegation':
+      insert(
+        `@ NS ${pick(['ns2.d', 'ns.x.d', 'd'])}`,
+        'd NS ns1.d',
+        ...(rand() < 0.7 ? ['ns1.d A 192.0.2.82'] : []),
+      );
+      break;
+    case 'class-numbered':
+      // RFC 3597 section 5: CLASS1 is IN; CLASS3 is CH, not the zone's class
+      insert(
+        `c ${pick(['', '300 '])}${pick(['CLASS1', 'class1', 'CLASS1', 'CLASS3'])} A 192.0.2.83`,
+      );
+      break;
+    case 'generate-nibble': {
+      // an odd width ends on a digit; an even one on a dot, which makes an empty label here
+      const width = pick([0, 1, 3, 4, 7]);
+      const start = int(300);
+      const base = pick(['n', 'N']);
+      const target = pick(['h1', 'h${0,3,x}']);
+      insert(
+        `$GENERATE ${start}-${start + 1 + int(3)} ${pick(['n', 'n$.'])}\${0,${width},${base}}.rev PTR ${target}`,
+      );
+      break;
+    }
+    case 'generate-offset': {
+      // BIND adds the offset in a signed 32-bit integer
+      const start = pick([0, 0, 1, 5]);
+      const offset = pick([2147483647, 2147483646, -5, 2147483640]);
+      insert(`$GENERATE ${start}-${start + 2} o\${${offset}} A 192.0.2.84`);
+      break;
+    }
+    case 'date-directive':
+      insert(
+        `$DATE ${pick([
+          '20200101000000',
+          '20251231235960',
+          '20201301000000',
+          '20200230000000',
+          '2020010100000',
+          '19691231235959',
+          '21060207062816',
+          '20200101000000 x',
+        ])}`,
+      );
+      break;
+    case 'apex-cds': {
+      // BIND: the apex's CDS and CDNSKEY name algorithms of its DNSKEY set, the delete forms
+      // alone; a digest that matches no key is not its concern
+      const lines: string[] = [];
+      if (rand() < 0.7) lines.push(`@ DNSKEY 257 3 13 ${KEY}`);
+      lines.push(
+        pick([
+          `@ CDS 60485 13 2 ${DIGEST}`,
+          `@ CDS 60485 8 2 ${DIGEST}`,
+          `@ CDNSKEY 257 3 13 ${KEY}`,
+          `@ CDNSKEY 257 3 15 ${KEY}`,
+          '@ CDS 0 0 0 00',
+          '@ CDNSKEY 0 3 0 AA==',
+        ]),
+      );
+      if (rand() < 0.3) lines.push(pick(['@ CDS 0 0 0 00', `@ CDS 60485 13 2 ${DIGEST}`]));
+      insert(...lines);
+      break;
+    }
+    case 'ds-at-apex':
+      insert(`${pick(['@', 'sub'])} DS 60485 13 2 ${DIGEST}`);
+      break;
+    case 'svcb-value-list':
+      insert(
+        `sv SVCB 1 . alpn=${pick(['abc,', ',abc', 'a,,b', 'h1\\\\,h2', 'h1\\,h2', '"h2,h3"', 'h2'])}`,
+      );
+      break;
+    case 'svcb-mandatory':
+      insert(
+        `sv ${pick(['SVCB', 'HTTPS'])} 1 . mandatory=${pick(['port', 'alpn', 'ipv4hint,port', 'alpn,'])} alpn=h2${pick(['', ' port=853'])}`,
+      );
+      break;
+    case 'dname-twice':
+      insert('dn DNAME example.net.', `dn DNAME ${pick(['example.org.', 'example.net.'])}`);
+      break;
+    case 'target-below-dname':
+      // BIND refuses its own nameservers below a DNAME, and only reports other targets
+      insert(
+        'dn DNAME example.net.',
+        pick(['@ NS ns.dn', 'child NS ns.dn', '@ MX 5 mx.dn', '@ NS dn']),
+        ...(rand() < 0.5 ? ['ns.dn A 192.0.2.85'] : []),
+      );
+      break;
+    case 'rrset-size': {
+      // BIND's limit on an RRset: 65,512 octets of data and lengths (owner-rules.ts)
+      const count = 1 + int(4);
+      let left = 65512 - 2 * count + pick([-20, -1, 0, 1, 2, 40]);
+      const type = pick(['TXT', 'TYPE65281']);
+      const lines: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const octets = i === count - 1 ? left : Math.floor(left / (count - i));
+        left -= octets;
+        lines.push(`big ${type} ${bigData(type, octets, i)}`);
+      }
+      insert(...lines);
+      break;
+    }
+    case 'generic-length':
+      insert(
+        pick([
+          `g TYPE65282 ${bigData('TYPE65282', pick([65510, 65511, 65536]), 1)}`,
+          'g A \\# 4 c0000209',
+          'g A \\# 5 c000020901',
+          'g A \\# 3 c00002',
+          'g AAAA \\# 16 20010db8000000000000000000000001',
+          'g AAAA \\# 17 20010db8000000000000000000000001ff',
+        ]),
+      );
+      break;
+    case 'nsec3-next-hash':
+      insert(
+        `${hashLabel(rand)} NSEC3 1 0 0 - ${pick([hashLabel(rand), hashLabel(rand).slice(0, 16), hashLabel(rand).slice(0, 31), `${hashLabel(rand)}00000000`])} A`,
+      );
+      break;
+    case 'nsec3-owner': {
+      const hash = hashLabel(rand);
+      const owner = pick([
+        hash,
+        hash.toUpperCase(),
+        hash.slice(0, 31),
+        hash.slice(0, 8),
+        hash.slice(0, 7),
+        `${hash.slice(0, 7)}=`,
+        'x',
+        `w${hash.slice(1)}`,
+        `sub.${hash}`,
+      ]);
+      insert(`${owner} NSEC3 1 0 0 - ${hashLabel(rand)} A`);
+      break;
+    }
+    case 'meta-type':
+      insert(`m TYPE${pick([0, 41, 127, 128, 200, 249, 251, 255, 256, 65535])} \\# 0`);
+      break;
+    case 'ns-at-wildcard':
+      insert(`${pick(['*', '*.w', 'w'])} NS ns1`);
+      break;
+    case 'soa-minimum-ttl': {
+      // no $TTL and an SOA without one: BIND gives the SOA minimum to every record without one
+      const soa = head.findIndex((l) => /\bSOA\b/.test(l));
+      const rest = head.slice(soa + 1);
+      const soaLine = head[soa].replace(/^@ \S+ IN SOA/, '@ IN SOA');
+      return { head: [soaLine, ...rest], body };
+    }
+    case 'generic-known-type':
+      // RFC 3597 section 5: the same record as the usual form
+      insert(
+        pick([
+          'gm MX 10 Mail.Example.com.',
+          'gm MX \\# 20 000a046d61696c076578616d706c6503636f6d00',
+        ]),
+        pick([
+          'gm TYPE15 \\# 20 000a046d61696c076578616d706c6503636f6d00',
+          'gm MX \\# 20 000a046d61696c076578616d706c6503636f6d00',
+          'gm MX 20 mail.example.com.',
+        ]),
+        pick(['mail A 192.0.2.86', 'mail TYPE1 \\# 4 c0000256']),
+        pick(['@ NS \\# 17 036e7333076578616d706c6503636f6d00', 'gc TYPE5 \\# 6 046d61696c00']),
+      );
+      break;
+    default:
+      break;
+  }
+  return { head, body };
+}
+
+/** A SHA-1 hash as an NSEC3 owner label writes it: 32 digits of base32hex. */
+function hashLabel(rand: () => number): string {
+  const digits = '0123456789abcdefghijklmnopqrstuv';
+  let out = '';
+  for (let i = 0; i < 32; i++) out += digits[Math.floor(rand() * 32)];
+  // the last digit's low bits are zero in 20 octets' worth (160 bits = 32 whole digits)
+  return out;
+}
+
+/** Record data of `octets` octets: TXT strings of up to 255 octets, or RFC 3597 hex. */
+function bigData(type: string, octets: number, seed: number): string {
+  const fill = String.fromCharCode(97 + (seed % 26));
+  if (type !== 'TXT') return `\\# ${octets} ${fill.charCodeAt(0).toString(16).repeat(octets)}`;
+  const strings: string[] = [];
+  for (let left = octets; left > 0;) {
+    const size = Math.min(left, 256);
+    strings.push(`"${fill.repeat(size - 1)}"`);
+    left -= size;
+  }
+  return strings.join(' ');
 }

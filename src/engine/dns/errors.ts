@@ -54,7 +54,7 @@ export function failureOf(err: unknown, encrypted: boolean): ExchangeError {
 
 /** Thrown for a message that does not parse; the caller fails that try at once. */
 export class MalformedMessage extends LookupError {
-  constructor(why: string) {
+  constructor(readonly why: string) {
     super('upstream_error', `The nameserver sent a malformed answer (${why})`);
   }
 }

@@ -3,6 +3,9 @@
 // are cached and only owners an edit can affect are looked at again.
 import { dsDigest, isSupportedDigest, keyTag, type DnskeyData } from '../dns/keys';
 import { isAtOrBelow, parentKey } from '../dns/names';
+import { findTarget, type ZoneIndex } from './find';
+import { checkApexCds, checkOwnerRules } from './owner-rules';
+import { problem } from './problem';
 import type { RecordRows } from './rows';
 import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
 
@@ -28,6 +31,7 @@ const SOA = 6;
 const MX = 15;
 const AAAA = 28;
 const SRV = 33;
+const DNAME = 39;
 
 /** Rows that went and came, and how far the lines after an edit moved. */
 export interface RowDelta {
@@ -55,6 +59,8 @@ export class ZoneChecks {
   private liveRows = 0;
   /** owners below the apex holding NS records: delegations */
   private readonly cuts = new Set<string>();
+  /** owners holding DNAME records, and how many each (find.ts) */
+  private readonly dnames = new Map<string, number>();
   private readonly soas = new Set<number>();
   private readonly ownerProblems = new Map<number, ZoneProblem[]>();
   private readonly scratch: ZoneProblem[] = [];
@@ -94,7 +100,17 @@ export class ZoneChecks {
     this.grow();
     for (const r of delta.removed) this.remove(r, dirty, cutsChanged);
     for (const r of delta.added) this.add(r, dirty, cutsChanged);
-    if (!firstLoad) this.spreadDirt(dirty, cutsChanged);
+    if (!firstLoad) {
+      // a wildcard or a DNAME that came or went changes what the names below it find (find.ts)
+      for (const rows of [delta.removed, delta.added]) {
+        for (const row of rows) {
+          const name = this.rows.names.text[this.rows.key(row)];
+          if (this.rows.typeCode(row) === DNAME) cutsChanged.add(name);
+          else if (name.startsWith('*.')) cutsChanged.add(parentKey(name) ?? '.');
+        }
+      }
+      this.spreadDirt(dirty, cutsChanged);
+    }
     for (const key of dirty) this.checkOwner(key);
   }
 
@@ -133,7 +149,10 @@ export class ZoneChecks {
     }
   }
 
-  /** Owners a change of others can affect: those pointing at a dirty name, those below a new or gone cut. */
+  /**
+   * Owners a change of others can affect: those pointing at a dirty name, and those below or
+   * pointing below a cut, DNAME or wildcard that came or went.
+   */
   private spreadDirt(dirty: Set<number>, cutsChanged: Set<string>): void {
     for (const key of [...dirty]) {
       for (let ref = this.refHead[key]; ref !== -1; ref = this.refNext[ref]) {
@@ -146,6 +165,16 @@ export class ZoneChecks {
         if (this.head[key] === -1) continue;
         for (const cut of cutsChanged) {
           if (names[key] !== cut && isAtOrBelow(names[key], cut)) dirty.add(key);
+        }
+      }
+      // and the owners whose NS, MX or SRV records point below it, the apex's among them
+      for (let target = 0; target < this.refHead.length; target++) {
+        if (this.refHead[target] === -1) continue;
+        for (const cut of cutsChanged) {
+          if (!isAtOrBelow(names[target], cut)) continue;
+          for (let ref = this.refHead[target]; ref !== -1; ref = this.refNext[ref]) {
+            dirty.add(this.rows.key(ref));
+          }
         }
       }
     }
@@ -198,6 +227,10 @@ export class ZoneChecks {
       this.refHead[target] = row;
       if (mark) dirty.add(target);
     }
+    if (code === DNAME) {
+      const name = rows.names.text[key];
+      this.dnames.set(name, (this.dnames.get(name) ?? 0) + 1);
+    }
     if (code === NS) {
       const name = rows.names.text[key];
       if (name !== this.apex && !this.cuts.has(name)) {
@@ -220,6 +253,11 @@ export class ZoneChecks {
       dirty.add(target);
     }
     const name = rows.names.text[key];
+    if (rows.typeCode(row) === DNAME) {
+      const left = (this.dnames.get(name) ?? 1) - 1;
+      if (left === 0) this.dnames.delete(name);
+      else this.dnames.set(name, left);
+    }
     if (rows.typeCode(row) === NS && this.cuts.has(name) && this.findAt(key, isNs) === -1) {
       this.cuts.delete(name);
       cutsChanged.add(name);
@@ -277,7 +315,8 @@ export class ZoneChecks {
     this.checkCname(key, sorted, out);
     this.checkRrsets(sorted, out);
     this.checkOccluded(key, sorted, out);
-    checkKeyReferences(sorted, out);
+    checkOwnerRules(key, this.apex, sorted, out);
+    checkKeyReferences(sorted, out, key === this.apex ? checkApexCds(sorted, out) : undefined);
     for (const r of sorted) this.checkTarget(r, out);
     // (a load into empty indexes finds most owners clean and none listed: no look-up for those)
     if (out.length === 0) {
@@ -403,6 +442,29 @@ export class ZoneChecks {
     }
   }
 
+  private zoneIndex: ZoneIndex | undefined;
+
+  /** The indexes as findTarget looks names up in them (made once: targets are many). */
+  private index(apex: string): ZoneIndex {
+    if (this.zoneIndex !== undefined) return this.zoneIndex;
+    const names = this.rows.names;
+    const exists = (id: number) => id !== -1 && id < this.head.length && this.head[id] !== -1;
+    return (this.zoneIndex = {
+      apex,
+      cuts: this.cuts,
+      dnames: this.dnames,
+      exists: (key) => exists(names.find(key)),
+      hasNamesBelow: (key) => {
+        for (let id = 0; id < this.head.length; id++) {
+          if (this.head[id] === -1) continue;
+          const name = names.text[id];
+          if (name !== key && isAtOrBelow(name, key)) return true;
+        }
+        return false;
+      },
+    });
+  }
+
   private checkTarget(r: ZoneRecord, out: ZoneProblem[]): void {
     if (r.target !== undefined && this.apex !== undefined) {
       const repeated = originRepeated(r, this.apex);
@@ -411,7 +473,22 @@ export class ZoneChecks {
     const kind = TARGET_CNAME[r.type];
     if (kind === undefined || r.target === undefined || this.apex === undefined) return;
     if (!isAtOrBelow(r.target, this.apex)) return;
-    const at = this.rows.names.find(r.target);
+    const found = findTarget(this.index(this.apex), r.target, r.key);
+    if (found.kind === 'delegated') return;
+    if (found.kind === 'below-dname') {
+      // BIND refuses a zone whose own nameservers a DNAME rewrites away; others it reports
+      out.push(
+        problem(
+          'target-below-dname',
+          r.type === 'NS' && r.key === this.apex ? 'error' : 'warning',
+          `${r.type} target ${r.target} is below the DNAME at ${found.dname}, which rewrites every name under it (RFC 6672 section 2.3)`,
+          r,
+          r.targetRange,
+        ),
+      );
+      return;
+    }
+    const at = this.rows.names.find(found.name);
     const cnameRow = this.findAt(at, isCname);
     if (cnameRow !== -1) {
       const cname = this.rows.record(cnameRow);
@@ -446,13 +523,19 @@ export class ZoneChecks {
 }
 
 /** DS, CDS (RFC 7344) and CDNSKEY records that name a key the owner's DNSKEY set lacks. */
-function checkKeyReferences(records: ZoneRecord[], out: ZoneProblem[]): void {
+function checkKeyReferences(
+  records: ZoneRecord[],
+  out: ZoneProblem[],
+  /** records a rule refused already (owner-rules.ts), not reported again */
+  refused: Set<ZoneRecord> | undefined,
+): void {
   // Without the DNSKEY set in the file (a DS at a delegation, the usual case) there is nothing
   // to compare with; asked first, as every owner comes here.
   if (!hasType(records, 'DNSKEY')) return;
   const keys = records.filter((r) => r.type === 'DNSKEY').map((r) => r.wire.toLowerCase());
   const parsed = keys.map(dnskeyFromWire).filter((k): k is DnskeyData => k !== undefined);
   for (const r of records) {
+    if (refused?.has(r) === true) continue;
     if (r.type === 'CDNSKEY') {
       const wire = r.wire.toLowerCase();
       // RFC 8078 section 4: "0 3 0 AA==" asks the parent to delete the DS set.
@@ -525,18 +608,6 @@ function originRepeated(r: ZoneRecord, apex: string): ZoneProblem | undefined {
       replacement: meant,
     };
   }
-  return p;
-}
-
-function problem(
-  code: string,
-  severity: 'error' | 'warning',
-  message: string,
-  r: ZoneRecord,
-  range?: SourceRange,
-): ZoneProblem {
-  const p: ZoneProblem = { code, severity, message, range: range ?? r.range };
-  if (r.file !== undefined) p.file = r.file;
   return p;
 }
 

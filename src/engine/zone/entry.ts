@@ -9,6 +9,13 @@ import { CLASSES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
 import { generateLines } from './generate';
 import type { RecordRows } from './rows';
+import {
+  className,
+  dateDirectiveFailure,
+  metaTypeFailure,
+  nsec3OwnerFailure,
+  wildcardNsFailure,
+} from './rules';
 import type { SourceRange, ZoneProblem } from './types';
 
 export interface Context {
@@ -226,6 +233,10 @@ function directive(tokens: PlacedToken[], out: EntryBuilder): void {
     out.ctx.lastTtl = ttl;
   } else if (name === '$INCLUDE') {
     include(args, headRange, out);
+  } else if (name === '$DATE') {
+    const failure = dateDirectiveFailure(args.map((t) => t.text));
+    if (failure !== undefined)
+      out.problem(failure.code, failure.message, tokenRange(args[0] ?? head));
   } else if (name === '$GENERATE') {
     // Refused before its lines are made: 65,536 strings each for nothing otherwise.
     if (!roomToExpand(out, headRange, '$GENERATE')) return;
@@ -439,7 +450,12 @@ function record(
       p.fix = { title: `Change to ${near[0]}`, range: p.range, replacement: near[0] };
     return;
   }
-  if (klass !== undefined && upperCase(klass.text) !== 'IN') {
+  const meta = metaTypeFailure(code);
+  if (meta !== undefined) {
+    out.problem(meta.code, meta.message, typeRange);
+    return;
+  }
+  if (klass !== undefined && className(klass.text) !== 'IN') {
     out.problem('bad-class', `class ${klass.text} is not the zone's class IN`, tokenRange(klass));
     return;
   }
@@ -459,12 +475,30 @@ function record(
     }
     return;
   }
+  // after the data, as BIND reports a record's malformed data first
+  const ownerRule = wildcardNsFailure(ownerKey, type) ?? nsec3OwnerFailure(ownerKey, type);
+  if (ownerRule !== undefined) {
+    out.problem(
+      ownerRule.code,
+      ownerRule.message,
+      ownerToken !== undefined ? tokenRange(ownerToken) : typeRange,
+    );
+    return;
+  }
   if (ttl === undefined) {
     ttl = out.ctx.defaultTtl ?? out.ctx.lastTtl;
     if (ttl === undefined) {
       if (type === 'SOA' && parsed.minimum !== undefined) {
+        // As BIND loads it: the SOA minimum stands in for the missing $TTL, for this record
+        // and every later one without a TTL (not the last TTL given, as RFC 1035 had it).
         ttl = parsed.minimum;
-        out.problem('no-ttl', 'no TTL given: using the SOA minimum', typeRange, 'warning');
+        out.ctx.defaultTtl = ttl;
+        out.problem(
+          'no-ttl',
+          `no TTL given and no $TTL before: the SOA minimum ${ttl} is this record's TTL and that of later records without one`,
+          typeRange,
+          'warning',
+        );
       } else {
         out.problem('no-ttl', 'no TTL given and no $TTL before this record', typeRange);
         return;

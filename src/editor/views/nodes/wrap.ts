@@ -6,8 +6,10 @@
 export const MESSAGE_LINE_CHARS = 40;
 
 /**
- * The message in lines of at most `width` characters, broken between words (a word longer
- * than a line is cut). One line when it fits; the lines together are the whole message.
+ * The message in lines of at most `width` characters, broken between words. A word longer
+ * than a line (a URL, a long name) is cut after its last separator that fits (`/ . - ? & = _`),
+ * so the pieces read as parts of it, else at the width. One line when it fits; the lines
+ * together are the whole message.
  */
 export function wrapMessage(text: string, width = MESSAGE_LINE_CHARS): string[] {
   const words = text.trim().split(/\s+/);
@@ -16,8 +18,9 @@ export function wrapMessage(text: string, width = MESSAGE_LINE_CHARS): string[] 
   for (let word of words) {
     while (word.length > width) {
       if (line !== '') lines.push(line);
-      lines.push(word.slice(0, width));
-      word = word.slice(width);
+      const cut = cutPoint(word, width);
+      lines.push(word.slice(0, cut));
+      word = word.slice(cut);
       line = '';
     }
     if (line === '') line = word;
@@ -29,4 +32,14 @@ export function wrapMessage(text: string, width = MESSAGE_LINE_CHARS): string[] 
   }
   if (line !== '' || lines.length === 0) lines.push(line);
   return lines;
+}
+
+const SEPARATORS = '/.-?&=_';
+
+/** Where to cut a word longer than a line: after a separator in its last two thirds, or at the width. */
+function cutPoint(word: string, width: number): number {
+  for (let i = width - 1; i >= Math.ceil(width / 3); i--) {
+    if (SEPARATORS.includes(word[i])) return i + 1;
+  }
+  return width;
 }

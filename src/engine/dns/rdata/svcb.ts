@@ -82,8 +82,58 @@ function consistency(params: Map<number, number[]>): string | undefined {
   return undefined;
 }
 
+/**
+ * A value-list (RFC 9460 appendix A.1): the value read as a character-string, then cut at each
+ * comma that no backslash escapes, `\\,` and `\\\\` standing for a comma and a backslash
+ * inside an item (so `alpn=h1\\\\,h2` is the one id "h1,h2"). Items are octets; an empty item
+ * is an error, as BIND has it.
+ */
+function valueList(value: string | undefined): number[][] | string {
+  const octets = unescapeOctets(value ?? '');
+  if (octets === undefined) return 'bad escape in the value';
+  const items: number[][] = [];
+  let item: number[] = [];
+  for (let i = 0; i < octets.length; i++) {
+    const c = octets[i];
+    if (c === BACKSLASH && i + 1 < octets.length) {
+      item.push(octets[++i]);
+    } else if (c === COMMA) {
+      if (item.length === 0) return 'an empty item in the value list';
+      items.push(item);
+      item = [];
+    } else {
+      item.push(c);
+    }
+  }
+  if (item.length === 0) return octets.length === 0 ? [] : 'an empty item in the value list';
+  items.push(item);
+  return items;
+}
+
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+
+/** An item's octets as text (key names, addresses: ASCII when well formed). */
+function itemText(item: number[]): string {
+  return String.fromCharCode(...item);
+}
+
+/** An alpn-id as a value-list item and then as a character-string (appendix A.1, A.2). */
+function alpnIdText(id: Uint8Array): string {
+  const escaped: number[] = [];
+  for (const c of id) {
+    if (c === BACKSLASH || c === COMMA) escaped.push(BACKSLASH);
+    escaped.push(c);
+  }
+  return escapeOctets(escaped, true);
+}
+
 function encodeValue(code: number, value: string | undefined): number[] | string {
-  const list = () => (value ?? '').split(',').filter((v) => v !== '');
+  const items = valueList(value);
+  const list = () => (typeof items === 'string' ? [] : items.map(itemText));
+  if (typeof items === 'string' && (code === 0 || code === 1 || code === 4 || code === 6)) {
+    return items;
+  }
   switch (code) {
     case 0: {
       const out: number[] = [];
@@ -96,9 +146,9 @@ function encodeValue(code: number, value: string | undefined): number[] | string
     }
     case 1: {
       const out: number[] = [];
-      for (const id of list()) {
-        const octets = unescapeOctets(id) ?? [];
-        out.push(octets.length, ...octets);
+      for (const id of typeof items === 'string' ? [] : items) {
+        if (id.length > 255) return 'an alpn id is longer than 255 octets';
+        out.push(id.length, ...id);
       }
       return out.length === 0 ? 'alpn needs protocol ids' : out;
     }
@@ -193,8 +243,7 @@ function valueText(code: number, value: Uint8Array): string | undefined {
       for (let i = 0; i < value.length; i += 1 + value[i]) {
         const id = value.subarray(i + 1, i + 1 + value[i]);
         if (id.length === 0 || id.length !== value[i]) return undefined;
-        // a comma inside an id is escaped in the value list (RFC 9460 appendix A.1)
-        ids.push(escapeOctets(id, true).replace(/,/g, '\\\\,'));
+        ids.push(alpnIdText(id));
       }
       return ids.length === 0 ? undefined : `"${ids.join(',')}"`;
     }

@@ -142,6 +142,9 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets 
     fail('bad-generic', 'RFC 3597 data needs a length after \\#', 1);
   }
   const length = Number(lengthToken.text);
+  // RFC 3597 section 5: the data of one record, whose wire length is a 16-bit field
+  if (length > 65535)
+    fail('bad-generic', `RFC 3597 length ${length}: record data is at most 65535 octets`, 1);
   const hex = tokens
     .slice(2)
     .map((t) => t.text)
@@ -163,14 +166,20 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets 
     if (broken !== undefined) fail(broken.code, broken.message, 2);
     // the text keeps the names' case as the data gave it, as the usual presentation does
     const shown = printRdata(octets, 0, length, spec, false).text;
-    return { wire: canonical.wire, wireLength: canonical.wire.length, data: shown };
+    const result: RdataOctets = {
+      wire: canonical.wire,
+      wireLength: canonical.wire.length,
+      data: shown,
+    };
+    // the name it points at, for the target checks, as in the usual form
+    if (spec.target !== undefined) {
+      result.target = canonical.fields[spec.target].toLowerCase();
+      result.targetToken = 2;
+    }
+    return result;
   } catch (err) {
     if (!(err instanceof MalformedMessage)) throw err;
-    return fail(
-      'bad-generic',
-      `RFC 3597 data that is not a record of its type (${err.message})`,
-      2,
-    );
+    return fail('bad-generic', `RFC 3597 data that is not a record of its type (${err.why})`, 2);
   }
 }
 

@@ -16,7 +16,16 @@ describe('long Results-tree messages (wrapMessage)', () => {
     assert.equal(lines.join(' '), text);
   });
 
-  it('cuts a word longer than a line', () => {
+  it('cuts a long URL after a separator, so each piece reads as a part of it', () => {
+    const url = 'https://mta-sts.mail.test/.well-known/mta-sts.txt';
+    const lines = wrapMessage(`${url} could not be fetched`, 40);
+    assert.deepEqual(lines, [
+      'https://mta-sts.mail.test/.well-known/',
+      'mta-sts.txt could not be fetched',
+    ]);
+  });
+
+  it('cuts a word longer than a line and without separators at the width', () => {
     const word = 'x'.repeat(90);
     const lines = wrapMessage(`see ${word} here`, 40);
     assert.deepEqual(lines, ['see', 'x'.repeat(40), 'x'.repeat(40), `${'x'.repeat(10)} here`]);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { main } from '../../../../src/cli/main';
 import { keyWire, textToLabels } from '../../../../src/engine/dns/names';
 import { isUtf8, unescapeOctets } from '../../../../src/engine/dns/presentation';
+import { toBase32Hex } from '../../../../src/engine/dns/rdata/base32hex';
 import { CODECS } from '../../../../src/engine/dns/rdata/codecs';
 import { recordJson } from '../../../../src/engine/dns/rdata/json';
 import { WireReader } from '../../../../src/engine/dns/rdata/reader';
@@ -44,7 +45,8 @@ function generate(r: Random, type: string, spec: TypeSpec, index: number): Gener
   if ('code' in parsed) assert.fail(`${type} ${text}: ${parsed.message}`);
   return {
     type,
-    owner: `${type.toLowerCase()}-${index}.${ORIGIN}`,
+    // an NSEC3 owner's first label is a hash in base32hex (RFC 5155 section 3; BIND checks it)
+    owner: `${type === 'NSEC3' ? toBase32Hex(Buffer.alloc(20, index)) : `${type.toLowerCase()}-${index}`}.${ORIGIN}`,
     text,
     wire: parsed.wire,
     printed: parsed.data,

@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ZoneSession } from '../../../../src/engine/zone/index';
 
+// The keys are example.com.'s, held in its parent's zone (com.): a DS is at home there, where at
+// the apex of example.com. it is an error (RFC 4035 section 2.4; owner-rules.test.ts).
+const ORIGIN = 'com.';
 const HEAD =
-  '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
+  '$TTL 3600\ncom. IN SOA ns1.com. hostmaster.com. 1 3600 600 86400 300\ncom. IN NS ns1.com.\nns1.com. IN A 192.0.2.1\n';
 
 // A key made with BIND's dnssec-keygen and its DS records from dnssec-dsfromkey (SHA-1,
 // SHA-256, SHA-384): an oracle independent of the code under test.
@@ -23,7 +26,7 @@ const ZSK_DS =
   'example.com. IN DS 44916 13 2 E11499EF5704F9656C420577B4F7F18BFE39EE81BD48FF9050DC72104AEB7248';
 
 function codes(body: string): string[] {
-  return new ZoneSession(HEAD + body, { origin: 'example.com.' })
+  return new ZoneSession(HEAD + body, { origin: ORIGIN })
     .problems()
     .map((p) => `${p.range.line + 1}:${p.code}:${p.severity}`);
 }
@@ -59,7 +62,7 @@ describe('engine/zone checks: DS, CDS and CDNSKEY against the DNSKEY set', () =>
       '8:cds-without-dnskey:warning',
       '9:cdnskey-without-dnskey:warning',
     ]);
-    const problems = new ZoneSession(HEAD + body, { origin: 'example.com.' }).problems();
+    const problems = new ZoneSession(HEAD + body, { origin: ORIGIN }).problems();
     assert.match(problems[0].message, /digest does not match DNSKEY 23267/);
     assert.match(problems[1].message, /key tag 23268 algorithm 13/);
     assert.deepEqual(problems[0].range.line, 5);
@@ -69,7 +72,7 @@ describe('engine/zone checks: DS, CDS and CDNSKEY against the DNSKEY set', () =>
 
   it('a DS whose key is removed is flagged, and clears when the key comes back', () => {
     const session = new ZoneSession(HEAD + `${KSK}\n${ZSK}\n${DS_SHA256}\n${ZSK_DS}\n`, {
-      origin: 'example.com.',
+      origin: ORIGIN,
     });
     assert.deepEqual(session.problems(), []);
     // line 5 (index 4) is the KSK: the DS now names a key that is gone, then it is back
@@ -87,8 +90,11 @@ describe('engine/zone checks: DS, CDS and CDNSKEY against the DNSKEY set', () =>
       codes(`sub NS ns.example.net.\n${DS_SHA256.replace('example.com.', 'sub')}\n`),
       [],
     );
-    assert.deepEqual(codes(`${KSK}\n@ CDS 0 0 0 00\n@ CDNSKEY 0 3 0 AA==\n`), []);
-    assert.deepEqual(codes(`${KSK}\n@ DS 23267 13 3 ${'AB'.repeat(32)}\n`), []);
+    assert.deepEqual(
+      codes(`${KSK}\nexample.com. CDS 0 0 0 00\nexample.com. CDNSKEY 0 3 0 AA==\n`),
+      [],
+    );
+    assert.deepEqual(codes(`${KSK}\nexample.com. DS 23267 13 3 ${'AB'.repeat(32)}\n`), []);
   });
 
   it('keys made now by dnssec-keygen (RSA, ECDSA, Ed25519) match the DS dnssec-dsfromkey gives', function () {

@@ -29,7 +29,10 @@ liveonly A 192.0.2.99
 ; ${zone}
 `;
 
-/** The same zone written differently: other order, relative vs absolute, parentheses, units. */
+/**
+ * The same zone written differently: other order, relative vs absolute, parentheses, units, and
+ * RFC 3597 generic data of known types (issue 27: the same records as their usual form).
+ */
 const SAME = (zone: string) => `$ORIGIN ${zone}.
 $TTL 1h
 @ IN SOA ( ns1.${zone}. hostmaster
@@ -40,9 +43,9 @@ www 5m A 192.0.2.11
   300 A 192.0.2.10
 ns1 A 192.0.2.1
 @ MX 10 MAIL.${zone.toUpperCase()}.
-mail A 192.0.2.20
+mail TYPE1 \\# 4 C0000214
 @ TXT "v=spf1 mx -all" "second\\032string"
-@ CAA 0 issue "ca.example.net"
+@ CAA \\# 21 0005697373756563612e6578616d706c652e6e6574
 _sip._tcp SRV 10 5 5060 www
 alias CNAME www
 key DNSKEY 257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ==
