@@ -1,8 +1,14 @@
 // Messages between the HostLens panel (extension host) and its webview, typed both ways.
 // The webview imports this file for types only; nothing here runs in either side.
-import type { IconsResult, RedirectsResult, UnfurlResult, WhoisResult } from './contract/shapes';
+import type {
+  IconsResult,
+  RedirectsResult,
+  TlsResult,
+  UnfurlResult,
+  WhoisResult,
+} from './contract/shapes';
 
-export type { IconsResult, RedirectsResult, UnfurlResult, WhoisResult };
+export type { IconsResult, RedirectsResult, TlsResult, UnfurlResult, WhoisResult };
 
 export type ViewKind = 'whois' | 'preview' | 'redirects' | 'icons';
 export type ViewStatus = 'loading' | 'ready' | 'error' | 'not_found' | 'rate_limited';
@@ -55,6 +61,8 @@ export interface PreviewView extends ViewBase {
   /** the first og:image (or twitter:image), keyed by nothing: there is one card image */
   image?: ImageSlot;
   favicon?: ImageSlot;
+  /** an https URL: the certificate of its host, or why it could not be read */
+  tls?: TlsResult | { error: ViewError };
 }
 
 export interface RedirectsView extends ViewBase {

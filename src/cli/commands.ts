@@ -55,14 +55,15 @@ export const COMMANDS: readonly Command[] = [
     name: 'mail',
     summary:
       'the whole mail set-up of a domain: SPF tree, DKIM keys, DMARC, MTA-STS, TLS-RPT, BIMI, STARTTLS and DANE of each MX host, the MTA-STS policy',
-    usage: 'hostlens mail --host <domain> [--selectors S]… [--server <ns>] [--skip-transport]',
+    usage:
+      'hostlens mail --host <domain> [--selectors S]… [--server <ns>] [--skip-transport] [--ca-file FILE]…',
     load: () => import('./commands/mail'),
   },
   {
     name: 'tls',
     summary:
       'a TLS endpoint: chain as sent, trust, CAA, DANE and problems; exit 0 trusted, 1 problems, 2 no connection',
-    usage: 'hostlens tls HOST[:PORT] [--starttls smtp] [--server NS]',
+    usage: 'hostlens tls HOST[:PORT] [--starttls smtp] [--server NS] [--ca-file FILE]…',
     errorExit: 2,
     load: () => import('./commands/tls'),
   },

@@ -1,6 +1,7 @@
 // Which services answer: the embedded engine (default, no account) or the hosted service over
 // HTTP with the token from SecretStorage. The token is read from SecretStorage on every call
 // and handed only to HttpServices; it never goes into settings, logs or the webview.
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { LookupError } from '../contract/errors';
 import type { Log } from './log';
@@ -68,6 +69,7 @@ export class Backend implements vscode.Disposable {
           new EmbeddedServices({
             dnsTimeoutMs: settings.dnsTimeoutMs,
             dnsTries: settings.dnsTries,
+            extraCa: readCaFiles(settings.tlsCaFiles, this.log),
           }),
       );
     }
@@ -128,4 +130,17 @@ function watchUnauthorized(services: Services, onUnauthorized: () => void): Serv
       },
     });
   return { domain: watch(services.domain), meta: watch(services.meta) };
+}
+
+/** The PEM text of each CA file; one that cannot be read is logged and left out. */
+function readCaFiles(files: readonly string[], log: { warn(message: string): void }): string[] {
+  const pems: string[] = [];
+  for (const file of files) {
+    try {
+      pems.push(readFileSync(file, 'utf8'));
+    } catch (err) {
+      log.warn(`hostlens.tls.caFiles: ${file} cannot be read (${(err as Error).message})`);
+    }
+  }
+  return pems;
 }

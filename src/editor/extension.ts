@@ -21,6 +21,7 @@ import { registerPreviewLink } from './commands/previewLink';
 import { registerShowIcons } from './commands/showIcons';
 import { registerShowLog } from './commands/showLog';
 import { registerShowMailSetup } from './commands/showMailSetup';
+import { registerShowCertificate } from './commands/showCertificate';
 import { registerShowSpfTree } from './commands/showSpfTree';
 import { registerTestSpf } from './commands/testSpf';
 import { registerTraceRedirects } from './commands/traceRedirects';
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): HostLensApi {
   registerLookUpDnsRecords(context, deps);
   registerLookUpHostnameAtCursor(context, deps);
   registerShowMailSetup(context, deps);
+  registerShowCertificate(context, deps);
   registerShowSpfTree(context, deps);
   registerFindDkimKeys(context, deps);
   registerTestSpf(context, deps);

@@ -15,6 +15,8 @@ export interface Settings {
   dnssec: boolean;
   /** the mail set-up connects to each MX host's port 25 and fetches the MTA-STS policy */
   mailTransport: boolean;
+  /** PEM files of CAs the TLS look-ups trust besides the system's (user settings only) */
+  tlsCaFiles: string[];
   hoverEnabled: boolean;
   hoverLanguages: string[];
   historyMaxHosts: number;
@@ -40,6 +42,7 @@ export function readSettings(): Settings {
     dnsTries: clamp(config.get<number>('dns.tries', DNS_TRIES), 1, 5),
     dnssec: config.get<boolean>('dns.dnssec', true),
     mailTransport: config.get<boolean>('mail.checkTransport', true),
+    tlsCaFiles: machineList(config, 'tls.caFiles'),
     hoverEnabled: config.get<boolean>('hover.enabled', true),
     hoverLanguages: config.get<string[]>('hover.languages', []),
     historyMaxHosts: clamp(config.get<number>('history.maxHosts', 25), 1, 200),
@@ -62,6 +65,12 @@ function machineValue(
 ): string {
   const value = config.inspect<string>(key)?.globalValue;
   return typeof value === 'string' ? value : fallback;
+}
+
+/** A machine-scoped list setting, from the user's own settings only (see machineValue). */
+function machineList(config: vscode.WorkspaceConfiguration, key: string): string[] {
+  const value = config.inspect<unknown>(key)?.globalValue;
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -1,7 +1,9 @@
-// The link preview: a card drawn like a chat/social unfurl, the checks, and every tag found.
+// The link preview: a card drawn like a chat/social unfurl, the checks, the certificate of an
+// https URL (tlsView.ts), and every tag found.
 import type { ImageSlot, PreviewView, UnfurlResult } from '../protocol';
 import { add, commandLink, el, externalLink, isHttpUrl, section, viewHeader } from './dom';
 import { cardText, previewChecks } from './checks';
+import { drawTls } from './tlsView';
 
 export function drawPreview(root: HTMLElement, view: PreviewView): void {
   const data = view.data;
@@ -9,6 +11,7 @@ export function drawPreview(root: HTMLElement, view: PreviewView): void {
   drawHeader(root, view, data);
   drawCard(root, view);
   drawChecks(root, view);
+  if (view.tls) drawTls(root, view.tls);
   drawTags(root, data);
 }
 

@@ -38,6 +38,8 @@ export interface TestPki {
   loopback: Served;
   /** a good leaf (under the intermediate) for each name asked with `names` */
   leaves: Record<string, Served>;
+  /** aia.test, whose leaf names OCSP and CA Issuers URLs on ca-example.test (AIA) */
+  aia: Served;
   /** a leaf under 99 intermediates: 100 certificates sent (with `hostile`) */
   deepChain: Served;
   /** a leaf with a 1 MiB extension (with `hostile`) */
@@ -137,6 +139,8 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
     subject: string,
     opts: {
       san?: string;
+      /** more extensions for the request, copied into the certificate */
+      addext?: string[];
       ext?: 'leaf' | 'ca_ext';
       start?: string;
       end?: string;
@@ -156,6 +160,7 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
       '-subj',
       subject,
       ...(opts.san ? ['-addext', `subjectAltName=${opts.san}`] : []),
+      ...(opts.addext ?? []).flatMap((e) => ['-addext', e]),
     ]);
     openssl(dir, [
       'ca',
@@ -228,6 +233,12 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
   };
 
   const loopback = withInter('loop', '127.0.0.1');
+  leaf('aia', 'aia.test', {
+    addext: [
+      'authorityInfoAccess=OCSP;URI:http://ocsp.ca-example.test/,caIssuers;URI:http://certs.ca-example.test/inter.der',
+    ],
+  });
+  const aia = withInter('aia', 'aia.test');
   const leaves = Object.fromEntries(
     names.map((name, i) => {
       leaf(`named${i}`, name);
@@ -243,6 +254,7 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
       cases,
       loopback,
       leaves,
+      aia,
       deepChain: none,
       hugeCertificate: none,
       close: () => rmSync(dir, { recursive: true, force: true }),
@@ -359,6 +371,7 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
     cases,
     loopback,
     leaves,
+    aia,
     deepChain,
     hugeCertificate,
     close: () => rmSync(dir, { recursive: true, force: true }),

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { LookupError, printable } from '../../contract/errors';
 import type { TlsParams } from '../../contract/services';
 import { EmbeddedServices } from '../../services/embedded';
+import { readCaFiles } from '../caFiles';
 import { parseCommandArgs, type CommandRun } from '../commands';
 
 export const run: CommandRun = async (args, io, command) => {
@@ -13,6 +14,7 @@ export const run: CommandRun = async (args, io, command) => {
     port: { type: 'string' },
     starttls: { type: 'string' },
     server: { type: 'string' },
+    'ca-file': { type: 'string', multiple: true },
   });
   const target = values.host ?? positionals[0];
   if (target === undefined) {
@@ -34,7 +36,10 @@ export const run: CommandRun = async (args, io, command) => {
   const interrupt = () => controller.abort();
   process.once('SIGINT', interrupt);
   try {
-    const result = await new EmbeddedServices().tls(params, { signal: controller.signal });
+    const extraCa = readCaFiles(values['ca-file']);
+    const result = await new EmbeddedServices(extraCa ? { extraCa } : {}).tls(params, {
+      signal: controller.signal,
+    });
     io.print(result, { host });
     return result.trusted && !result.problems.some((p) => p.severity === 'error') ? 0 : 1;
   } finally {

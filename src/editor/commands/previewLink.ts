@@ -7,6 +7,7 @@ import type { UnfurlResult } from '../../contract/shapes';
 import { loadServices } from '../loadServices';
 import { loadingBase } from '../panels/runView';
 import type { PreviewView } from '../../protocol';
+import { toLookupError } from '../../contract/errors';
 
 export function registerPreviewLink(context: vscode.ExtensionContext, deps: Deps): void {
   registerPanelCommand(context, deps, {
@@ -17,6 +18,8 @@ export function registerPreviewLink(context: vscode.ExtensionContext, deps: Deps
     loading: (url) => ({ kind: 'preview', ...loadingBase(url) }),
     load: async (url, signal): Promise<PreviewView> => {
       const meta = deps.services().meta;
+      // An https URL's certificate is read beside the page; its failure is the section's own.
+      const tls = certificateOf(deps, url, signal);
       const data = await meta.unfurl({ url }, { signal });
       const image = cardImageUrl(data);
       const wanted = [image, data.icon_url].filter((u): u is string => u !== undefined && u !== '');
@@ -28,6 +31,7 @@ export function registerPreviewLink(context: vscode.ExtensionContext, deps: Deps
         data,
         ...(image !== undefined && images[image] ? { image: images[image] } : {}),
         ...(data.icon_url && images[data.icon_url] ? { favicon: images[data.icon_url] } : {}),
+        ...(tls ? { tls: await tls } : {}),
       };
     },
   });
@@ -43,4 +47,31 @@ export function cardImageUrl(data: UnfurlResult): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The TLS look-up of an https URL's host and port; undefined for any other URL. */
+function certificateOf(
+  deps: Deps,
+  url: string,
+  signal: AbortSignal,
+): Promise<NonNullable<PreviewView['tls']>> | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `https://${url}`);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'https:') return undefined;
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const server = deps.settings().dnsServer;
+  return deps
+    .services()
+    .domain.tls(
+      { host, ...(parsed.port ? { port: parsed.port } : {}), ...(server ? { server } : {}) },
+      { signal },
+    )
+    .catch((err: unknown) => {
+      const e = toLookupError(err);
+      return { error: { code: e.code, message: e.detail } };
+    });
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { HostNode } from '../views/nodes/host';
 import { runDnsLookup } from '../lookups/dnsLookup';
 import { runMailLookup } from '../lookups/mailLookup';
+import { runTlsLookup } from '../lookups/tlsLookup';
 
 export function registerRefreshEntry(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
@@ -15,6 +16,8 @@ export function registerRefreshEntry(context: vscode.ExtensionContext, deps: Dep
       }
       if (node.mail)
         await runMailLookup(deps, { host: node.host, server: node.server, part: 'all' });
+      if (node.tls)
+        await runTlsLookup(deps, { host: node.host, port: node.tls.port, server: node.server });
     }),
   );
 }

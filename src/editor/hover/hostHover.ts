@@ -13,12 +13,14 @@ import { DnsCache, type AnswerSource, type TypeAnswer } from './dnsCache';
 import { commandLink, hoverCommands } from './links';
 import { dnssecLine, escapeMd, worstVerdict } from './markdown';
 import { getDomain } from 'tldts';
+import { TlsHoverCache, tlsHoverLine } from './tlsLine';
 
 export function registerHostHover(context: vscode.ExtensionContext, deps: Deps): DnsCache {
   const cache = new DnsCache();
+  const tls = new TlsHoverCache();
   const provider: vscode.HoverProvider = {
     provideHover: (document, position, token) =>
-      provideHover(deps, cache, document, position, token),
+      provideHover(deps, cache, tls, document, position, token),
   };
   context.subscriptions.push(
     vscode.languages.registerHoverProvider([{ scheme: 'file' }, { scheme: 'untitled' }], provider),
@@ -29,6 +31,7 @@ export function registerHostHover(context: vscode.ExtensionContext, deps: Deps):
 async function provideHover(
   deps: Deps,
   cache: DnsCache,
+  tls: TlsHoverCache,
   document: vscode.TextDocument,
   position: vscode.Position,
   token: vscode.CancellationToken,
@@ -53,9 +56,23 @@ async function provideHover(
   const subscription = token.onCancellationRequested(() => controller.abort());
   try {
     const source = { server: settings.dnsServer, dnssec: settings.dnssec };
+    // The certificate on 443 is asked beside the records, for a host name only.
+    const certificate =
+      item.kind === 'hostname'
+        ? tls.get(deps, name, settings.dnsServer, controller.signal)
+        : Promise.resolve(undefined);
     const answers = await lookUp(deps, cache, name, types, source, controller.signal);
     if (token.isCancellationRequested) return undefined;
-    return new vscode.Hover(answerMarkdown(item, name, types, answers, settings.dnsServer), range);
+    const addressed = ['A', 'AAAA'].some(
+      (t) => (answers.get(t as RecordType)?.records.length ?? 0) > 0,
+    );
+    const outcome = addressed ? await certificate : undefined;
+    if (token.isCancellationRequested) return undefined;
+    const tlsLine = outcome ? tlsHoverLine(outcome) : undefined;
+    return new vscode.Hover(
+      answerMarkdown(item, name, types, answers, settings.dnsServer, tlsLine),
+      range,
+    );
   } catch (err) {
     if (token.isCancellationRequested) return undefined;
     const error = toLookupError(err);
@@ -125,6 +142,7 @@ function answerMarkdown(
   types: RecordType[],
   answers: Map<RecordType, TypeAnswer>,
   server: string | undefined,
+  tlsLine?: string,
 ): vscode.MarkdownString {
   const md = heading(item, name);
   if (server) md.appendMarkdown(` · @${escapeMd(server)}`);
@@ -141,6 +159,7 @@ function answerMarkdown(
   if (!nxdomain && rows.length === 0) rows.push(`No ${types.join('/')} records`);
   const verdict = worstVerdict([...answers.values()].map((a) => a.dnssec));
   if (verdict) rows.push(dnssecLine(verdict));
+  if (tlsLine !== undefined) rows.push(tlsLine);
   md.appendMarkdown(`\n\n${rows.join('  \n')}`);
   const links = [
     commandLink('All records', 'hostlens.lookUpDnsRecords', [
@@ -152,6 +171,7 @@ function answerMarkdown(
       commandLink('SPF tree', 'hostlens.showSpfTree', [name]),
       commandLink('Mail set-up', 'hostlens.showMailSetup', [name]),
       commandLink('WHOIS', 'hostlens.whois', [name]),
+      commandLink('Certificate', 'hostlens.showCertificate', [name]),
     );
   }
   md.appendMarkdown(`\n\n${links.join(' · ')}`);

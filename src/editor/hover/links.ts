@@ -4,6 +4,7 @@ const HOVER_COMMANDS = [
   'hostlens.lookUpDnsRecords',
   'hostlens.showSpfTree',
   'hostlens.showMailSetup',
+  'hostlens.showCertificate',
   'hostlens.whois',
   'hostlens.previewLink',
   'hostlens.traceRedirects',

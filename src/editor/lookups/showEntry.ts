@@ -4,9 +4,12 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { toLookupError } from '../../contract/errors';
-import type { DnsLookupEntry, ErrorSummary, MailEntry } from '../views/history';
+import type { DnsLookupEntry, ErrorSummary, MailEntry, TlsEntry } from '../views/history';
 
-export async function showEntry(deps: Deps, entry: DnsLookupEntry | MailEntry): Promise<void> {
+export async function showEntry(
+  deps: Deps,
+  entry: DnsLookupEntry | MailEntry | TlsEntry,
+): Promise<void> {
   if (entry.error?.code === 'cancelled') return;
   if (entry.error && isInputError(entry.error.code)) {
     void vscode.window.showErrorMessage(`HostLens: ${entry.error.message}`);

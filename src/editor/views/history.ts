@@ -2,7 +2,7 @@
 // a reload. Each entry stores its answer so the tree can be drawn without asking again.
 import type * as vscode from 'vscode';
 import type { MailSetup } from '../../services/mail';
-import type { QueryResult } from '../../contract/shapes';
+import type { QueryResult, TlsResult } from '../../contract/shapes';
 import type { DriftResult } from '../../services/zone';
 
 export interface ErrorSummary {
@@ -47,7 +47,19 @@ export interface ZoneDriftEntry {
   result: DriftResult;
 }
 
-export type HistoryEntry = DnsLookupEntry | MailEntry | ZoneDriftEntry;
+/** "Show TLS Certificate": one endpoint's handshake, chain and problems. */
+export interface TlsEntry {
+  kind: 'tls';
+  host: string;
+  /** 443 unless the user named another port */
+  port?: number;
+  server?: string;
+  at: number;
+  result?: TlsResult;
+  error?: ErrorSummary;
+}
+
+export type HistoryEntry = DnsLookupEntry | MailEntry | ZoneDriftEntry | TlsEntry;
 
 const STORAGE_KEY = 'hostlens.history.v1';
 
@@ -106,7 +118,7 @@ function isEntry(value: unknown): value is HistoryEntry {
   return (
     typeof e === 'object' &&
     e !== null &&
-    (e.kind === 'dns' || e.kind === 'mail' || e.kind === 'zone-drift') &&
+    (e.kind === 'dns' || e.kind === 'mail' || e.kind === 'zone-drift' || e.kind === 'tls') &&
     typeof e.host === 'string'
   );
 }

@@ -13,6 +13,7 @@ import {
 import { IncludeCache } from '../../services/zone-includes';
 import { registerZoneFeatures } from './zoneFeatures';
 import { registerCompareZone } from './compareZone';
+import { registerCheckZoneCertificates } from './checkCertificates';
 
 const LANGUAGE = 'dns-zone';
 const SOURCE = 'HostLens zone';
@@ -37,7 +38,7 @@ export interface ZoneLanguage {
 
 export function registerZoneLanguage(
   context: vscode.ExtensionContext,
-  deps: Pick<Deps, 'history' | 'results'>,
+  deps: Pick<Deps, 'history' | 'results' | 'services' | 'settings'>,
 ): ZoneLanguage {
   const collection = vscode.languages.createDiagnosticCollection('hostlens-zone');
   const tracked = new Map<string, Tracked>();
@@ -162,6 +163,7 @@ export function registerZoneLanguage(
   );
   registerZoneFeatures(context, (document) => open(document)?.session);
   registerCompareZone(context, (document) => open(document)?.session, deps);
+  registerCheckZoneCertificates(context, (document) => open(document)?.session, deps);
   for (const document of vscode.workspace.textDocuments) open(document);
 
   return {

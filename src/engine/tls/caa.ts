@@ -1,11 +1,16 @@
 // CAA (RFC 8659) against the CA that issued a certificate. The relevant record set is the one
 // of the name itself or, when empty, of its closest ancestor that has one (section 3, "tree
 // climbing"); every level is asked at once, so the climb costs one round trip. A certificate
-// does not name its CA's CAA identifier, so the CA is matched by one general rule: a label of
-// the identifier (not the TLD, at least four characters) appears in the organisation or
-// common name of an issuer in the chain, letters and digits compared ("letsencrypt.org" and
-// "Let's Encrypt", "digicert.com" and "DigiCert Global G2"). CCADB's CAA identifiers that
-// share no such label with their CA's names are listed in KNOWN_IDENTIFIERS.
+// does not name its CA's CAA identifier, so an identifier is the issuing CA's when either
+//  1. its registrable domain is that of a URL the CA itself publishes in the chain: the
+//     Authority Information Access of every certificate (OCSP responder, CA Issuers), which
+//     the CA hosts on its own domains (ocsp.digicert.com for "digicert.com", o.pki.goog for
+//     "pki.goog", ocsp.sectigo.com for "sectigo.com"); or, failing that,
+//  2. a label of the identifier (not the TLD, at least four characters) appears in the
+//     organisation or common name of an issuer in the chain, letters and digits compared
+//     ("letsencrypt.org" and "Let's Encrypt", whose OCSP host is lencr.org).
+// CCADB's CAA identifiers that neither rule reaches are listed in KNOWN_IDENTIFIERS.
+import { getDomain } from 'tldts';
 import type { DnsRecord, TlsProblem } from '../../contract/shapes';
 import { ask, type DnsLookup } from '../dns/lookup';
 import type { ReadCertificate } from './certificate';
@@ -81,7 +86,9 @@ export function checkCaa(
     .map((r) => (r.value ?? '').split(';')[0].trim().toLowerCase())
     .filter((d) => d !== '');
   const names = issuerNames(chain);
-  if (allowed.some((domain) => matchesCa(domain, names))) return undefined;
+  const published = caDomains(chain);
+  if (allowed.some((domain) => published.has(registrable(domain)) || matchesCa(domain, names)))
+    return undefined;
   const issuer = chain[0].json.issuer;
   return caaProblem(
     allowed.length === 0
@@ -107,6 +114,27 @@ function issuerNames(chain: readonly ReadCertificate[]): string[] {
     }
   }
   return [...out];
+}
+
+/** The registrable domains of the AIA URLs (OCSP, CA Issuers) of every chain certificate. */
+export function caDomains(chain: readonly ReadCertificate[]): Set<string> {
+  const out = new Set<string>();
+  for (const cert of chain) {
+    for (const match of (cert.x509.infoAccess ?? '').matchAll(/URI:([^\s,"]+)/g)) {
+      try {
+        const host = new URL(match[1]).hostname;
+        if (host !== '') out.add(registrable(host));
+      } catch {
+        // not a URL: nothing to learn from it
+      }
+    }
+  }
+  return out;
+}
+
+function registrable(name: string): string {
+  const host = name.toLowerCase().replace(/\.$/, '');
+  return getDomain(host, { allowPrivateDomains: false }) ?? host;
 }
 
 function matchesCa(domain: string, names: readonly string[]): boolean {

@@ -1,9 +1,10 @@
 // One node per (host, nameserver): its DNS records and, once asked, its mail set-up.
 import * as vscode from 'vscode';
-import type { DnsLookupEntry, HistoryEntry, MailEntry, ZoneDriftEntry } from '../history';
+import type { DnsLookupEntry, HistoryEntry, MailEntry, TlsEntry, ZoneDriftEntry } from '../history';
 import { ResultNode } from './base';
 import { dnsChildren } from './dns';
 import { MailNode } from './mail';
+import { tlsNode } from './tls';
 import { ZoneDriftNode } from './zoneDrift';
 
 export class HostNode extends ResultNode {
@@ -13,19 +14,22 @@ export class HostNode extends ResultNode {
     readonly dns: DnsLookupEntry | undefined,
     readonly mail: MailEntry | undefined,
     readonly drift?: ZoneDriftEntry,
+    readonly tls?: TlsEntry,
   ) {
     super();
   }
 
   get entries(): HistoryEntry[] {
-    return [this.dns, this.mail, this.drift].filter((e): e is HistoryEntry => e !== undefined);
+    return [this.dns, this.mail, this.drift, this.tls].filter(
+      (e): e is HistoryEntry => e !== undefined,
+    );
   }
 
   toTreeItem(): vscode.TreeItem {
     const item = new vscode.TreeItem(this.host, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `host:${this.host}@${this.server ?? ''}`;
     // A zone compared with no server named was asked of its own nameservers, not a resolver.
-    const unnamed = this.dns || this.mail ? 'system resolver' : 'its nameservers';
+    const unnamed = this.dns || this.mail || this.tls ? 'system resolver' : 'its nameservers';
     item.description = this.server ? `@${this.server}` : unnamed;
     item.iconPath = new vscode.ThemeIcon('globe');
     item.contextValue = 'host';
@@ -40,6 +44,7 @@ export class HostNode extends ResultNode {
     return [
       ...(this.dns ? dnsChildren(this.dns) : []),
       ...(this.mail ? [new MailNode(this.mail)] : []),
+      ...(this.tls ? [tlsNode(this.tls)] : []),
       ...(this.drift ? [new ZoneDriftNode(this.drift)] : []),
     ];
   }
@@ -50,6 +55,7 @@ export class HostNode extends ResultNode {
       ...(this.dns ? { dns: this.dns.result ?? { error: this.dns.error } } : {}),
       ...(this.mail ? { mail: this.mail.setup ?? { error: this.mail.error } } : {}),
       ...(this.drift ? { zone_drift: this.drift.result } : {}),
+      ...(this.tls ? { tls: this.tls.result ?? { error: this.tls.error } } : {}),
     };
   }
 }
@@ -62,6 +68,7 @@ export function hostNodes(entries: readonly HistoryEntry[]): HostNode[] {
       dns?: DnsLookupEntry;
       mail?: MailEntry;
       drift?: ZoneDriftEntry;
+      tls?: TlsEntry;
       host: string;
       server?: string;
     }
@@ -71,8 +78,11 @@ export function hostNodes(entries: readonly HistoryEntry[]): HostNode[] {
     const group = groups.get(key) ?? { host: entry.host, server: entry.server };
     if (entry.kind === 'dns') group.dns ??= entry;
     else if (entry.kind === 'mail') group.mail ??= entry;
+    else if (entry.kind === 'tls') group.tls ??= entry;
     else group.drift ??= entry;
     groups.set(key, group);
   }
-  return [...groups.values()].map((g) => new HostNode(g.host, g.server, g.dns, g.mail, g.drift));
+  return [...groups.values()].map(
+    (g) => new HostNode(g.host, g.server, g.dns, g.mail, g.drift, g.tls),
+  );
 }

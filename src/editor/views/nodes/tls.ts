@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ErrorCode } from '../../../contract/errors';
 import type { MtaStsResult, TlsCertificate, TlsResult } from '../../../contract/shapes';
 import { mxVerdict, type MxVerdict } from '../../../services/mxVerdict';
+import type { TlsEntry } from '../history';
 import { icons, MessageNode, ResultNode } from './base';
 
 interface Failed {
@@ -272,4 +273,17 @@ export class MtaStsPolicyNode extends ResultNode {
   json(): unknown {
     return this.result;
   }
+}
+
+/** The Certificate node of a host's TLS look-up, or why it failed. */
+export function tlsNode(entry: TlsEntry): ResultNode {
+  const port = entry.port ?? 443;
+  const label = port === 443 ? 'Certificate' : `Certificate (port ${port})`;
+  if (entry.result) return new CertificateNode(entry.result, label);
+  const error = entry.error ?? { code: 'internal_error', message: 'no answer' };
+  return new MessageNode(
+    `${label}: ${error.message}`,
+    icons.error,
+    `${error.code}: ${error.message}`,
+  );
 }
