@@ -244,7 +244,7 @@ function dotted(r: Random, digits: string): string {
   return out;
 }
 
-function base32hex(octets: Buffer): string {
+export function base32hex(octets: Buffer): string {
   const digits = '0123456789abcdefghijklmnopqrstuv';
   let out = '';
   let acc = 0;
