@@ -244,7 +244,7 @@ function dotted(r: Random, digits: string): string {
   return out;
 }
 
-export function base32hex(octets: Buffer): string {
+function base32hex(octets: Buffer): string {
   const digits = '0123456789abcdefghijklmnopqrstuv';
   let out = '';
   let acc = 0;

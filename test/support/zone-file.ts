@@ -4,6 +4,16 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+/** The SOA, NS and glue of a valid example.test. zone, for tests that append the lines they test. */
+export const ZONE_HEAD = [
+  '$ORIGIN example.test.',
+  '$TTL 3600',
+  '@ IN SOA ns1 hostmaster 1 7200 3600 1209600 3600',
+  '@ IN NS ns1',
+  'ns1 IN A 192.0.2.1',
+  '',
+].join('\n');
+
 /** test/fixtures/zones: one `<origin>.zone` file per zone */
 export const ZONES_DIR = resolve(__dirname, '../fixtures/zones');
 

@@ -51,8 +51,11 @@ export function registerZoneLanguage(
       const text = document.getText();
       const file = document.uri.scheme === 'file' ? document.uri.fsPath : undefined;
       const includes = file === undefined ? undefined : new IncludeCache();
-      t = { session: parse(document, file, includes), lines: [], fixes: new WeakMap() };
-      t.lines = text.split(/\r?\n/);
+      t = {
+        session: parse(document, file, includes),
+        lines: text.split(/\r?\n/),
+        fixes: new WeakMap(),
+      };
       if (file !== undefined) t.file = file;
       if (includes !== undefined) t.includes = includes;
       tracked.set(key, t);

@@ -106,6 +106,8 @@ interface PtrLookup {
   names: string[];
   /** the questions that found nothing: the PTR question, or names' address questions */
   voidQueries: number;
+  /** the names whose address question found nothing */
+  voidNames: string[];
 }
 
 interface State {
@@ -119,6 +121,8 @@ interface State {
   aliasedVoids: number;
   /** the void look-ups pyspf counts for those: one a name of each chain */
   aliasNames: number;
+  /** void address questions of a ptr term's PTR names outside its target (Mail::SPF skips them) */
+  voidsOutsidePtrTarget: number;
   maxLookups: number;
   maxVoids: number;
   base: Omit<MacroContext, 'domain' | 'validatedName'>;
@@ -154,6 +158,7 @@ export async function checkHost(
     voidTerms: 0,
     aliasedVoids: 0,
     aliasNames: 0,
+    voidsOutsidePtrTarget: 0,
     maxLookups: options.maxLookups ?? SPF_MAX_LOOKUPS,
     maxVoids: options.maxVoidLookups ?? SPF_MAX_VOID_LOOKUPS,
     base: {
@@ -173,9 +178,11 @@ export async function checkHost(
       void_lookups: state.voids,
       void_terms: state.voidTerms,
     };
-    const problems = [voidReadingsDiffer(state), aliasesCountedByPyspf(state)].filter(
-      (p): p is string => p !== undefined,
-    );
+    const problems = [
+      voidReadingsDiffer(state),
+      aliasesCountedByPyspf(state),
+      ptrNamesSkippedByMailSpf(state),
+    ].filter((p): p is string => p !== undefined);
     if (problems.length > 0) result.problems = problems;
     return result;
   };
@@ -339,6 +346,25 @@ function aliasesCountedByPyspf(state: State): string | undefined {
   );
 }
 
+/**
+ * The problem line when the void limit was passed only with the address questions of PTR names
+ * outside a ptr term's target. Section 5.5 validates every name returned, and pyspf asks them
+ * all; Mail::SPF asks only the names under the target, so it does not count those, and its
+ * evaluation goes on to the terms after.
+ */
+function ptrNamesSkippedByMailSpf(state: State): string | undefined {
+  if (state.voids <= state.maxVoids) return undefined;
+  if (state.voids - state.voidsOutsidePtrTarget > state.maxVoids) return undefined;
+  const n = state.voidsOutsidePtrTarget;
+  return (
+    `${n} of the void look-ups ${n === 1 ? 'was' : 'were'} the address ` +
+    `${n === 1 ? 'question' : 'questions'} of PTR names outside a ptr term's target: RFC 7208 ` +
+    `section 5.5 validates every name returned and pyspf counts them too, but Mail::SPF asks ` +
+    `only the names under the target, so receivers running it stay within the limit of ` +
+    `${state.maxVoids} there and may reach another verdict`
+  );
+}
+
 /** The macro values of a term at <domain>; %{p} marks the term when its look-ups were void. */
 function macroContext(state: State, domain: string, term?: Term): MacroContext {
   return {
@@ -411,7 +437,9 @@ async function matchMx(state: State, name: string, mech: Mechanism, term: Term):
 function ptrLookup(state: State): Promise<PtrLookup> {
   state.ptr ??= (async () => {
     const answer = await ask(state.lookup, reverseName(state.ip.toString()), 'PTR', state.signal);
-    if (answer.kind !== 'records') return { names: [], voidQueries: isVoidLookup(answer) ? 1 : 0 };
+    if (answer.kind !== 'records') {
+      return { names: [], voidQueries: isVoidLookup(answer) ? 1 : 0, voidNames: [] };
+    }
     // Section 4.6.4: names past the first 10 are ignored.
     const names = answer.records.slice(0, MAX_NAMES).map((r) => stripDot(r.value ?? ''));
     const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
@@ -424,6 +452,7 @@ function ptrLookup(state: State): Promise<PtrLookup> {
         return fwd.kind === 'records' && fwd.records.some((r) => sameIp(state.ip, r.value ?? ''));
       }),
       voidQueries: forward.filter(isVoidLookup).length,
+      voidNames: names.filter((_, i) => isVoidLookup(forward[i])),
     };
   })();
   return state.ptr;
@@ -433,15 +462,22 @@ function ptrLookup(state: State): Promise<PtrLookup> {
  * The validated names, counting the void look-ups behind them for this term (the questions are
  * asked once per check; receivers ask them again for every term that needs them).
  */
-async function validatedNames(state: State, term: Term | undefined): Promise<string[]> {
+async function validatedNames(
+  state: State,
+  term: Term | undefined,
+  target?: string,
+): Promise<string[]> {
   const found = await ptrLookup(state);
+  if (target !== undefined && term !== undefined) {
+    state.voidsOutsidePtrTarget += found.voidNames.filter((n) => !isSubdomainOf(n, target)).length;
+  }
   foundNothing(state, term, found.voidQueries);
   return found.names;
 }
 
 async function matchPtr(state: State, target: string, term: Term): Promise<boolean> {
-  const names = await validatedNames(state, term);
   const t = target.toLowerCase();
+  const names = await validatedNames(state, term, t);
   return names.some((n) => isSubdomainOf(n, t));
 }
 

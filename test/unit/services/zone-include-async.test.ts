@@ -8,15 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkZoneFile, MAX_INCLUDE_BYTES, ZoneSession } from '../../../src/services/zone';
 import { IncludeCache, includedNames } from '../../../src/services/zone-includes';
-
-const HEAD = [
-  '$ORIGIN example.test.',
-  '$TTL 3600',
-  '@ IN SOA ns1 hostmaster 1 7200 3600 1209600 3600',
-  '@ IN NS ns1',
-  'ns1 IN A 192.0.2.1',
-  '',
-].join('\n');
+import { ZONE_HEAD as HEAD } from '../../support/zone-file';
 
 describe('zone $INCLUDE read ahead for the editor', function () {
   this.timeout(30_000);

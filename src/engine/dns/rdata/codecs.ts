@@ -11,28 +11,14 @@ import { fromBase32Hex, toBase32Hex } from './base32hex';
 import { COMPOSITE_CODECS } from './composite';
 import { decodeLoc, encodeLoc } from './loc';
 import { name } from './name-field';
-import { fail, type Token, type TokenReader, type WireReader } from './reader';
+import { fail, type Token, type WireReader } from './reader';
 import { decodeSvcParams, encodeSvcParams } from './svcb';
 import { parseTtl } from './ttl';
 import { ALGORITHMS, coveredType, typeCode, typeMnemonic, typeName, type FieldKind } from './types';
 import { WireWriter } from './writer';
+import type { FieldCodec } from './field-codec';
 
-export interface FieldCodec {
-  read(r: TokenReader, out: WireWriter): string;
-  print(w: WireReader, out: WireWriter): string;
-  /**
-   * The field in the contract's JSON, set on `record` under `key`: a number for the number
-   * kinds, names and character-strings in the contract's presentation, the printed text for
-   * the rest.
-   */
-  json(w: WireReader, record: Record<string, unknown>, key: string): void;
-  /**
-   * The field as a value to compute with (the DNSSEC validator): numbers, names as lower-case
-   * keys, octets (base64, hex, salt, hash) as a Buffer, a type bit map as type names, the
-   * printed text for the rest.
-   */
-  value(w: WireReader): unknown;
-}
+export type { FieldCodec } from './field-codec';
 
 function isDigits(text: string): boolean {
   if (text.length === 0) return false;

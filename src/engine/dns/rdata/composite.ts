@@ -3,7 +3,7 @@
 // the field before them (the gateway of IPSECKEY, the relay of AMTRELAY, the suffix of A6), and
 // lists (APL items, WKS ports, NXT types). Each follows its RFC, and refuses what BIND 9.18
 // refuses, in both directions (text and wire).
-import type { FieldCodec } from './codecs';
+import type { FieldCodec } from './field-codec';
 import { ipv6Text, readIPv4, readIPv6 } from './addresses';
 import { name } from './name-field';
 import { fail, NoPresentation, type TokenReader, type WireReader } from './reader';

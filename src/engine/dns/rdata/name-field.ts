@@ -11,7 +11,7 @@ import {
   readName,
   textToLabels,
 } from '../names';
-import type { FieldCodec } from './codecs';
+import type { FieldCodec } from './field-codec';
 import { fail } from './reader';
 
 export const name: FieldCodec = {

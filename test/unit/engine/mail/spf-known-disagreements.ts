@@ -137,7 +137,8 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
       'Mail::SPF validates only the PTR names inside the target domain, so a name outside it ' +
       'that has no address is never asked; the section validates every name returned (up to ' +
       '10) and pyspf asks them all too, and an empty answer there is a void look-up of the ' +
-      'ptr term on every side that asks it',
+      "ptr term on every side that asks it. The engine's problem line says that receivers " +
+      'running Mail::SPF stay within the limit there',
     applies: (o) =>
       o.reference === 'Mail::SPF' &&
       oursHitVoidLimit(o) &&
@@ -146,7 +147,8 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
         (q) =>
           !q.name.endsWith(o.case.domain) &&
           o.case.records.some((r) => r.type === 'PTR' && r.data === q.name),
-      ),
+      ) &&
+      (o.ours.problems ?? []).some((p) => /Mail::SPF asks only the names under the target/.test(p)),
   },
   {
     id: 'self-include-not-reached',

@@ -9,15 +9,7 @@ import { join } from 'node:path';
 import { loadRows } from '../../../../src/engine/zone/index';
 import { MAX_LINE_CHARS, tokenizeLine } from '../../../../src/engine/zone/lexer';
 import { checkZoneFile } from '../../../../src/services/zone';
-
-const HEAD = [
-  '$ORIGIN example.test.',
-  '$TTL 3600',
-  '@ IN SOA ns1 hostmaster 1 7200 3600 1209600 3600',
-  '@ IN NS ns1',
-  'ns1 IN A 192.0.2.1',
-  '',
-].join('\n');
+import { ZONE_HEAD as HEAD } from '../../../support/zone-file';
 
 describe('zone reading limits', function () {
   this.timeout(60_000);
