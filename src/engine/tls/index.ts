@@ -3,7 +3,9 @@
 // look-up costs the resolution, TCP and TLS round trips and no more; the chain is then judged
 // (verify.ts), held to CAA (caa.ts) and DANE (dane.ts). Everything runs under one deadline.
 import { setMaxListeners } from 'node:events';
+import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { LookupError, printable, throwIfAborted } from '../../contract/errors';
 import type { TlsParams } from '../../contract/services';
 import type { TlsProblem, TlsResult } from '../../contract/shapes';
@@ -37,9 +39,14 @@ export interface TlsOptions {
   now?: () => number;
 }
 
-/** Builds the trust store now (a server's warm-up), not in its first TLS look-up. */
+/**
+ * Builds the trust store now (a server's warm-up), not in its first TLS look-up, and reads one
+ * of its roots as a served certificate is read, so that code is compiled before a request.
+ */
 export function warmUpTls(extraCa: readonly string[] = []): Promise<void> {
   trustStore(extraCa);
+  const [root] = rootCertificates;
+  if (root !== undefined) readCertificate(Buffer.from(new X509Certificate(root).raw), Date.now());
   return Promise.resolve();
 }
 
