@@ -8,6 +8,8 @@ import { launchBrowser, startCodeServer } from './code-server.mjs';
 import { startServer } from '../../src/server';
 import { EmbeddedServices } from '../../src/services/embedded';
 import { startDemoFixtures, WORKSPACE } from './fixtures';
+import { makeTestPki } from '../support/tls-pki';
+import { serveTls } from '../support/tls-server';
 
 const root = path.resolve(__dirname, '..', '..');
 const outDir = path.join(root, 'screenshots');
@@ -67,6 +69,25 @@ async function main(): Promise<void> {
     ]);
     // The workspace's links, mail domains and zone records checked through the fixture DNS.
     await session(env, nameserver, 'Default Dark Modern', [['30-link-check', linkCheck]]);
+    // A loopback TLS server with a chain of a test PKI whose root the user's settings name
+    // (hostlens.tls.caFiles), and the mail tree's transport part.
+    const pki = makeTestPki({ hostile: false });
+    const tlsServer = await serveTls(pki.loopback);
+    try {
+      await session(
+        env,
+        nameserver,
+        'Default Dark Modern',
+        [
+          ['31-tls-certificate', (p) => certificateTree(p, `127.0.0.1:${tlsServer.port}`)],
+          ['32-mail-transport', mailTransport],
+        ],
+        { 'hostlens.tls.caFiles': [pki.caFile] },
+      );
+    } finally {
+      await tlsServer.close();
+      pki.close();
+    }
     // The remote backend: first with no token, then with one typed into the password box.
     await session(
       env,
@@ -282,7 +303,7 @@ async function mailTree(page: Page): Promise<void> {
   await page.keyboard.press('ArrowRight');
   await page.waitForTimeout(300);
   for (const name of ['_spf.mail.test', '_spf2.mail.test', '_spf3.mail.test']) {
-    await page.locator(`.monaco-list-row[aria-label^="${name}"]`).first().click();
+    await page.locator('.monaco-list-row', { hasText: name }).first().click();
     await page.keyboard.press('ArrowRight');
     await page.waitForTimeout(300);
   }
@@ -461,6 +482,49 @@ async function zoneCompareUnreachable(page: Page): Promise<void> {
     .waitFor({ state: 'visible', timeout: 30000 });
   await page.mouse.move(900, 500);
   await page.waitForTimeout(1000);
+}
+
+/** Show TLS Certificate on HOST:PORT, the chain and the leaf's details expanded. */
+async function certificateTree(page: Page, target: string): Promise<void> {
+  await closeEditors(page);
+  await runCommand(page, 'HostLens: Show TLS Certificate');
+  const input = page.locator('.quick-input-widget input');
+  await page.waitForTimeout(500);
+  await input.fill(target);
+  await page.keyboard.press('Enter');
+  const node = page.locator('.monaco-list-row', { hasText: 'Certificate (port' }).first();
+  await node.waitFor({ state: 'visible', timeout: 30000 });
+  await widenSideBar(page, 620);
+  await node.click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForTimeout(300);
+  await page.locator('.monaco-list-row', { hasText: 'CN=loopback' }).first().click();
+  await page.keyboard.press('ArrowRight');
+  await page.mouse.move(900, 500);
+  await page.waitForTimeout(1000);
+}
+
+/** The mail set-up of mail.test with its Transport and MTA-STS policy nodes open. */
+async function mailTransport(page: Page): Promise<void> {
+  await runCommand(page, 'HostLens: Check Mail Set-up');
+  const input = page.locator('.quick-input-widget input');
+  await page.waitForTimeout(500);
+  await input.fill('mail.test');
+  await page.keyboard.press('Enter');
+  const transport = page.locator('.monaco-list-row', { hasText: 'Transport' }).first();
+  await transport.waitFor({ state: 'visible', timeout: 40000 });
+  for (const name of ['SPF', 'DKIM']) {
+    const row = page.locator('.monaco-list-row', { hasText: name }).first();
+    if ((await row.getAttribute('aria-expanded')) === 'true') {
+      await row.click();
+      await page.keyboard.press('ArrowLeft');
+    }
+  }
+  await page.locator('.monaco-list-row', { hasText: 'MTA-STS policy' }).first().click();
+  await page.keyboard.press('ArrowRight');
+  await page.mouse.move(900, 500);
+  await page.waitForTimeout(1000);
+  await noTestPort(page);
 }
 
 /** Drags the side bar's edge so long tree labels fit. */

@@ -48,7 +48,7 @@ export const renderZoneCheck = renderer<{
   }
   const errors = result.problems.filter((p) => p.severity === 'error').length;
   lines.push(`${plural(errors, 'error')}, ${plural(result.problems.length - errors, 'warning')}`);
-  return lines.join('\n');
+  return [...printed, ...lines].join('\n');
 });
 
 export const renderZoneDiff = renderer<DriftResult>((result, context) => {

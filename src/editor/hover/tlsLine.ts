@@ -40,7 +40,8 @@ export class TlsHoverCache {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const budget = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), HOVER_TLS_BUDGET_MS);
-      signal.addEventListener('abort', () => resolve(undefined), { once: true });
+      if (signal.aborted) resolve(undefined);
+      else signal.addEventListener('abort', () => resolve(undefined), { once: true });
     });
     try {
       return await Promise.race([entry.outcome, budget]);

@@ -36,6 +36,25 @@ describe('hostlens zone-check and zone-diff as text', () => {
     assert.equal(lines.at(-1), '1 error, 1 warning');
   });
 
+  it('zone-check --print writes the records before the findings, with problems or without', async () => {
+    // no $TTL and an SOA without one: the SOA minimum for every record, and a warning (issue 27)
+    const path = file(
+      'minimum.zone',
+      '@ SOA ns1 hm 1 3600 600 86400 120\n@ NS ns1\nns1 A 192.0.2.1\n',
+    );
+    const r = await runCli(
+      ['zone-check', path, '--origin', 'example.com', '--print', '--no-color'],
+      TTY,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.match(lines[0], /^example\.com\.\s+120 IN SOA\s+ns1\.example\.com\. /);
+    assert.match(lines[2], /^ns1\.example\.com\.\s+120 IN A\s+192\.0\.2\.1$/);
+    assert.equal(lines[3], '');
+    assert.match(lines[4], new RegExp(`^${path}:1:3: warning: .*SOA minimum 120.* \\[no-ttl\\]$`));
+    assert.equal(lines.at(-1), '0 errors, 1 warning');
+  });
+
   it('zone-check prints text with --format text when piped, and JSON with --json on a terminal', async () => {
     const path = file('clean.example.zone', HEAD);
     const text = await runCli(['zone-check', path, '--origin', 'example.com', '--format', 'text']);
