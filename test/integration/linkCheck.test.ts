@@ -61,10 +61,11 @@ describe('Check Links in Workspace', function () {
       '13:46 broken_link',
       '14:43 missing_fragment',
       '14:73 broken_link',
+      '20:11 unresolvable_host',
     ]);
     const zone = vscode.Uri.file(join(testWeb.dir, 'zones', 'corp.test.zone'));
     assert.deepEqual(problems(zone), expected('zones/corp.test.zone'));
-    assert.equal(problems(zone).length, 2);
+    assert.equal(problems(zone).length, 3);
     // No exclude setting here: docs/skip.md is checked; build/ stays .gitignored.
     assert.deepEqual(problems(vscode.Uri.file(join(testWeb.dir, 'docs', 'skip.md'))), [
       '1:1 broken_link',
@@ -85,7 +86,7 @@ describe('Check Links in Workspace', function () {
     assert.ok(node, 'a Link check node');
     assert.match(
       String(node.toTreeItem().description),
-      /^9 errors, 4 warnings · \d+ URLs, \d+ hosts$/,
+      /^11 errors, 4 warnings · \d+ URLs, \d+ hosts$/,
     );
     const kinds = node.children().map((c) => c.toTreeItem().label as string);
     assert.ok(kinds.includes('Domains anyone can register'), kinds.join(', '));
@@ -109,9 +110,13 @@ describe('Check Links in Workspace', function () {
       document.uri,
       new vscode.Range(11, 6, 11, 7),
     );
-    const whois = soon.find((a) => a.title === 'Open WHOIS of soon.test');
+    const whois = soon.find((a) => a.title === 'Open WHOIS of soon-hostlens-fixture.com');
     assert.ok(whois, soon.map((a) => a.title).join(', '));
-    assert.deepEqual(whois.command?.arguments, ['soon.test'], JSON.stringify(whois.command));
+    assert.deepEqual(
+      whois.command?.arguments,
+      ['soon-hostlens-fixture.com'],
+      JSON.stringify(whois.command),
+    );
   });
 
   it('checks a Markdown file again when it is saved', async function () {

@@ -6,11 +6,10 @@ import { problem } from './problem';
 import type { ZoneProblem, ZoneRecord } from './types';
 
 /**
- * BIND keeps an RRset in one block whose size is a 16-bit number: each record's data and a
- * 2-octet length, and 23 octets of its own. Measured with named-checkzone 9.18 on RRsets of one
- * to five records of TXT and of an unknown type: the data plus 2 per record may be at most
- * 65,512 octets, whatever the type and owner. A larger RRset could not be sent in one message
- * either (RFC 1035 section 4.2.2 bounds a message at 65,535 octets).
+ * BIND keeps an RRset in one block of at most 65,535 octets. Measured with named-checkzone 9.18
+ * on RRsets of one to five records of TXT and of an unknown type, at short and long owners: the
+ * data plus 2 octets per record may come to at most 65,512 (the other 23 are BIND's own). Such
+ * an RRset would not fit in one message either (RFC 1035 section 4.2.2: at most 65,535 octets).
  */
 export const MAX_RRSET_OCTETS = 65512;
 

@@ -42,14 +42,15 @@ export function metaTypeFailure(code: number): RuleFailure | undefined {
 }
 
 /**
- * RFC 4592 section 4.2: a wildcard owner cannot hold NS records (a delegation has to be named),
- * and BIND refuses such a zone.
+ * RFC 4592 section 4.2: NS records at a wildcard owner have no defined meaning (a delegation
+ * is of a name), and BIND refuses such a zone.
  */
 export function wildcardNsFailure(ownerKey: string, type: string): RuleFailure | undefined {
   if (type !== 'NS' || !ownerKey.startsWith('*.')) return undefined;
   return {
     code: 'wildcard-ns',
-    message: 'NS records at a wildcard owner: a delegation must be named (RFC 4592 section 4.2)',
+    message:
+      'NS records at a wildcard owner: their meaning is undefined (RFC 4592 section 4.2), and BIND refuses them',
   };
 }
 

@@ -1,9 +1,9 @@
 // The anchors a file of the workspace offers a link's #fragment: a Markdown file's headings as
 // GitHub renders their ids, plus id and name attributes written as HTML (in either kind of file).
+import { codeFenceReader } from './fences';
 
 const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
-const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 const HTML_ANCHOR = /\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi;
 
 export function anchorsOf(text: string, markdown: boolean): Set<string> {
@@ -18,18 +18,10 @@ export function headingSlugs(text: string): string[] {
   const seen = new Map<string, number>();
   const slugs: string[] = [];
   const lines = text.split(/\r?\n/);
-  let fence: string | undefined;
+  const inCode = codeFenceReader();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const open = FENCE.exec(line);
-    if (fence !== undefined) {
-      if (open && open[1][0] === fence[0] && open[1].length >= fence.length) fence = undefined;
-      continue;
-    }
-    if (open) {
-      fence = open[1];
-      continue;
-    }
+    if (inCode(line)) continue;
     let heading: string | undefined;
     const atx = ATX_HEADING.exec(line);
     if (atx) heading = atx[2] ?? '';

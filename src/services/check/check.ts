@@ -4,7 +4,7 @@
 // look-up that fails is said (lookup_failed, once for each thing asked), never taken as an answer.
 import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, sep } from 'node:path';
-import { getDomain, parse as parseHost } from 'tldts';
+import { parse as parseHost } from 'tldts';
 import { LookupError } from '../../contract/errors';
 import type { Services } from '../../contract/services';
 import type { LinkResult, QueryResult } from '../../contract/shapes';
@@ -478,8 +478,8 @@ class CheckRun {
   }
 
   /**
-   * A name that does not exist: when its registrable domain is free, anyone can register it
-   * (and answer for the name); otherwise the name alone is missing.
+   * A name that does not exist: when its registrable domain (under an ICANN suffix) is free,
+   * anyone can register it (and answer for the name); otherwise the name alone is missing.
    */
   private async reportMissingName(
     name: string,
@@ -777,11 +777,18 @@ export function findingDomain(target: string): string | undefined {
   return registrable(host.replace(/\.$/, '').toLowerCase());
 }
 
-/** The registrable domain (ICANN section of the public suffix list), as WHOIS holds it. */
+/**
+ * The registrable domain, as WHOIS holds it, or none when the host's public suffix is not in the
+ * ICANN section of the public suffix list. Only a suffix a registry sells makes a free domain
+ * "registrable by anyone": for any other (corp, lan, test, a private zone) tldts applies the
+ * list's default rule `*` and names a domain that no registry holds, so a WHOIS "not found"
+ * there says nothing and an NXDOMAIN under it is only a missing name.
+ */
 function registrable(host: string): string | undefined {
   if (isIp(host)) return undefined;
-  const domain = getDomain(host, { allowPrivateDomains: false });
-  return domain === null || domain === '' ? undefined : domain;
+  const parsed = parseHost(host, { allowPrivateDomains: false });
+  if (parsed.isIcann !== true) return undefined;
+  return parsed.domain === null || parsed.domain === '' ? undefined : parsed.domain;
 }
 
 async function fileKind(path: string): Promise<'file' | 'directory' | 'missing'> {

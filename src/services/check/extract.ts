@@ -4,6 +4,7 @@
 import { dirname, extname, resolve } from 'node:path';
 import { detectInLine, isZoneFileNameCandidate, looksLikeZoneFile } from '../../detect/index';
 import { guessOrigin, loadZone } from '../../engine/zone/index';
+import { codeFenceReader } from './fences';
 
 export type Target =
   | { kind: 'url'; url: string }
@@ -100,28 +101,17 @@ function zoneTargets(file: string, text: string): Occurrence[] | undefined {
 const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)/g;
 const MARKDOWN_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/;
 const HTML_LINK = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
-const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 
 function textTargets(file: string, text: string, languageId: string | undefined): Occurrence[] {
   const markdown = languageId === 'markdown';
   const markup = markdown || languageId === 'html';
   const found: Occurrence[] = [];
   const lines = text.split(/\r?\n/);
-  let fence: string | undefined;
+  const inCode = codeFenceReader();
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n];
     // Links in a fenced code block are examples, not links (as a Markdown renderer shows them).
-    if (markdown) {
-      const open = FENCE.exec(line);
-      if (fence !== undefined) {
-        if (open && open[1][0] === fence[0] && open[1].length >= fence.length) fence = undefined;
-        continue;
-      }
-      if (open) {
-        fence = open[1];
-        continue;
-      }
-    }
+    if (markdown && inCode(line)) continue;
     const items = detectInLine(line, languageId ? { languageId } : {});
     const urlHosts = new Set(items.filter((i) => i.kind === 'url').map((i) => hostOf(i.text)));
     for (const item of items) {

@@ -62,8 +62,10 @@ describe('hostlens check', function () {
       'README.md 13 broken_link error',
       'README.md 14 missing_fragment warning',
       'README.md 14 broken_link error',
+      'README.md 20 unresolvable_host error',
       'zones/corp.test.zone 5 dangling_record error',
       'zones/corp.test.zone 6 dangling_record error',
+      'zones/corp.test.zone 9 dangling_record error',
     ]);
     const moved = report.findings.find((f) => f.kind === 'redirected_link')!;
     assert.equal(moved.final_url, `http://good.test:${testWeb.web.port}/ok`);
@@ -78,9 +80,9 @@ describe('hostlens check', function () {
     );
     assert.match(
       run.stdout,
-      /^README\.md:11:\d+ .* error registrable_domain lapsed\.test is not registered/m,
+      /^README\.md:11:\d+ .* error registrable_domain lapsed-hostlens-fixture\.com is not registered/m,
     );
-    assert.match(run.stdout, /URLs and \d+ hosts checked: 6 errors, 4 warnings\n$/);
+    assert.match(run.stdout, /URLs and \d+ hosts checked: 7 errors, 4 warnings\n$/);
   });
 
   it('writes SARIF 2.1.0 that validates against the schema, a result a finding', async function () {
@@ -101,7 +103,7 @@ describe('hostlens check', function () {
     const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
     assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 2));
     const results = sarif.runs[0].results;
-    assert.equal(results.length, 12);
+    assert.equal(results.length, 14);
     assert.deepEqual(results[0], {
       ...results[0],
       ruleId: 'broken_link',

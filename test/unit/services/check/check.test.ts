@@ -94,21 +94,31 @@ describe('checkWorkspace() on the loopback test web', function () {
     assert.deepEqual(kinds('README.md', 9), ['timeout']);
   });
 
-  it('reports an NXDOMAIN host of a registered domain as unresolvable', function () {
+  it('reports an NXDOMAIN host as unresolvable', function () {
     assert.deepEqual(kinds('README.md', 10), ['unresolvable_host']);
+  });
+
+  it('never calls a domain under a suffix no registry sells registrable', function () {
+    const text = (file: string, line: number) => at(file, line).map((f) => [f.kind, f.message]);
+    assert.deepEqual(text('README.md', 20), [
+      ['unresolvable_host', 'intranet.corp does not resolve (NXDOMAIN)'],
+    ]);
+    assert.deepEqual(text('zones/corp.test.zone', 9), [
+      ['dangling_record', 'gone.lan does not exist (NXDOMAIN)'],
+    ]);
   });
 
   it('reports a host whose domain is not registered as registrable, an error', function () {
     const [f] = at('README.md', 11);
     assert.equal(f.kind, 'registrable_domain');
     assert.equal(f.severity, 'error');
-    assert.match(f.message, /lapsed\.test is not registered/);
+    assert.match(f.message, /lapsed-hostlens-fixture\.com is not registered/);
   });
 
   it('warns of a domain that expires within 30 days', function () {
     const [f] = at('README.md', 12);
     assert.equal(f.kind, 'expiring_domain');
-    assert.match(f.message, /soon\.test expires on .* \(in 10 days\)/);
+    assert.match(f.message, /soon-hostlens-fixture\.com expires on .* \(in 10 days\)/);
   });
 
   it('reports a mailto: domain with a null MX as broken, and passes one with an address', function () {
@@ -142,12 +152,13 @@ describe('checkWorkspace() on the loopback test web', function () {
   it('reports zone records pointing at missing or registrable names as dangling', function () {
     const zone = 'zones/corp.test.zone';
     assert.deepEqual(kinds(zone, 5), ['dangling_record']);
-    assert.match(at(zone, 5)[0].message, /lapsed\.test is not registered/);
+    assert.match(at(zone, 5)[0].message, /lapsed-hostlens-fixture\.com is not registered/);
     assert.deepEqual(kinds(zone, 6), ['dangling_record']);
     assert.match(at(zone, 6)[0].message, /NXDOMAIN/);
     assert.deepEqual(kinds(zone, 4), []);
     assert.deepEqual(kinds(zone, 7), []);
     assert.deepEqual(kinds(zone, 8), []);
+    assert.deepEqual(kinds(zone, 9), ['dangling_record']);
   });
 
   it('counts distinct URLs and hosts', function () {

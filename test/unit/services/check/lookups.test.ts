@@ -103,6 +103,47 @@ describe('link check: host names and failed look-ups', function () {
     assert.equal(report.checked.hosts, 5);
   });
 
+  it('under a suffix no registry sells: a missing name is only NXDOMAIN, nothing expires, no WHOIS is asked', async function () {
+    const asked: string[] = [];
+    // Every other name is NXDOMAIN and every other WHOIS says "not registered": only the ICANN
+    // suffix (com) makes the free domain one anyone can register, or one that expires.
+    const services = scripted({ 'wiki.corp': 'address' }, { 'wiki.corp': NOW + 10 * DAY }, asked);
+    const report = await checkTexts(
+      services,
+      [
+        {
+          file: '/w/README.md',
+          text: [
+            'The wiki: http://intranet.corp/ and the old site: https://www.lapsed-fixture.com/',
+            'The new wiki: http://wiki.corp/',
+          ].join('\n'),
+        },
+        {
+          file: '/w/zones/hostlens-fixture.com.zone',
+          text: [
+            '$ORIGIN hostlens-fixture.com.',
+            '$TTL 300',
+            'db IN CNAME gone.lan.',
+            'old IN CNAME gone.lapsed-fixture.com.',
+          ].join('\n'),
+        },
+      ],
+      { cwd: '/w', now: () => NOW },
+    );
+    assert.deepEqual(
+      report.findings.map((f) => `${f.file}:${f.line} ${f.kind} ${f.target} ${f.message}`),
+      [
+        'README.md:1 unresolvable_host http://intranet.corp/ intranet.corp does not resolve (NXDOMAIN)',
+        'README.md:1 registrable_domain https://www.lapsed-fixture.com/ lapsed-fixture.com is not registered: anyone can register it and answer for www.lapsed-fixture.com',
+        'zones/hostlens-fixture.com.zone:3 dangling_record gone.lan. gone.lan does not exist (NXDOMAIN)',
+        'zones/hostlens-fixture.com.zone:4 dangling_record gone.lapsed-fixture.com. lapsed-fixture.com is not registered: anyone can register it and answer for gone.lapsed-fixture.com',
+      ],
+    );
+    assert.deepEqual(asked.filter((a) => a.startsWith('whois ')).sort(), [
+      'whois lapsed-fixture.com',
+    ]);
+  });
+
   it('says once, at the first place, that a WHOIS look-up failed, and still reports NXDOMAIN', async function () {
     const services = scripted(
       { 'www.flaky-fixture.com': 'address', 'api.flaky-fixture.com': 'address' },

@@ -41,23 +41,24 @@ export async function startTestWeb(now = Date.now()): Promise<TestWeb> {
         'nomail 300 IN MX 0 .',
         'nomail 300 IN A 127.0.0.1',
         'private 300 IN A 10.0.0.1',
+        // The domains WHOIS speaks for sit under an ICANN suffix: .test is sold by no registry.
+        'soon-hostlens-fixture.com. 300 IN A 127.0.0.1',
       ].join('\n'),
       'test.',
     ),
   });
   const web = await startLinkWeb({ slowMs: 3000 });
-  const year = new Date(now + 365 * DAY);
+  // Only names under an ICANN suffix are looked up in WHOIS; the bootstrap sends .com (and
+  // nothing else) to this loopback RDAP server.
   const rdap = await startRdapServer({
-    '/domain/good.test': registered('good.test', year),
-    '/domain/busy.test': registered('busy.test', year),
-    '/domain/slow.test': registered('slow.test', year),
-    '/domain/nomail.test': registered('nomail.test', year),
-    '/domain/private.test': registered('private.test', year),
-    '/domain/soon.test': registered('soon.test', new Date(now + 10 * DAY)),
-    // lapsed.test: no route, so RDAP answers 404: not registered
+    '/domain/soon-hostlens-fixture.com': registered(
+      'soon-hostlens-fixture.com',
+      new Date(now + 10 * DAY),
+    ),
+    // lapsed-hostlens-fixture.com: no route, so RDAP answers 404: not registered
   });
   const boot = await startRdapServer({
-    '/dns.json': { body: { version: '1.0', services: [[['test'], [rdap.base]]] } },
+    '/dns.json': { body: { version: '1.0', services: [[['com'], [rdap.base]]] } },
   });
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-check-'));
   writeWorkspace(dir, web.port);
@@ -93,8 +94,8 @@ function writeWorkspace(dir: string, port: number): void {
       `Busy: ${at('busy.test', '/')}`,
       `Slow: ${at('slow.test', '/')}`,
       `Nowhere: ${at('nx.good.test', '/')}`, // line 10
-      `Lapsed: ${at('lapsed.test', '/')}`,
-      `Soon: ${at('soon.test', '/')}`,
+      `Lapsed: ${at('lapsed-hostlens-fixture.com', '/')}`,
+      `Soon: ${at('soon-hostlens-fixture.com', '/')}`,
       'Write to <mailto:team@good.test> or [nobody](mailto:nobody@nomail.test).',
       '[Guide](docs/guide.md#setting-up) [wrong](docs/guide.md#nowhere) [lost](docs/lost.md)',
       `HEAD refused: ${at('good.test', '/no-head')}`, // line 15
@@ -102,6 +103,7 @@ function writeWorkspace(dir: string, port: number): void {
       `${at('good.test', '/missing')} in a code block is an example`,
       '```',
       'An example: https://www.example.com/nothing',
+      'Intranet: http://intranet.corp/', // line 20: no registry sells .corp
     ].join('\n'),
   );
   writeFileSync(
@@ -117,10 +119,11 @@ function writeWorkspace(dir: string, port: number): void {
       '$TTL 300',
       '@ IN SOA ns1.good.test. admin.corp.test. 1 3600 600 86400 300',
       '@ IN NS good.test.',
-      'www IN CNAME lapsed.test.', // line 5
+      'www IN CNAME lapsed-hostlens-fixture.com.', // line 5
       '@ IN MX 10 nx.good.test.',
       'api IN CNAME good.test.',
       'int IN CNAME www.corp.test.',
+      'db IN CNAME gone.lan.', // line 9: no registry sells .lan
     ].join('\n'),
   );
 }
