@@ -16,6 +16,7 @@ import { parseRdata } from '../../../../src/engine/dns/rdata/text';
 import { tokenizeLine } from '../../../../src/engine/zone/lexer';
 import { checkZoneFile } from '../../../../src/services/zone';
 import { describeTool, needTools } from '../../../support/reference-tools';
+import { BIND_WARNINGS } from '../../../support/bind-messages';
 
 const CORPUS = join(__dirname, '../../../fixtures/zones/corpus');
 const ORIGINS = JSON.parse(readFileSync(join(CORPUS, 'origins.json'), 'utf8')) as Record<
@@ -27,17 +28,6 @@ const ORIGINS = JSON.parse(readFileSync(join(CORPUS, 'origins.json'), 'utf8')) a
 function heldApart(name: string): boolean {
   return createHash('sha256').update(name).digest('hex')[0] < '4';
 }
-
-// Messages that name a line but do not stop the load (as the generated differential reads them).
-const WARNINGS = [
-  /bad owner name \(check-names\)/,
-  /: warning: /,
-  /ignoring out-of-zone data/,
-  /TTL set to prior TTL/,
-  /non-terminal wildcard/,
-  /file does not end with newline/,
-  /old style DNSSEC/,
-];
 
 function run(tool: string, args: string[]): Promise<{ code: number; stdout: string; out: string }> {
   return new Promise((resolve) =>
@@ -68,7 +58,7 @@ describe('engine/zone real zone files against BIND 9.18', function () {
       const bindLoads = checked.code === 0;
       const bindLines = checked.out
         .split('\n')
-        .filter((l) => /:\d+: /.test(l) && !WARNINGS.some((w) => w.test(l)))
+        .filter((l) => /:\d+: /.test(l) && !BIND_WARNINGS.some((w) => w.test(l)))
         .map((l) => Number(/:(\d+): /.exec(l)![1]));
       const ours = checkZoneFile(file, origin, true);
       const errors = ours.problems.filter((p) => p.severity === 'error');

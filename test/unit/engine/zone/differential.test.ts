@@ -16,6 +16,7 @@ import {
 import { seeded } from '../../../support/prng';
 import { describeTool, needTools, referenceTool } from '../../../support/reference-tools';
 import { generateZone, MUTATIONS, ORIGIN, type Mutation } from '../../../support/zone-generator';
+import { BIND_WARNINGS } from '../../../support/bind-messages';
 
 const SEED = 20261123;
 const ROUNDS = 10;
@@ -27,18 +28,6 @@ interface ToolVerdict {
   errors: { line: number; message: string }[];
   output: string;
 }
-
-// Messages that name a line but do not stop the load.
-const BIND_WARNINGS = [
-  /bad owner name \(check-names\)/,
-  /: warning: /,
-  /ignoring out-of-zone data/,
-  /TTL set to prior TTL/,
-  /non-terminal wildcard/,
-  /file does not end with newline/,
-  /using SOA MINTTL instead/,
-  /\$DATE in future/,
-];
 
 function run(tool: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
