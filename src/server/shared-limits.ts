@@ -111,19 +111,22 @@ export class SharedLimits implements TokenLimits {
     this.commands = redis.client as unknown as LimitCommands;
   }
 
+  /** The command's reply; undefined when Redis failed (marked so: the local limits serve). */
+  private async unlessRedisFails<T>(command: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await command();
+    } catch (err) {
+      this.redis.failed(err);
+      return undefined;
+    }
+  }
+
   async take(key: string): Promise<void> {
     if (this.redis.usable) {
       const { burst, perMs } = this.local.rate;
-      let reply: [number, string] | undefined;
-      try {
-        reply = await this.commands.hostlensTake(
-          `${this.redis.keyPrefix}rate:${key}`,
-          burst,
-          perMs,
-        );
-      } catch (err) {
-        this.redis.failed(err);
-      }
+      const reply = await this.unlessRedisFails(() =>
+        this.commands.hostlensTake(`${this.redis.keyPrefix}rate:${key}`, burst, perMs),
+      );
       if (reply) {
         if (reply[0] === 1) return;
         throw rateRefusal(Number(reply[1]), perMs);
@@ -136,17 +139,9 @@ export class SharedLimits implements TokenLimits {
     if (this.redis.usable) {
       const setKey = `${this.redis.keyPrefix}open:${key}`;
       const member = `${this.instance}:${++this.seq}`;
-      let taken: number | undefined;
-      try {
-        taken = await this.commands.hostlensEnter(
-          setKey,
-          this.local.budget.max,
-          this.leaseMs,
-          member,
-        );
-      } catch (err) {
-        this.redis.failed(err);
-      }
+      const taken = await this.unlessRedisFails(() =>
+        this.commands.hostlensEnter(setKey, this.local.budget.max, this.leaseMs, member),
+      );
       if (taken === 0) throw concurrencyRefusal(this.local.budget.max);
       if (taken === 1) return this.leaver(setKey, member);
     }
@@ -158,10 +153,9 @@ export class SharedLimits implements TokenLimits {
       const { burst, perMs } = this.local.rate;
       const openKey = `${this.redis.keyPrefix}open:${key}`;
       const member = `${this.instance}:${++this.seq}`;
-      let reply: Awaited<ReturnType<LimitCommands['hostlensAdmitBuffer']>> | undefined;
-      try {
-        // As bytes: a cached answer goes out exactly as stored, never decoded and re-encoded.
-        reply = await this.commands.hostlensAdmitBuffer(
+      // As bytes: a cached answer goes out exactly as stored, never decoded and re-encoded.
+      const reply = await this.unlessRedisFails(() =>
+        this.commands.hostlensAdmitBuffer(
           `${this.redis.keyPrefix}rate:${key}`,
           openKey,
           cacheKey ?? '',
@@ -170,10 +164,8 @@ export class SharedLimits implements TokenLimits {
           this.local.budget.max,
           this.leaseMs,
           member,
-        );
-      } catch (err) {
-        this.redis.failed(err);
-      }
+        ),
+      );
       if (reply) {
         if (reply[0] === 0) throw rateRefusal(Number(reply[1].toString()), perMs);
         if (reply[0] === 1) return { cached: reply[1] };

@@ -81,6 +81,17 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     };
   }
 
+  /** A TLS look-up's options: the call's signal, the address guard, extra CAs, DNS tuning. */
+  private tlsConnection(call: CallOptions | undefined) {
+    return {
+      signal: call?.signal,
+      blockPrivate: this.options.blockPrivate === true,
+      ...(this.options.allowCidrs !== undefined ? { allowCidrs: this.options.allowCidrs } : {}),
+      ...(this.options.extraCa !== undefined ? { extraCa: this.options.extraCa } : {}),
+      dns: this.dnsTuning(),
+    };
+  }
+
   private web(call: CallOptions | undefined) {
     return {
       signal: call?.signal,
@@ -102,22 +113,8 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
       blockPrivate: this.options.blockPrivate === true,
       allowCidrs: this.options.allowCidrs,
     });
-  readonly tls: DomainService['tls'] = (p, c) =>
-    inspectTls(p, {
-      signal: c?.signal,
-      blockPrivate: this.options.blockPrivate === true,
-      ...(this.options.allowCidrs !== undefined ? { allowCidrs: this.options.allowCidrs } : {}),
-      ...(this.options.extraCa !== undefined ? { extraCa: this.options.extraCa } : {}),
-      dns: this.dnsTuning(),
-    });
-  readonly mtaSts: DomainService['mtaSts'] = (p, c) =>
-    inspectMtaSts(p, {
-      signal: c?.signal,
-      blockPrivate: this.options.blockPrivate === true,
-      ...(this.options.allowCidrs !== undefined ? { allowCidrs: this.options.allowCidrs } : {}),
-      ...(this.options.extraCa !== undefined ? { extraCa: this.options.extraCa } : {}),
-      dns: this.dnsTuning(),
-    });
+  readonly tls: DomainService['tls'] = (p, c) => inspectTls(p, this.tlsConnection(c));
+  readonly mtaSts: DomainService['mtaSts'] = (p, c) => inspectMtaSts(p, this.tlsConnection(c));
   readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));
   readonly unfurl: MetaService['unfurl'] = (p, c) => unfurl(p, this.web(c));

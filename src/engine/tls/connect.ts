@@ -3,6 +3,7 @@
 // any connection, at most MAX_ADDRESSES tried, one deadline for everything, the certificate
 // list capped by OpenSSL (SSL_MAX_CERT_LIST_DEFAULT, 100 KiB) and the chain at MAX_CHAIN.
 import { promises as dns } from 'node:dns';
+import { setMaxListeners } from 'node:events';
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import {
   checkServerIdentity,
@@ -12,7 +13,7 @@ import {
   type TLSSocket,
 } from 'node:tls';
 import { LookupError } from '../../contract/errors';
-import { query, type DnsOptions } from '../dns/query';
+import { query, serversFor, type DnsOptions } from '../dns/query';
 import { checkConnected, createAddressGuard, type AddressGuard } from '../guard';
 import { startTls } from './smtp';
 
@@ -25,6 +26,43 @@ export interface Endpoint {
   host: string;
   port: number;
   starttls?: 'smtp';
+}
+
+/** What every TLS look-up at a host the caller names takes: its signal, guard and trust. */
+export interface OutboundTlsOptions {
+  signal?: AbortSignal;
+  /** server mode: a host or nameserver at a private address is blocked_target */
+  blockPrivate?: boolean;
+  allowCidrs?: readonly string[];
+  /** CAs trusted besides the platform's and NODE_EXTRA_CA_CERTS (PEM text) */
+  extraCa?: readonly string[];
+}
+
+/**
+ * A look-up's bounds: one signal (the caller's and a deadline of `timeoutMs`), the options of
+ * its DNS questions (the address guard included) and the nameserver the caller named, if any,
+ * already held to the guard.
+ */
+export async function lookUpBounds<Dns extends object>(
+  serverParam: unknown,
+  options: OutboundTlsOptions & { dns?: Dns },
+  timeoutMs: number,
+) {
+  const server =
+    typeof serverParam === 'string' && serverParam.trim() !== '' ? serverParam : undefined;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  // Every DNS question of the look-up listens to it; dozens at once are normal, not a leak.
+  setMaxListeners(0, signal);
+  const dnsOptions = {
+    ...options.dns,
+    signal,
+    blockPrivate: options.blockPrivate === true,
+    ...(options.allowCidrs !== undefined ? { allowCidrs: [...options.allowCidrs] } : {}),
+  };
+  // The `server` parameter passes the guard before any question goes to it.
+  if (server !== undefined) await serversFor(server, dnsOptions, timeoutMs);
+  return { server, deadline, signal, dnsOptions };
 }
 
 export interface ConnectOptions {

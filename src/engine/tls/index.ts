@@ -2,7 +2,6 @@
 // the CAA set (RFC 8659) and the validated TLSA set (RFC 6698) are asked at once, so the
 // look-up costs the resolution, TCP and TLS round trips and no more; the chain is then judged
 // (verify.ts), held to CAA (caa.ts) and DANE (dane.ts). Everything runs under one deadline.
-import { setMaxListeners } from 'node:events';
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
@@ -11,11 +10,10 @@ import type { TlsParams } from '../../contract/services';
 import type { TlsProblem, TlsResult } from '../../contract/shapes';
 import { validatedAnswer, type DnssecOptions } from '../dns/dnssec/index';
 import { resolveLookup } from '../dns/lookup';
-import { serversFor } from '../dns/query';
 import { normalizeHost } from '../names';
 import { checkCaa, relevantCaa } from './caa';
 import { readCertificate } from './certificate';
-import { handshake, type Handshake } from './connect';
+import { handshake, type Handshake, lookUpBounds, type OutboundTlsOptions } from './connect';
 import { checkDane, tlsaName } from './dane';
 import { trustStore } from './trust';
 import { verifyChain } from './verify';
@@ -23,15 +21,9 @@ import { verifyChain } from './verify';
 /** The whole inspection: resolution, connection, STARTTLS, handshake, CAA and TLSA. */
 export const TLS_DEADLINE_MS = 10_000;
 
-export interface TlsOptions {
-  signal?: AbortSignal;
+export interface TlsOptions extends OutboundTlsOptions {
   /** the whole inspection, in milliseconds (default TLS_DEADLINE_MS) */
   timeoutMs?: number;
-  /** server mode: a host or nameserver at a private address is blocked_target */
-  blockPrivate?: boolean;
-  allowCidrs?: readonly string[];
-  /** CAs trusted besides the platform's and NODE_EXTRA_CA_CERTS (PEM text) */
-  extraCa?: readonly string[];
   /** the CAA and TLSA questions (per-try timeout, tries, trust anchors' env) */
   dns?: DnssecOptions;
   /** days before not_after from which expires_soon is reported (default 21) */
@@ -55,26 +47,17 @@ export async function inspectTls(params: TlsParams, options: TlsOptions = {}): P
   const host = hostOf(params.host);
   const starttls = starttlsOf(params.starttls);
   const port = portOf(params.port, starttls === 'smtp' ? 25 : 443);
-  const server =
-    typeof params.server === 'string' && params.server.trim() !== '' ? params.server : undefined;
   const timeoutMs = options.timeoutMs ?? TLS_DEADLINE_MS;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  // Every DNS question of the look-up listens to it; dozens at once are normal, not a leak.
-  setMaxListeners(0, signal);
   const timedOut = () =>
     new LookupError(
       'upstream_timeout',
       `${host}:${port} did not complete the TLS look-up within ${timeoutMs} ms`,
     );
-  const dnsOptions = {
-    ...options.dns,
-    signal,
-    blockPrivate: options.blockPrivate === true,
-    ...(options.allowCidrs !== undefined ? { allowCidrs: options.allowCidrs } : {}),
-  };
-  // The `server` parameter passes the guard before any question goes to it.
-  if (server !== undefined) await serversFor(server, dnsOptions, timeoutMs);
+  const { server, deadline, signal, dnsOptions } = await lookUpBounds(
+    params.server,
+    options,
+    timeoutMs,
+  );
   const store = trustStore(options.extraCa ?? []);
   const now = (options.now ?? Date.now)();
 

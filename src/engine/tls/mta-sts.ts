@@ -2,7 +2,6 @@
 // small text file at https://mta-sts.<domain>/.well-known/mta-sts.txt, fetched the way a
 // sending MTA fetches it (a PKIX-valid certificate for that name, no redirects, text/plain,
 // bounded in time and size), then read and held against the domain's real MX hosts.
-import { setMaxListeners } from 'node:events';
 import { LookupError, printable, throwIfAborted, toLookupError } from '../../contract/errors';
 import type { MtaStsParams } from '../../contract/services';
 import type {
@@ -13,8 +12,8 @@ import type {
   QueryResult,
 } from '../../contract/shapes';
 import { resolveLookup, type DnsLookup } from '../dns/lookup';
-import { serversFor } from '../dns/query';
 import { normalizeHost } from '../names';
+import { lookUpBounds, type OutboundTlsOptions } from './connect';
 import { trustStore } from './trust';
 import { header, withSession, type LookupFunction } from '../web/fetcher';
 import { parseMailRecord } from '../mail/policy-records';
@@ -30,14 +29,8 @@ const MAX_AGE_SHORT = 86_400;
 /** MX hosts held against the policy; more is not a real mail domain. */
 export const MAX_MX_HOSTS = 16;
 
-export interface MtaStsOptions {
-  signal?: AbortSignal;
+export interface MtaStsOptions extends OutboundTlsOptions {
   timeoutMs?: number;
-  /** server mode: a policy host or nameserver at a private address is blocked_target */
-  blockPrivate?: boolean;
-  allowCidrs?: readonly string[];
-  /** CAs trusted besides the platform's and NODE_EXTRA_CA_CERTS (PEM text) */
-  extraCa?: readonly string[];
   dns?: { timeoutMs?: number; tries?: number };
   /** the policy host's port: 443, as RFC 8461 fixes it, outside tests */
   policyPort?: number;
@@ -52,19 +45,12 @@ export async function inspectMtaSts(
     throw new LookupError('invalid_host', 'A mail domain is required');
   }
   const host = normalizeHost(params.host);
-  const server =
-    typeof params.server === 'string' && params.server.trim() !== '' ? params.server : undefined;
   const timeoutMs = options.timeoutMs ?? MTA_STS_DEADLINE_MS;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  setMaxListeners(0, signal);
-  const dnsOptions = {
-    ...options.dns,
-    signal,
-    blockPrivate: options.blockPrivate === true,
-    ...(options.allowCidrs !== undefined ? { allowCidrs: [...options.allowCidrs] } : {}),
-  };
-  if (server !== undefined) await serversFor(server, dnsOptions, timeoutMs);
+  const { server, deadline, signal, dnsOptions } = await lookUpBounds(
+    params.server,
+    options,
+    timeoutMs,
+  );
   const lookup = resolveLookup(server, dnsOptions);
   const port = options.policyPort ?? 443;
   const policyUrl = `https://mta-sts.${host}${port === 443 ? '' : `:${port}`}/.well-known/mta-sts.txt`;

@@ -8,6 +8,7 @@
 import type { SourceRange, ZoneRecord } from './types';
 import { genericText, printRdata } from '../dns/rdata/text';
 import { specOf, typeName, type FieldKind, type TypeSpec } from '../dns/rdata/types';
+import { WireWriter } from '../dns/rdata/writer';
 
 /** Strings held once each, numbered in order of arrival. */
 export class Names {
@@ -97,8 +98,8 @@ export interface RowInput {
 export class RecordRows {
   readonly names = new Names();
   private cells: Int32Array = new Int32Array(WIDTH * 1024);
-  private arena = Buffer.allocUnsafe(16 * 1024);
-  private arenaLength = 0;
+  /** every row's record data in wire form, one after the other */
+  private readonly arena = new WireWriter(16 * 1024);
   /** the canonical text, kept only where the wire form cannot give it back (printedFrom) */
   private readonly data: (string | undefined)[] = [];
   private readonly serials = new Map<number, Serial>();
@@ -123,8 +124,9 @@ export class RecordRows {
     c[base + TYPE] = r.typeCode;
     c[base + TARGET] = r.target === undefined ? -1 : names.id(r.target);
     c[base + FILE] = r.file === undefined ? -1 : names.id(r.file);
-    const wireStart = this.reserve(r.wireLength);
-    for (let i = 0; i < r.wireLength; i++) this.arena[wireStart + i] = r.wire[i];
+    const wireStart = this.arena.reserve(r.wireLength);
+    const arena = this.arena.buffer;
+    for (let i = 0; i < r.wireLength; i++) arena[wireStart + i] = r.wire[i];
     c[base + WIRE_START] = wireStart;
     c[base + WIRE_END] = wireStart + r.wireLength;
     c[base + LINE] = r.line;
@@ -141,17 +143,6 @@ export class RecordRows {
       this.serials.set(row, { serial: r.serial, line, start, end });
     }
     return row;
-  }
-
-  private reserve(length: number): number {
-    const at = this.arenaLength;
-    if (at + length > this.arena.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.arena.length * 2, at + length));
-      this.arena.copy(bigger, 0, 0, at);
-      this.arena = bigger;
-    }
-    this.arenaLength = at + length;
-    return at;
   }
 
   /** Marks a row dead: its cells stay readable (the checks read what they remove), its text goes. */
@@ -192,9 +183,10 @@ export class RecordRows {
 
   wireEquals(a: number, b: number): boolean {
     const c = this.cells;
+    const arena = this.arena.buffer;
     return (
-      this.arena.compare(
-        this.arena,
+      arena.compare(
+        arena,
         c[b * WIDTH + WIRE_START],
         c[b * WIDTH + WIRE_END],
         c[a * WIDTH + WIRE_START],
@@ -237,7 +229,11 @@ export class RecordRows {
   /** The record data of a row in canonical wire form, hex. */
   wireHex(row: number): string {
     const c = this.cells;
-    return this.arena.toString('hex', c[row * WIDTH + WIRE_START], c[row * WIDTH + WIRE_END]);
+    return this.arena.buffer.toString(
+      'hex',
+      c[row * WIDTH + WIRE_START],
+      c[row * WIDTH + WIRE_END],
+    );
   }
 
   serialOf(row: number): Serial | undefined {
@@ -286,7 +282,7 @@ export class RecordRows {
   /** The record data of a row in wire form (a view: valid until the next row is added). */
   wire(row: number): Uint8Array {
     const c = this.cells;
-    return this.arena.subarray(c[row * WIDTH + WIRE_START], c[row * WIDTH + WIRE_END]);
+    return this.arena.buffer.subarray(c[row * WIDTH + WIRE_START], c[row * WIDTH + WIRE_END]);
   }
 }
 

@@ -267,14 +267,7 @@ class CheckRun {
 
   private async checkLocal(): Promise<void> {
     const anchors = new Map<string, Promise<Set<string> | undefined>>();
-    const anchorsIn = (path: string) => {
-      let found = anchors.get(path);
-      if (!found) {
-        found = readAnchors(path);
-        anchors.set(path, found);
-      }
-      return found;
-    };
+    const anchorsIn = (path: string) => askedOnce(anchors, path, () => readAnchors(path));
     for (const o of this.local) {
       if (o.target.kind !== 'local') continue;
       const { path, fragment } = o.target;
@@ -415,12 +408,7 @@ class CheckRun {
   // ---- hosts and domains
 
   private hostVerdict(host: string): Promise<HostVerdict> {
-    let verdict = this.hostVerdicts.get(host);
-    if (!verdict) {
-      verdict = this.lookUpHost(host);
-      this.hostVerdicts.set(host, verdict);
-    }
-    return verdict;
+    return askedOnce(this.hostVerdicts, host, () => this.lookUpHost(host));
   }
 
   private async lookUpHost(host: string): Promise<HostVerdict> {
@@ -449,12 +437,7 @@ class CheckRun {
   }
 
   private domainVerdict(domain: string): Promise<DomainVerdict> {
-    let verdict = this.domainVerdicts.get(domain);
-    if (!verdict) {
-      verdict = this.lookUpDomain(domain);
-      this.domainVerdicts.set(domain, verdict);
-    }
-    return verdict;
+    return askedOnce(this.domainVerdicts, domain, () => this.lookUpDomain(domain));
   }
 
   private async lookUpDomain(domain: string): Promise<DomainVerdict> {
@@ -670,6 +653,20 @@ class CheckRun {
  * A service that refuses the token refuses every call: the run fails (exit 2) rather than
  * report each link as broken.
  */
+/** The answer already asked for `key` in this run, or a new question started now and kept. */
+function askedOnce<T>(
+  asked: Map<string, Promise<T>>,
+  key: string,
+  ask: () => Promise<T>,
+): Promise<T> {
+  let answer = asked.get(key);
+  if (answer === undefined) {
+    answer = ask();
+    asked.set(key, answer);
+  }
+  return answer;
+}
+
 function endsTheRun(err: unknown): void {
   if (err instanceof LookupError && err.code === 'unauthorized') throw err;
 }

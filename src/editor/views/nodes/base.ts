@@ -20,6 +20,49 @@ export abstract class ResultNode {
   }
 }
 
+/** What a tree item shows besides its label and whether it opens; the context value always. */
+export type TreeItemParts = Pick<vscode.TreeItem, 'id' | 'description' | 'iconPath' | 'tooltip'> & {
+  contextValue: string;
+};
+
+/** A tree item from its label, its collapsible state and its parts. */
+export function treeItem(
+  label: string,
+  state: vscode.TreeItemCollapsibleState,
+  parts: TreeItemParts,
+): vscode.TreeItem {
+  return Object.assign(new vscode.TreeItem(label, state), parts);
+}
+
+/**
+ * A leaf of a label, a description and an icon (a range, a tag, a certificate's detail);
+ * "Copy value" copies `copied`, the label unless told.
+ */
+export class LeafNode extends ResultNode {
+  constructor(
+    private readonly label: string,
+    private readonly description: string,
+    private readonly icon: string,
+    private readonly copied: string = label,
+    private readonly tooltip?: string,
+  ) {
+    super();
+  }
+
+  toTreeItem(): vscode.TreeItem {
+    return treeItem(this.label, vscode.TreeItemCollapsibleState.None, {
+      description: this.description,
+      iconPath: new vscode.ThemeIcon(this.icon),
+      ...(this.tooltip !== undefined ? { tooltip: this.tooltip } : {}),
+      contextValue: 'record',
+    });
+  }
+
+  value(): string {
+    return this.copied;
+  }
+}
+
 /**
  * A message explains a state: an error, a problem, no records. One that would not fit the side
  * bar at its default width (a tree cuts labels off, it never wraps them) shows its opening
@@ -36,16 +79,13 @@ export class MessageNode extends ResultNode {
 
   toTreeItem(): vscode.TreeItem {
     const lines = wrapMessage(this.label);
-    const item = new vscode.TreeItem(
+    return treeItem(
       lines.length === 1 ? this.label : `${lines[0]} …`,
       lines.length === 1
         ? vscode.TreeItemCollapsibleState.None
         : vscode.TreeItemCollapsibleState.Collapsed,
+      { iconPath: this.icon, tooltip: this.tooltip ?? this.label, contextValue: 'message' },
     );
-    item.iconPath = this.icon;
-    item.tooltip = this.tooltip ?? this.label;
-    item.contextValue = 'message';
-    return item;
   }
 
   children(): ResultNode[] {
@@ -65,9 +105,9 @@ class MessageLineNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.line, vscode.TreeItemCollapsibleState.None);
-    item.contextValue = 'messageLine';
-    return item;
+    return treeItem(this.line, vscode.TreeItemCollapsibleState.None, {
+      contextValue: 'messageLine',
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DnsRecord } from '../../../contract/shapes';
 import type { DnsLookupEntry } from '../history';
-import { icons, MessageNode, ResultNode } from './base';
+import { icons, MessageNode, ResultNode, treeItem } from './base';
 import { DnssecNode } from './dnssec';
 
 const TYPE_ICONS: Record<string, string> = {
@@ -53,12 +53,12 @@ export class DnsTypeNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.type, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `dns:${this.entry.host}@${this.entry.server ?? ''}:${this.type}`;
-    item.description = `${this.records.length} record${this.records.length === 1 ? '' : 's'}`;
-    item.iconPath = new vscode.ThemeIcon(TYPE_ICONS[this.type] ?? 'symbol-field');
-    item.contextValue = 'recordType';
-    return item;
+    return treeItem(this.type, vscode.TreeItemCollapsibleState.Expanded, {
+      id: `dns:${this.entry.host}@${this.entry.server ?? ''}:${this.type}`,
+      description: `${this.records.length} record${this.records.length === 1 ? '' : 's'}`,
+      iconPath: new vscode.ThemeIcon(TYPE_ICONS[this.type] ?? 'symbol-field'),
+      contextValue: 'recordType',
+    });
   }
 
   children(): ResultNode[] {
@@ -76,16 +76,13 @@ export class DnsRecordNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(
-      recordLabel(this.record),
-      vscode.TreeItemCollapsibleState.None,
-    );
-    item.description = recordDescription(this.record);
     const tooltip = new vscode.MarkdownString();
     tooltip.appendCodeblock(JSON.stringify(this.record, null, 2), 'json');
-    item.tooltip = tooltip;
-    item.contextValue = 'record';
-    return item;
+    return treeItem(recordLabel(this.record), vscode.TreeItemCollapsibleState.None, {
+      description: recordDescription(this.record),
+      tooltip,
+      contextValue: 'record',
+    });
   }
 
   json(): unknown {

@@ -11,7 +11,7 @@ import type {
   SpfRoot,
 } from '../../../contract/shapes';
 import type { MailEntry } from '../history';
-import { icons, MessageNode, ResultNode } from './base';
+import { icons, LeafNode, MessageNode, ResultNode, treeItem } from './base';
 import { MtaStsPolicyNode, TransportNode } from './tls';
 import { SPF_MAX_LOOKUPS } from '../../../contract/limits';
 
@@ -227,30 +227,10 @@ function policyTooltip(domain: string, policy: string): vscode.MarkdownString {
   return md;
 }
 
-/** A copyable value: a range, a tag. */
-class ValueNode extends ResultNode {
-  constructor(
-    private readonly label: string,
-    private readonly description: string,
-    private readonly icon: string,
-  ) {
-    super();
-  }
-
-  toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
-    item.description = this.description;
-    item.iconPath = new vscode.ThemeIcon(this.icon);
-    item.contextValue = 'record';
-    return item;
-  }
-
-  value(): string {
-    return this.label;
-  }
-
+/** A copyable value: a range, a tag; "Copy as JSON" copies it too. */
+class ValueNode extends LeafNode {
   json(): unknown {
-    return this.label;
+    return this.value();
   }
 }
 
@@ -261,15 +241,16 @@ class DkimNode extends ResultNode {
 
   toTreeItem(): vscode.TreeItem {
     const count = this.result.domain_keys.length;
-    const item = new vscode.TreeItem(
+    return treeItem(
       'DKIM',
       count > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+      {
+        description:
+          count === 0 ? 'no keys at the selectors asked' : `${count} key${count === 1 ? '' : 's'}`,
+        iconPath: count === 0 ? icons.warning : new vscode.ThemeIcon('key'),
+        contextValue: 'dkim',
+      },
     );
-    item.description =
-      count === 0 ? 'no keys at the selectors asked' : `${count} key${count === 1 ? '' : 's'}`;
-    item.iconPath = count === 0 ? icons.warning : new vscode.ThemeIcon('key');
-    item.contextValue = 'dkim';
-    return item;
   }
 
   children(): ResultNode[] {
@@ -287,19 +268,19 @@ class DkimKeyNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.key.selector, vscode.TreeItemCollapsibleState.None);
     const revoked = this.key.public_key === '';
     const weak = this.key.key_bits !== undefined && this.key.key_bits < WEAK_RSA_BITS;
-    item.description = revoked
-      ? 'revoked (empty p=)'
-      : `${this.key.key_type}${this.key.key_bits ? ` ${this.key.key_bits} bits` : ''}${weak ? ' · weak' : ''}`;
-    item.iconPath = revoked || weak ? icons.warning : new vscode.ThemeIcon('key');
     const md = new vscode.MarkdownString(`**${this.key.domain}**\n\n`);
     md.appendCodeblock(JSON.stringify(this.key, null, 2), 'json');
     if (weak) md.appendMarkdown(`\n\n${this.key.key_bits}-bit RSA keys are weak; use 2048 bits.`);
-    item.tooltip = md;
-    item.contextValue = 'record';
-    return item;
+    return treeItem(this.key.selector, vscode.TreeItemCollapsibleState.None, {
+      description: revoked
+        ? 'revoked (empty p=)'
+        : `${this.key.key_type}${this.key.key_bits ? ` ${this.key.key_bits} bits` : ''}${weak ? ' · weak' : ''}`,
+      iconPath: revoked || weak ? icons.warning : new vscode.ThemeIcon('key'),
+      tooltip: md,
+      contextValue: 'record',
+    });
   }
 
   value(): string {
@@ -320,17 +301,17 @@ class MailRecordNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.Collapsed);
     const errors = this.record.problems.filter((p) => p.severity === 'error').length;
     const warnings = this.record.problems.length - errors;
-    item.description = this.record.record;
-    item.iconPath =
-      errors > 0 ? icons.error : warnings > 0 ? icons.warning : new vscode.ThemeIcon('pass');
     const md = new vscode.MarkdownString(`**${this.record.name}**\n\n`);
     md.appendCodeblock(this.record.record, 'text');
-    item.tooltip = md;
-    item.contextValue = 'record';
-    return item;
+    return treeItem(this.label, vscode.TreeItemCollapsibleState.Collapsed, {
+      description: this.record.record,
+      iconPath:
+        errors > 0 ? icons.error : warnings > 0 ? icons.warning : new vscode.ThemeIcon('pass'),
+      tooltip: md,
+      contextValue: 'record',
+    });
   }
 
   children(): ResultNode[] {

@@ -6,7 +6,7 @@ import type { ErrorCode } from '../../../contract/errors';
 import type { MtaStsResult, TlsCertificate, TlsResult } from '../../../contract/shapes';
 import { mxVerdict, type MxVerdict } from '../../../services/mxVerdict';
 import type { TlsEntry } from '../history';
-import { icons, MessageNode, ResultNode } from './base';
+import { icons, LeafNode, MessageNode, ResultNode, treeItem } from './base';
 
 interface Failed {
   error: { code: ErrorCode; message: string };
@@ -75,11 +75,11 @@ export class CertificateNode extends ResultNode {
       const handshake = [result.protocol, result.cipher, result.alpn && `ALPN ${result.alpn}`]
         .filter(Boolean)
         .join(' · ');
-      nodes.push(new DetailNode('Handshake', handshake, 'lock'));
+      nodes.push(detailNode('Handshake', handshake, 'lock'));
     }
     if (result.dane) {
       nodes.push(
-        new DetailNode(
+        detailNode(
           `DANE ${result.dane.status}`,
           `${result.dane.name} · DNSSEC ${result.dane.dnssec}`,
           'shield',
@@ -101,31 +101,31 @@ class ChainCertificateNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.cert.subject, vscode.TreeItemCollapsibleState.Collapsed);
-    item.description = `${this.cert.not_after.slice(0, 10)} · ${daysLeftText(this.cert.days_left)}`;
-    item.iconPath = new vscode.ThemeIcon(
-      'workspace-trusted',
-      this.cert.days_left < 0 ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined,
-    );
-    item.tooltip = `${this.cert.subject}\nissued by ${this.cert.issuer}`;
-    item.contextValue = 'certificate';
-    return item;
+    return treeItem(this.cert.subject, vscode.TreeItemCollapsibleState.Collapsed, {
+      description: `${this.cert.not_after.slice(0, 10)} · ${daysLeftText(this.cert.days_left)}`,
+      iconPath: new vscode.ThemeIcon(
+        'workspace-trusted',
+        this.cert.days_left < 0 ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined,
+      ),
+      tooltip: `${this.cert.subject}\nissued by ${this.cert.issuer}`,
+      contextValue: 'certificate',
+    });
   }
 
   children(): ResultNode[] {
     const c = this.cert;
     const names = [...c.dns_names, ...c.ip_addresses];
     return [
-      new DetailNode('Issuer', c.issuer, 'account'),
-      new DetailNode(
+      detailNode('Issuer', c.issuer, 'account'),
+      detailNode(
         'Valid',
         `${c.not_before.slice(0, 10)} to ${c.not_after.slice(0, 10)}`,
         'calendar',
       ),
-      new DetailNode('Key', `${c.key_type} ${c.key_bits} · ${c.signature_algorithm}`, 'key'),
-      ...(names.length > 0 ? [new DetailNode('Names', names.join(', '), 'globe')] : []),
-      new DetailNode('Serial', c.serial, 'symbol-number'),
-      new DetailNode('SHA-256', c.sha256, 'symbol-key'),
+      detailNode('Key', `${c.key_type} ${c.key_bits} · ${c.signature_algorithm}`, 'key'),
+      ...(names.length > 0 ? [detailNode('Names', names.join(', '), 'globe')] : []),
+      detailNode('Serial', c.serial, 'symbol-number'),
+      detailNode('SHA-256', c.sha256, 'symbol-key'),
     ];
   }
 
@@ -139,27 +139,8 @@ class ChainCertificateNode extends ResultNode {
 }
 
 /** A label with its value as description; "Copy value" copies the value. */
-class DetailNode extends ResultNode {
-  constructor(
-    private readonly label: string,
-    private readonly detail: string,
-    private readonly icon: string,
-  ) {
-    super();
-  }
-
-  toTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
-    item.description = this.detail;
-    item.tooltip = `${this.label}: ${this.detail}`;
-    item.iconPath = new vscode.ThemeIcon(this.icon);
-    item.contextValue = 'record';
-    return item;
-  }
-
-  value(): string {
-    return this.detail;
-  }
+function detailNode(label: string, detail: string, icon: string): LeafNode {
+  return new LeafNode(label, detail, icon, detail, `${label}: ${detail}`);
 }
 
 /** "Transport": STARTTLS of each MX host, judged with DANE and the MTA-STS policy. */
@@ -224,30 +205,31 @@ export class MtaStsPolicyNode extends ResultNode {
 
   toTreeItem(): vscode.TreeItem {
     const { result } = this;
-    const item = new vscode.TreeItem(
+    const { policy } = result;
+    return treeItem(
       'MTA-STS policy',
       result.record === null
         ? vscode.TreeItemCollapsibleState.None
         : vscode.TreeItemCollapsibleState.Collapsed,
+      {
+        description:
+          result.record === null
+            ? 'none (no _mta-sts record)'
+            : policy === null
+              ? 'not available to senders'
+              : `${policy.mode} · max_age ${policy.max_age ?? '?'}`,
+        iconPath:
+          result.record === null
+            ? icons.empty
+            : result.problems.some((p) => p.severity === 'error')
+              ? icons.error
+              : result.problems.length > 0
+                ? icons.warning
+                : pass(),
+        tooltip: result.policy_url,
+        contextValue: 'mtaStsPolicy',
+      },
     );
-    const policy = result.policy;
-    item.description =
-      result.record === null
-        ? 'none (no _mta-sts record)'
-        : policy === null
-          ? 'not available to senders'
-          : `${policy.mode} · max_age ${policy.max_age ?? '?'}`;
-    item.iconPath =
-      result.record === null
-        ? icons.empty
-        : result.problems.some((p) => p.severity === 'error')
-          ? icons.error
-          : result.problems.length > 0
-            ? icons.warning
-            : pass();
-    item.tooltip = result.policy_url;
-    item.contextValue = 'mtaStsPolicy';
-    return item;
   }
 
   children(): ResultNode[] {
@@ -263,10 +245,10 @@ export class MtaStsPolicyNode extends ResultNode {
       ),
       ...result.mx.map((mx) =>
         mx.pattern !== null
-          ? new DetailNode(mx.host, `matches ${mx.pattern}`, 'pass')
-          : new DetailNode(mx.host, 'matches no mx: pattern', 'error'),
+          ? detailNode(mx.host, `matches ${mx.pattern}`, 'pass')
+          : detailNode(mx.host, 'matches no mx: pattern', 'error'),
       ),
-      ...(result.policy?.mx ?? []).map((pattern) => new DetailNode('mx', pattern, 'symbol-field')),
+      ...(result.policy?.mx ?? []).map((pattern) => detailNode('mx', pattern, 'symbol-field')),
     ];
   }
 

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { DriftEntry, DriftResult, ServerSerial } from '../../../services/zone';
 import type { ZoneDriftEntry } from '../history';
-import { icons, MessageNode, ResultNode } from './base';
+import { icons, MessageNode, ResultNode, treeItem } from './base';
 
 const KIND_LABELS: Record<DriftEntry['kind'], string> = {
   missing: 'only in the file',
@@ -94,26 +94,28 @@ class DriftServerNode extends ResultNode {
 
   toTreeItem(): vscode.TreeItem {
     const { server, serial, method, error } = this.serial;
-    const item = new vscode.TreeItem(
+    const how = method ? ` (${method.toUpperCase()})` : '';
+    const description =
+      serial === null
+        ? `unreachable: ${error ?? 'no answer'}`
+        : `serial ${serial}${how}${this.stale ? ', not the file’s' : ''}`;
+    return treeItem(
       server,
       this.drift.length > 0 || serial === null
         ? vscode.TreeItemCollapsibleState.Expanded
         : vscode.TreeItemCollapsibleState.None,
+      {
+        description,
+        iconPath:
+          serial === null
+            ? icons.error
+            : this.stale || this.drift.length > 0
+              ? icons.warning
+              : new vscode.ThemeIcon('server'),
+        tooltip: `${server}: ${description}; ${differences(this.drift.length)}`,
+        contextValue: 'driftServer',
+      },
     );
-    const how = method ? ` (${method.toUpperCase()})` : '';
-    item.description =
-      serial === null
-        ? `unreachable: ${error ?? 'no answer'}`
-        : `serial ${serial}${how}${this.stale ? ', not the file’s' : ''}`;
-    item.iconPath =
-      serial === null
-        ? icons.error
-        : this.stale || this.drift.length > 0
-          ? icons.warning
-          : new vscode.ThemeIcon('server');
-    item.tooltip = `${server}: ${item.description}; ${differences(this.drift.length)}`;
-    item.contextValue = 'driftServer';
-    return item;
   }
 
   children(): ResultNode[] {

@@ -3,8 +3,12 @@
 // (grown when a record needs more) is read out as hex directly.
 
 export class WireWriter {
-  buffer: Buffer = Buffer.allocUnsafe(512);
+  buffer: Buffer;
   length = 0;
+
+  constructor(initialBytes = 512) {
+    this.buffer = Buffer.allocUnsafe(initialBytes);
+  }
 
   reset(): void {
     this.length = 0;
