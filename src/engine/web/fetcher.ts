@@ -12,6 +12,9 @@ import type { SecureContext } from 'node:tls';
 import { CONNECT_TIMEOUT_MS, guardedConnector } from '../agent';
 import { createAddressGuard } from '../guard';
 
+/** The names Node gives OpenSSL's certificate verification failures (X509_V_ERR_* less the prefix). */
+const OPENSSL_VERIFY_CODE = /CERT|ISSUER|SELF_SIGNED|LEAF_SIGNATURE|CHAIN_TOO_LONG|PATH_LENGTH/;
+
 export const USER_AGENT = 'HostLens/0.1 (+https://hostlens.dev)';
 
 export interface WebLimits {
@@ -246,6 +249,16 @@ export class WebSession {
       return new LookupError('upstream_error', `${host} sent a body that does not decompress`, {
         cause: err,
       });
+    }
+    if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || OPENSSL_VERIFY_CODE.test(code)) {
+      // Say so: a bad certificate is the commonest reason an https page cannot be fetched.
+      return new LookupError(
+        'upstream_error',
+        `${host}'s certificate is refused: ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      );
     }
     return new LookupError('upstream_error', `${host} could not be fetched`, { cause: err });
   }

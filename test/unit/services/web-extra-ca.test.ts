@@ -10,15 +10,18 @@ describe('web fetches and the extra CAs', function () {
   this.timeout(60_000);
   let pki: TestPki;
   let site: Listening;
+  let expired: Listening;
   const page = '<html><head><title>Private CA page</title></head><body></body></html>';
 
   before(async function () {
     this.timeout(120_000);
     pki = makeTestPki({ hostile: false });
     site = await serveHttpsPage(pki.loopback, page);
+    expired = await serveHttpsPage(pki.cases.expired, page);
   });
   after(async () => {
     await site?.close();
+    await expired?.close();
     pki?.close();
   });
 
@@ -32,8 +35,23 @@ describe('web fetches and the extra CAs', function () {
     for (const services of [new EmbeddedServices(), new EmbeddedServices({ extraCa: [] })]) {
       await assert.rejects(
         services.unfurl({ url: `https://127.0.0.1:${site.port}/` }),
-        (err: unknown) => err instanceof LookupError && err.code === 'upstream_error',
+        (err: unknown) =>
+          err instanceof LookupError &&
+          err.code === 'upstream_error' &&
+          /^127\.0\.0\.1's certificate is refused: unable to get local issuer certificate$/.test(
+            err.detail,
+          ),
       );
     }
+  });
+
+  it('names the certificate as the reason a page under the extra CA is refused', async () => {
+    const services = new EmbeddedServices({ extraCa: [pki.ca] });
+    await assert.rejects(
+      services.unfurl({ url: `https://127.0.0.1:${expired.port}/` }),
+      (err: unknown) =>
+        err instanceof LookupError &&
+        /^127\.0\.0\.1's certificate is refused: certificate has expired$/.test(err.detail),
+    );
   });
 });
