@@ -34,6 +34,13 @@ export function treeItem(
   return Object.assign(new vscode.TreeItem(label, state), parts);
 }
 
+/** A tooltip showing `value` as JSON, under a bold heading when given. */
+export function jsonTooltip(value: unknown, heading?: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(heading === undefined ? undefined : `**${heading}**\n\n`);
+  md.appendCodeblock(JSON.stringify(value, null, 2), 'json');
+  return md;
+}
+
 /**
  * A leaf of a label, a description and an icon (a range, a tag, a certificate's detail);
  * "Copy value" copies `copied`, the label unless told.

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DnsRecord } from '../../../contract/shapes';
 import type { DnsLookupEntry } from '../history';
-import { icons, MessageNode, ResultNode, treeItem } from './base';
+import { icons, jsonTooltip, MessageNode, ResultNode, treeItem } from './base';
 import { DnssecNode } from './dnssec';
 
 const TYPE_ICONS: Record<string, string> = {
@@ -76,11 +76,9 @@ export class DnsRecordNode extends ResultNode {
   }
 
   toTreeItem(): vscode.TreeItem {
-    const tooltip = new vscode.MarkdownString();
-    tooltip.appendCodeblock(JSON.stringify(this.record, null, 2), 'json');
     return treeItem(recordLabel(this.record), vscode.TreeItemCollapsibleState.None, {
       description: recordDescription(this.record),
-      tooltip,
+      tooltip: jsonTooltip(this.record),
       contextValue: 'record',
     });
   }

@@ -11,7 +11,7 @@ import type {
   SpfRoot,
 } from '../../../contract/shapes';
 import type { MailEntry } from '../history';
-import { icons, LeafNode, MessageNode, ResultNode, treeItem } from './base';
+import { icons, jsonTooltip, LeafNode, MessageNode, ResultNode, treeItem } from './base';
 import { MtaStsPolicyNode, TransportNode } from './tls';
 import { SPF_MAX_LOOKUPS } from '../../../contract/limits';
 
@@ -270,8 +270,7 @@ class DkimKeyNode extends ResultNode {
   toTreeItem(): vscode.TreeItem {
     const revoked = this.key.public_key === '';
     const weak = this.key.key_bits !== undefined && this.key.key_bits < WEAK_RSA_BITS;
-    const md = new vscode.MarkdownString(`**${this.key.domain}**\n\n`);
-    md.appendCodeblock(JSON.stringify(this.key, null, 2), 'json');
+    const md = jsonTooltip(this.key, this.key.domain);
     if (weak) md.appendMarkdown(`\n\n${this.key.key_bits}-bit RSA keys are weak; use 2048 bits.`);
     return treeItem(this.key.selector, vscode.TreeItemCollapsibleState.None, {
       description: revoked
