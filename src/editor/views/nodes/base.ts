@@ -3,6 +3,9 @@ import { wrapMessage } from './wrap';
 
 /** A node of the results tree: knows how to draw itself and its children. */
 export abstract class ResultNode {
+  /** @param data what "Copy as JSON" puts on the clipboard, when the node has one */
+  constructor(private readonly data?: unknown) {}
+
   abstract toTreeItem(): vscode.TreeItem;
 
   children(): ResultNode[] {
@@ -11,7 +14,7 @@ export abstract class ResultNode {
 
   /** The JSON "Copy as JSON" puts on the clipboard, when the node has one. */
   json(): unknown {
-    return undefined;
+    return this.data;
   }
 
   /** The text "Copy value" puts on the clipboard, when the node has one. */

@@ -49,7 +49,7 @@ export class DnsTypeNode extends ResultNode {
     private readonly type: string,
     private readonly records: DnsRecord[],
   ) {
-    super();
+    super(records);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -64,15 +64,11 @@ export class DnsTypeNode extends ResultNode {
   children(): ResultNode[] {
     return this.records.map((r) => new DnsRecordNode(r));
   }
-
-  json(): unknown {
-    return this.records;
-  }
 }
 
 export class DnsRecordNode extends ResultNode {
   constructor(private readonly record: DnsRecord) {
-    super();
+    super(record);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -81,10 +77,6 @@ export class DnsRecordNode extends ResultNode {
       tooltip: jsonTooltip(this.record),
       contextValue: 'record',
     });
-  }
-
-  json(): unknown {
-    return this.record;
   }
 
   value(): string {
