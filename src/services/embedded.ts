@@ -18,6 +18,7 @@ import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
 import { inspectTls, warmUpTls } from '../engine/tls/index';
 import { inspectMtaSts } from '../engine/tls/mta-sts';
+import { fetchTrust } from '../engine/tls/trust';
 import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
 import type { WebOptions } from '../engine/web/fetcher';
 
@@ -92,11 +93,17 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     };
   }
 
+  // Pages are fetched under the TLS look-ups' extra CAs too: a site under a user's private CA
+  // previews where its certificate shows trusted.
   private web(call: CallOptions | undefined) {
+    const extraCa = this.options.extraCa;
     return {
       signal: call?.signal,
       blockPrivate: this.options.blockPrivate === true,
       allowCidrs: this.options.allowCidrs,
+      ...(extraCa !== undefined && extraCa.length > 0
+        ? { secureContext: fetchTrust(extraCa) }
+        : {}),
     };
   }
 

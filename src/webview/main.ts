@@ -11,6 +11,7 @@ import { add, button, el } from './dom';
 import { drawIcons } from './iconsView';
 import { drawPreview } from './previewView';
 import { drawRedirects } from './redirectsView';
+import { drawTls } from './tlsView';
 import { drawWhois } from './whoisView';
 
 interface VsCodeApi {
@@ -42,8 +43,11 @@ function render(view: ViewState): void {
   root.replaceChildren();
   root.className = `view view-${view.kind} status-${view.status}`;
   if (view.status === 'loading') drawLoading(view);
-  else if (view.status !== 'ready') drawProblem(view);
-  else if (view.kind === 'whois') drawWhois(root, view);
+  else if (view.status !== 'ready') {
+    drawProblem(view);
+    // A page that cannot be fetched over https: the certificate often says why.
+    if (view.kind === 'preview' && view.tls) drawTls(root, view.tls);
+  } else if (view.kind === 'whois') drawWhois(root, view);
   else if (view.kind === 'preview') drawPreview(root, view);
   else if (view.kind === 'redirects') drawRedirects(root, view);
   else drawIcons(root, view);

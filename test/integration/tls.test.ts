@@ -1,13 +1,16 @@
 // TLS in VS Code: "Show TLS Certificate" on a loopback server whose chain comes from a test CA
 // named in hostlens.tls.caFiles, the Certificate node with the chain under the host, and the
-// same chain untrusted once the setting is gone.
+// same chain untrusted once the setting is gone. The link preview of an https page under that
+// CA: its TLS section in the error view when the fetch fails on the certificate, and the page
+// itself once the setting names the CA.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { HostLensApi } from '../../src/editor/extension';
 import type { ResultNode } from '../../src/editor/views/nodes/base';
 import type { TlsEntry } from '../../src/editor/views/history';
+import type { PanelOutcome } from '../../src/editor/panels/runView';
 import { makeTestPki, type TestPki } from '../support/tls-pki';
-import { serveTls, type Listening } from '../support/tls-server';
+import { serveHttpsPage, serveTls, type Listening } from '../support/tls-server';
 
 function label(node: ResultNode): string {
   const l = node.toTreeItem().label;
@@ -19,17 +22,23 @@ describe('TLS certificates in VS Code', function () {
   let api: HostLensApi;
   let pki: TestPki;
   let server: Listening;
+  let site: Listening;
   const config = () => vscode.workspace.getConfiguration('hostlens');
 
   before(async function () {
     this.timeout(180_000);
     pki = makeTestPki({ hostile: false });
     server = await serveTls(pki.loopback);
+    site = await serveHttpsPage(
+      pki.loopback,
+      '<html><head><title>Under a private CA</title></head><body></body></html>',
+    );
     api = (await vscode.extensions.getExtension('hostlens.hostlens')!.activate()) as HostLensApi;
   });
   after(async () => {
     await config().update('tls.caFiles', undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
+    await site?.close();
     pki?.close();
   });
 
@@ -71,5 +80,46 @@ describe('TLS certificates in VS Code', function () {
     const certificate = host?.children().find((n) => label(n).startsWith('Certificate'));
     assert.match(String(certificate?.toTreeItem().description), /^not trusted/);
     assert.ok(certificate?.children().some((n) => n.value() === errors[0].message));
+  });
+
+  async function preview(): Promise<[PanelOutcome, string]> {
+    const outcome = await vscode.commands.executeCommand<PanelOutcome>(
+      'hostlens.previewLink',
+      `https://127.0.0.1:${site.port}/`,
+    );
+    const rendered = await outcome.rendered();
+    assert.ok(rendered, 'the webview reported what it drew');
+    assert.equal(rendered.scripts, 0);
+    assert.equal(rendered.handlers, 0);
+    const csp = /Content-Security-Policy" content="([^"]+)"/.exec(outcome.html)?.[1] ?? '';
+    assert.match(csp, /^default-src 'none'; img-src data:;/);
+    return [outcome, rendered.text];
+  }
+
+  it('a preview that fails on the certificate shows the TLS section that says why', async () => {
+    await config().update('tls.caFiles', undefined, vscode.ConfigurationTarget.Global);
+    const [outcome, text] = await preview();
+    assert.equal(outcome.view.status, 'error');
+    const tls = outcome.view.kind === 'preview' ? outcome.view.tls : undefined;
+    assert.ok(tls && !('error' in tls), `a TLS result: ${JSON.stringify(tls)}`);
+    assert.equal(tls.trusted, false);
+    assert.match(text, /Could not get the link preview/);
+    assert.match(
+      text,
+      // the section title is drawn upper case (CSS), hence /i
+      new RegExp(`TLS certificate ✗ Not trusted for 127\\.0\\.0\\.1:${site.port}`, 'i'),
+    );
+    const why = tls.problems.find((p) => p.severity === 'error');
+    assert.ok(why, 'an error problem');
+    assert.ok(text.includes(`${why.code}: ${why.message}`), text);
+    assert.ok(text.includes('CN=HostLens Test Intermediate'), 'the chain as sent');
+  });
+
+  it('with the CA in hostlens.tls.caFiles the same page previews, its certificate trusted', async () => {
+    await config().update('tls.caFiles', [pki.caFile], vscode.ConfigurationTarget.Global);
+    const [outcome, text] = await preview();
+    assert.equal(outcome.view.status, 'ready', JSON.stringify(outcome.view.error));
+    assert.match(text, /Under a private CA/);
+    assert.match(text, new RegExp(`✓ Trusted for 127\\.0\\.0\\.1:${site.port}`));
   });
 });

@@ -1,7 +1,9 @@
 // Loopback TLS endpoints for the TLS inspection's tests: a server presenting a given chain
 // (security level 0, so weak keys and SHA-1 chains can be served at all), an SMTP server with
-// or without STARTTLS, and hostile ones: garbage instead of a handshake, silence.
+// or without STARTTLS, an https page, and hostile ones: garbage instead of a handshake,
+// silence.
 import { randomBytes } from 'node:crypto';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createSecureContext, createServer, TLSSocket } from 'node:tls';
 import type { Served } from './tls-pki';
@@ -122,6 +124,17 @@ export async function serveSmtp(options: SmtpOptions): Promise<Listening> {
     };
     socket.on('data', onData);
   });
+  const t = track(server);
+  await t.listen();
+  return t;
+}
+
+/** An https site presenting `served`'s chain, answering every path with `html`. */
+export async function serveHttpsPage(served: Served, html: string): Promise<Listening> {
+  const server = createHttpsServer({ cert: served.chain, key: served.key }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  server.on('tlsClientError', () => undefined);
   const t = track(server);
   await t.listen();
   return t;

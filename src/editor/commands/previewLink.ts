@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { registerPanelCommand } from '../panels/panelCommand';
 import type { UnfurlResult } from '../../contract/shapes';
 import { loadServices } from '../loadServices';
-import { loadingBase } from '../panels/runView';
+import { failedPreview, loadingBase } from '../panels/viewStates';
 import type { PreviewView } from '../../protocol';
 import { toLookupError } from '../../contract/errors';
 
@@ -18,21 +18,28 @@ export function registerPreviewLink(context: vscode.ExtensionContext, deps: Deps
     loading: (url) => ({ kind: 'preview', ...loadingBase(url) }),
     load: async (url, signal): Promise<PreviewView> => {
       const meta = deps.services().meta;
-      // An https URL's certificate is read beside the page; its failure is the section's own.
+      // An https URL's certificate is read beside the page; its failure is the section's own,
+      // and it stays when the page fetch fails (often the certificate's doing).
       const tls = certificateOf(deps, url, signal);
-      const data = await meta.unfurl({ url }, { signal });
-      const image = cardImageUrl(data);
-      const wanted = [image, data.icon_url].filter((u): u is string => u !== undefined && u !== '');
-      const images = await (await loadServices()).panelImages(meta, wanted, { signal });
-      return {
-        kind: 'preview',
-        ...loadingBase(url),
-        status: 'ready',
-        data,
-        ...(image !== undefined && images[image] ? { image: images[image] } : {}),
-        ...(data.icon_url && images[data.icon_url] ? { favicon: images[data.icon_url] } : {}),
-        ...(tls ? { tls: await tls } : {}),
-      };
+      try {
+        const data = await meta.unfurl({ url }, { signal });
+        const image = cardImageUrl(data);
+        const wanted = [image, data.icon_url].filter(
+          (u): u is string => u !== undefined && u !== '',
+        );
+        const images = await (await loadServices()).panelImages(meta, wanted, { signal });
+        return {
+          kind: 'preview',
+          ...loadingBase(url),
+          status: 'ready',
+          data,
+          ...(image !== undefined && images[image] ? { image: images[image] } : {}),
+          ...(data.icon_url && images[data.icon_url] ? { favicon: images[data.icon_url] } : {}),
+          ...(tls ? { tls: await tls } : {}),
+        };
+      } catch (err) {
+        return failedPreview(url, err, await tls);
+      }
     },
   });
 }

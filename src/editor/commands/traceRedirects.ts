@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { registerPanelCommand } from '../panels/panelCommand';
-import { loadingBase } from '../panels/runView';
+import { loadingBase } from '../panels/viewStates';
 import type { RedirectsView } from '../../protocol';
 
 export function registerTraceRedirects(context: vscode.ExtensionContext, deps: Deps): void {

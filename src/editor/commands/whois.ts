@@ -3,7 +3,7 @@
 import type * as vscode from 'vscode';
 import type { Deps } from '../deps';
 import { registerPanelCommand } from '../panels/panelCommand';
-import { loadingBase } from '../panels/runView';
+import { loadingBase } from '../panels/viewStates';
 import type { WhoisView } from '../../protocol';
 
 export function registerWhois(context: vscode.ExtensionContext, deps: Deps): void {

@@ -2,8 +2,8 @@
 // error state. Progress is cancellable; a newer look-up or closing the panel aborts it too.
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
-import { toLookupError } from '../../contract/errors';
-import type { RenderedSummary, ViewState, ViewStatus } from '../../protocol';
+import type { RenderedSummary, ViewState } from '../../protocol';
+import { failedView } from './viewStates';
 import { HostLensPanel } from './hostLensPanel';
 
 /** What a panel command returns (the integration tests read it). */
@@ -36,17 +36,7 @@ export async function runView(
       try {
         return await load(controller.signal, panel);
       } catch (err) {
-        const error = toLookupError(err);
-        return {
-          ...loading,
-          status: statusOf(error.code),
-          at: Date.now(),
-          error: {
-            code: error.code,
-            message: error.detail,
-            ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
-          },
-        };
+        return failedView(loading, err);
       } finally {
         subscription.dispose();
         signal.removeEventListener('abort', onAbort);
@@ -63,20 +53,4 @@ export async function runView(
     rendered: () => panel.whenRendered(shown.seq),
     html: panel.html,
   };
-}
-
-function statusOf(code: string): ViewStatus {
-  if (code === 'not_found') return 'not_found';
-  if (code === 'rate_limited') return 'rate_limited';
-  return 'error';
-}
-
-/** A loading state's common fields. */
-export function loadingBase(target: string): {
-  seq: number;
-  status: 'loading';
-  target: string;
-  at: number;
-} {
-  return { seq: 0, status: 'loading', target, at: Date.now() };
 }

@@ -24,14 +24,13 @@ export interface TrustStore {
 }
 
 const stores = new Map<string, TrustStore>();
+const fetchContexts = new Map<string, SecureContext>();
 
 /** The store for these extra CAs (PEM text); built once per distinct set. */
 export function trustStore(extraCa: readonly string[] = [], env = process.env): TrustStore {
-  const extras = [...readPems(env.NODE_EXTRA_CA_CERTS), ...extraCa.flatMap(pemBlocks)];
-  const key = createHash('sha256').update(extras.join('\n')).digest('hex');
+  const { key, pems } = anchorsFor(extraCa, env);
   let store = stores.get(key);
   if (store === undefined) {
-    const pems = [...new Set([...rootCertificates, ...platformBundle(env), ...extras])];
     store = {
       context: createSecureContext({
         ca: pems,
@@ -44,6 +43,31 @@ export function trustStore(extraCa: readonly string[] = [], env = process.env): 
     stores.set(key, store);
   }
   return store;
+}
+
+/**
+ * The web fetcher's context for these extra CAs: the inspection's anchors, so a page under a
+ * user's private CA loads where its certificate shows trusted, at Node's default security
+ * level (a fetch only verifies; it does not accept a weak chain in order to describe it).
+ */
+export function fetchTrust(extraCa: readonly string[] = [], env = process.env): SecureContext {
+  const { key, pems } = anchorsFor(extraCa, env);
+  let context = fetchContexts.get(key);
+  if (context === undefined) {
+    context = createSecureContext({ ca: pems });
+    fetchContexts.set(key, context);
+  }
+  return context;
+}
+
+/** Every anchor (PEM) for these extra CAs, and a key naming the set. */
+function anchorsFor(
+  extraCa: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { key: string; pems: string[] } {
+  const extras = [...readPems(env.NODE_EXTRA_CA_CERTS), ...extraCa.flatMap(pemBlocks)];
+  const key = createHash('sha256').update(extras.join('\n')).digest('hex');
+  return { key, pems: [...new Set([...rootCertificates, ...platformBundle(env), ...extras])] };
 }
 
 function platformBundle(env: NodeJS.ProcessEnv): string[] {
