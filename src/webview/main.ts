@@ -85,7 +85,9 @@ function drawProblem(view: ViewState): void {
   } else {
     title =
       view.error?.code === 'cancelled' ? 'Cancelled' : `Could not get ${KIND_LABEL[view.kind]}`;
-    hint = 'Check the name or URL, your network, or the HostLens log for details.';
+    hint = certificateRefused(view)
+      ? 'The server’s certificate is not trusted (below): HostLens does not fetch a page over it.'
+      : 'Check the name or URL, your network, or the HostLens log for details.';
   }
   add(box, el('h1', undefined, title));
   add(box, el('p', 'target', view.target));
@@ -97,6 +99,12 @@ function drawProblem(view: ViewState): void {
   add(box, el('p', 'muted', hint));
   const retry = add(box, button('Try again', 'retry'));
   retry.dataset.command = RETRY_COMMAND[view.kind];
+}
+
+/** A preview whose https certificate failed verification: why its page fetch failed. */
+function certificateRefused(view: ViewState): boolean {
+  const tls = view.kind === 'preview' ? view.tls : undefined;
+  return tls !== undefined && !('error' in tls) && !tls.trusted;
 }
 
 function summarize(view: ViewState): RenderedSummary {

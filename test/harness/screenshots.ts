@@ -9,7 +9,7 @@ import { startServer } from '../../src/server';
 import { EmbeddedServices } from '../../src/services/embedded';
 import { startDemoFixtures, WORKSPACE } from './fixtures';
 import { makeTestPki } from '../support/tls-pki';
-import { serveTls } from '../support/tls-server';
+import { serveHttpsPage, serveTls } from '../support/tls-server';
 
 const root = path.resolve(__dirname, '..', '..');
 const outDir = path.join(root, 'screenshots');
@@ -73,6 +73,12 @@ async function main(): Promise<void> {
     // (hostlens.tls.caFiles), and the mail tree's transport part.
     const pki = makeTestPki({ hostile: false });
     const tlsServer = await serveTls(pki.loopback);
+    // An https page behind an expired certificate for another name: its preview fails, and the
+    // error view's TLS section says why.
+    const expiredSite = await serveHttpsPage(
+      pki.cases.expired,
+      '<html><head><title>Expired</title></head></html>',
+    );
     try {
       await session(
         env,
@@ -81,11 +87,16 @@ async function main(): Promise<void> {
         [
           ['31-tls-certificate', (p) => certificateTree(p, `127.0.0.1:${tlsServer.port}`)],
           ['32-mail-transport', mailTransport],
+          [
+            '33-preview-tls-error',
+            (p) => webPanel(p, 'Preview Link', `https://127.0.0.1:${expiredSite.port}/`, 'preview'),
+          ],
         ],
         { 'hostlens.tls.caFiles': [pki.caFile] },
       );
     } finally {
       await tlsServer.close();
+      await expiredSite.close();
       pki.close();
     }
     // The remote backend: first with no token, then with one typed into the password box.

@@ -104,6 +104,7 @@ describe('TLS certificates in VS Code', function () {
     assert.ok(tls && !('error' in tls), `a TLS result: ${JSON.stringify(tls)}`);
     assert.equal(tls.trusted, false);
     assert.match(text, /Could not get the link preview/);
+    assert.match(text, /certificate is not trusted \(below\)/);
     assert.match(
       text,
       // the section title is drawn upper case (CSS), hence /i
