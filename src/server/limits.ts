@@ -7,7 +7,7 @@
 import { LookupError } from '../contract/errors';
 
 /** A request let through: its cached answer, or its slot in the concurrency budget. */
-export type Admission = { cached: Buffer } | { cached?: undefined; leave: () => void };
+export type Admission = { cached: string } | { cached?: undefined; leave: () => void };
 
 /** Per-token limits, keyed by a stable id of the token (never the token itself). */
 export interface TokenLimits {

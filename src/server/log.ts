@@ -88,31 +88,18 @@ function decoded(text: string): string {
  * A line writer for a stream whose reader may go away (`hostlens serve | head -1`, a log
  * shipper restarting): a write error such as EPIPE stops further writes instead of throwing
  * from an 'error' event nobody handles, so losing the log never stops the server.
- *
- * Lines written in one turn of the event loop go out in one write at its end (stdout to a file
- * is a synchronous write: one system call per request was a tenth of a cached answer's cost);
- * whatever is still held when the process exits is written then, so no line is lost.
  */
 export function streamLines(stream: NodeJS.WritableStream): (line: string) => void {
   let broken = false;
-  let held = '';
   stream.on('error', () => {
     broken = true;
   });
-  const flush = () => {
-    const text = held;
-    held = '';
-    if (broken || text === '') return;
+  return (line) => {
+    if (broken) return;
     try {
-      stream.write(text);
+      stream.write(`${line}\n`);
     } catch {
       broken = true;
     }
-  };
-  process.once('exit', flush);
-  return (line) => {
-    if (broken) return;
-    if (held === '') setImmediate(flush);
-    held += `${line}\n`;
   };
 }

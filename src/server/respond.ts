@@ -13,7 +13,7 @@ export function send(
   res: ServerResponse,
   status: number,
   contentType: string,
-  body: string | Buffer,
+  body: string,
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
@@ -33,8 +33,8 @@ export function sendJson(res: ServerResponse, result: unknown): string {
   return json;
 }
 
-/** Sends JSON already made (a cached answer, as text or as the bytes Redis holds) as it is. */
-export function sendJsonText(res: ServerResponse, json: string | Buffer): void {
+/** Sends JSON text already made (a cached answer) as it is. */
+export function sendJsonText(res: ServerResponse, json: string): void {
   send(res, 200, 'application/json; charset=utf-8', json);
 }
 

@@ -81,8 +81,7 @@ return {2}
 interface LimitCommands {
   hostlensTake(key: string, burst: number, perMs: number): Promise<[number, string]>;
   hostlensEnter(key: string, max: number, leaseMs: number, member: string): Promise<number>;
-  /** hostlensAdmit with bulk replies as bytes (ioredis defines it beside the command). */
-  hostlensAdmitBuffer(
+  hostlensAdmit(
     rateKey: string,
     openKey: string,
     cacheKey: string,
@@ -91,7 +90,7 @@ interface LimitCommands {
     max: number,
     leaseMs: number,
     member: string,
-  ): Promise<[0, Buffer] | [1, Buffer] | [2] | [3]>;
+  ): Promise<[0, string] | [1, string] | [2] | [3]>;
 }
 
 export class SharedLimits implements TokenLimits {
@@ -153,9 +152,8 @@ export class SharedLimits implements TokenLimits {
       const { burst, perMs } = this.local.rate;
       const openKey = `${this.redis.keyPrefix}open:${key}`;
       const member = `${this.instance}:${++this.seq}`;
-      // As bytes: a cached answer goes out exactly as stored, never decoded and re-encoded.
       const reply = await this.unlessRedisFails(() =>
-        this.commands.hostlensAdmitBuffer(
+        this.commands.hostlensAdmit(
           `${this.redis.keyPrefix}rate:${key}`,
           openKey,
           cacheKey ?? '',
@@ -167,7 +165,7 @@ export class SharedLimits implements TokenLimits {
         ),
       );
       if (reply) {
-        if (reply[0] === 0) throw rateRefusal(Number(reply[1].toString()), perMs);
+        if (reply[0] === 0) throw rateRefusal(Number(reply[1]), perMs);
         if (reply[0] === 1) return { cached: reply[1] };
         if (reply[0] === 2) throw concurrencyRefusal(this.local.budget.max);
         return { leave: this.leaver(openKey, member) };
