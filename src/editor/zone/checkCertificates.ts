@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { TlsResult } from '../../contract/shapes';
 import { toLookupError } from '../../contract/errors';
+import { zoneCommandDiagnostics, type ZoneSessionOf } from './zoneDiagnostics';
 import type { Deps } from '../deps';
 import type { ZoneSession } from '../../services/zone';
 
@@ -23,13 +24,11 @@ export interface ZoneCertificateReport {
 
 export function registerCheckZoneCertificates(
   context: vscode.ExtensionContext,
-  sessionOf: (document: vscode.TextDocument) => ZoneSession | undefined,
+  sessionOf: ZoneSessionOf,
   deps: Pick<Deps, 'services' | 'settings'>,
 ): void {
-  const collection = vscode.languages.createDiagnosticCollection('hostlens-zone-tls');
+  const collection = zoneCommandDiagnostics(context, 'hostlens-zone-tls');
   context.subscriptions.push(
-    collection,
-    vscode.workspace.onDidCloseTextDocument((d) => collection.delete(d.uri)),
     vscode.workspace.onDidChangeTextDocument((e) => {
       // The warnings sit on lines as they were; an edit makes them stale.
       if (e.contentChanges.length > 0) collection.delete(e.document.uri);

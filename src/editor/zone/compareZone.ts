@@ -3,8 +3,9 @@
 // concerned and as a node of the results view (each server's serial, each difference).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { zoneCommandDiagnostics, type ZoneSessionOf } from './zoneDiagnostics';
 import type { Deps } from '../deps';
-import type { DriftResult, ZoneSession } from '../../services/zone';
+import type { DriftResult } from '../../services/zone';
 import { loadServices } from '../loadServices';
 import { driftVerdict } from '../views/nodes/zoneDrift';
 
@@ -12,13 +13,11 @@ export const COMPARE_ZONE = 'hostlens.compareZoneWithLiveDns';
 
 export function registerCompareZone(
   context: vscode.ExtensionContext,
-  sessionOf: (document: vscode.TextDocument) => ZoneSession | undefined,
+  sessionOf: ZoneSessionOf,
   deps: Pick<Deps, 'history' | 'results'>,
 ): void {
-  const collection = vscode.languages.createDiagnosticCollection('hostlens-zone-drift');
+  const collection = zoneCommandDiagnostics(context, 'hostlens-zone-drift');
   context.subscriptions.push(
-    collection,
-    vscode.workspace.onDidCloseTextDocument((d) => collection.delete(d.uri)),
     vscode.commands.registerCommand(
       COMPARE_ZONE,
       async (args?: { server?: string }): Promise<DriftResult | undefined> => {

@@ -2,6 +2,7 @@
 // serial", go to definition and find references for names of the zone, hover on a record
 // type, completion of types and $ directives, format document, and folding of parenthesised
 // records.
+import type { ZoneSessionOf } from './zoneDiagnostics';
 import * as vscode from 'vscode';
 import {
   formatZone,
@@ -48,7 +49,7 @@ function ownerLocations(uri: vscode.Uri, records: ZoneRecord[], key: string): vs
 
 export function registerZoneFeatures(
   context: vscode.ExtensionContext,
-  sessionOf: (document: vscode.TextDocument) => ZoneSession | undefined,
+  sessionOf: ZoneSessionOf,
 ): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(

@@ -496,17 +496,14 @@ class CheckRun {
 
   /** A registered domain that lapses soon. */
   private async reportDomain(host: string, occurrences: Occurrence[]): Promise<void> {
-    const domain = registrable(host);
-    if (!domain) return;
-    const verdict = await this.domainVerdict(domain);
-    if (verdict.kind === 'unknown') {
-      this.failed(
-        `whois ${domain}`,
-        `the registration of ${domain} could not be checked (${verdict.why}): its expiry is unknown`,
-        occurrences,
-      );
-      return;
-    }
+    const registration = await this.registrationOf(
+      host,
+      occurrences,
+      (domain, why) =>
+        `the registration of ${domain} could not be checked (${why}): its expiry is unknown`,
+    );
+    if (registration === undefined) return;
+    const { domain, verdict } = registration;
     if (verdict.kind !== 'registered' || verdict.expires === undefined) return;
     const expires = Date.parse(verdict.expires);
     if (Number.isNaN(expires)) return;
@@ -583,19 +580,35 @@ class CheckRun {
       this.failed(`dns ${name}`, `${name} could not be resolved: ${verdict.why}`, occurrences);
     }
     // Resolving is not enough when the domain behind it is free for the taking.
-    const domain = registrable(name);
-    if (!domain) return;
-    const whois = await this.domainVerdict(domain);
-    if (whois.kind === 'unknown') {
-      this.failed(
-        `whois ${domain}`,
-        `whether ${domain} is registered could not be checked: ${whois.why}`,
-        occurrences,
-      );
-    } else if (whois.kind === 'unregistered') {
+    const registration = await this.registrationOf(
+      name,
+      occurrences,
+      (domain, why) => `whether ${domain} is registered could not be checked: ${why}`,
+    );
+    if (registration?.verdict.kind === 'unregistered') {
+      const { domain } = registration;
       for (const o of occurrences)
         this.find(o, 'dangling_record', `${domain} is not registered: anyone can register it`);
     }
+  }
+
+  /**
+   * The registration of the domain `host` is under, asked once a run; undefined when there is
+   * no such domain, or when the look-up failed (reported with the text `unchecked` gives).
+   */
+  private async registrationOf(
+    host: string,
+    occurrences: Occurrence[],
+    unchecked: (domain: string, why: string) => string,
+  ) {
+    const domain = registrable(host);
+    if (!domain) return undefined;
+    const verdict = await this.domainVerdict(domain);
+    if (verdict.kind === 'unknown') {
+      this.failed(`whois ${domain}`, unchecked(domain, verdict.why), occurrences);
+      return undefined;
+    }
+    return { domain, verdict };
   }
 
   /** A host name written on its own: it should exist, and its domain stay registered. */

@@ -3,6 +3,9 @@ import { wrapMessage } from './wrap';
 
 /** A node of the results tree: knows how to draw itself and its children. */
 export abstract class ResultNode {
+  /** @param data what "Copy as JSON" puts on the clipboard, when the node has one */
+  constructor(private readonly data?: unknown) {}
+
   abstract toTreeItem(): vscode.TreeItem;
 
   children(): ResultNode[] {
@@ -11,7 +14,7 @@ export abstract class ResultNode {
 
   /** The JSON "Copy as JSON" puts on the clipboard, when the node has one. */
   json(): unknown {
-    return undefined;
+    return this.data;
   }
 
   /** The text "Copy value" puts on the clipboard, when the node has one. */
@@ -32,6 +35,13 @@ export function treeItem(
   parts: TreeItemParts,
 ): vscode.TreeItem {
   return Object.assign(new vscode.TreeItem(label, state), parts);
+}
+
+/** A tooltip showing `value` as JSON, under a bold heading when given. */
+export function jsonTooltip(value: unknown, heading?: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(heading === undefined ? undefined : `**${heading}**\n\n`);
+  md.appendCodeblock(JSON.stringify(value, null, 2), 'json');
+  return md;
 }
 
 /**

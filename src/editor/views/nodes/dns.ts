@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DnsRecord } from '../../../contract/shapes';
 import type { DnsLookupEntry } from '../history';
-import { icons, MessageNode, ResultNode, treeItem } from './base';
+import { icons, jsonTooltip, MessageNode, ResultNode, treeItem } from './base';
 import { DnssecNode } from './dnssec';
 
 const TYPE_ICONS: Record<string, string> = {
@@ -49,7 +49,7 @@ export class DnsTypeNode extends ResultNode {
     private readonly type: string,
     private readonly records: DnsRecord[],
   ) {
-    super();
+    super(records);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -64,29 +64,19 @@ export class DnsTypeNode extends ResultNode {
   children(): ResultNode[] {
     return this.records.map((r) => new DnsRecordNode(r));
   }
-
-  json(): unknown {
-    return this.records;
-  }
 }
 
 export class DnsRecordNode extends ResultNode {
   constructor(private readonly record: DnsRecord) {
-    super();
+    super(record);
   }
 
   toTreeItem(): vscode.TreeItem {
-    const tooltip = new vscode.MarkdownString();
-    tooltip.appendCodeblock(JSON.stringify(this.record, null, 2), 'json');
     return treeItem(recordLabel(this.record), vscode.TreeItemCollapsibleState.None, {
       description: recordDescription(this.record),
-      tooltip,
+      tooltip: jsonTooltip(this.record),
       contextValue: 'record',
     });
-  }
-
-  json(): unknown {
-    return this.record;
   }
 
   value(): string {

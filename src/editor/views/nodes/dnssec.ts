@@ -17,7 +17,7 @@ export class DnssecNode extends ResultNode {
     private readonly id: string,
     private readonly result: DnssecResult,
   ) {
-    super();
+    super(result);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -49,10 +49,6 @@ export class DnssecNode extends ResultNode {
     );
     return [...warnings, ...zones, ...signatures];
   }
-
-  json(): unknown {
-    return this.result;
-  }
 }
 
 class ZoneNode extends ResultNode {
@@ -60,7 +56,7 @@ class ZoneNode extends ResultNode {
     private readonly id: string,
     private readonly link: DnssecLink,
   ) {
-    super();
+    super(link);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -102,9 +98,5 @@ class ZoneNode extends ResultNode {
             ),
           ];
     return [...ds, ...keys, ...rrsig];
-  }
-
-  json(): unknown {
-    return this.link;
   }
 }

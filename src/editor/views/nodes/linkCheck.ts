@@ -24,7 +24,7 @@ export class LinkCheckSummaryNode extends ResultNode {
     private readonly folder: string,
     private readonly at: Date,
   ) {
-    super();
+    super(report);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -51,10 +51,6 @@ export class LinkCheckSummaryNode extends ResultNode {
     const counts = new Map<FindingKind, number>();
     for (const f of this.report.findings) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
     return [...counts].map(([kind, count]) => new KindNode(kind, count));
-  }
-
-  json(): unknown {
-    return this.report;
   }
 
   private checked(): string {

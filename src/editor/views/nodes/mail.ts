@@ -11,7 +11,7 @@ import type {
   SpfRoot,
 } from '../../../contract/shapes';
 import type { MailEntry } from '../history';
-import { icons, LeafNode, MessageNode, ResultNode, treeItem } from './base';
+import { icons, jsonTooltip, LeafNode, MessageNode, ResultNode, treeItem } from './base';
 import { MtaStsPolicyNode, TransportNode } from './tls';
 import { SPF_MAX_LOOKUPS } from '../../../contract/limits';
 
@@ -103,7 +103,7 @@ export class SpfRootNode extends ResultNode {
     private readonly host: string,
     private readonly root: SpfRoot,
   ) {
-    super();
+    super(root);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -128,10 +128,6 @@ export class SpfRootNode extends ResultNode {
     return spfChildren(this.host, this.root, this.root.problems ?? []);
   }
 
-  json(): unknown {
-    return this.root;
-  }
-
   value(): string {
     return this.root.policy;
   }
@@ -142,7 +138,7 @@ class SpfIncludeNode extends ResultNode {
     private readonly node: SpfNode,
     private readonly problems: SpfProblem[],
   ) {
-    super();
+    super(node);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -179,10 +175,6 @@ class SpfIncludeNode extends ResultNode {
 
   children(): ResultNode[] {
     return spfChildren(this.node.domain, this.node, this.problems);
-  }
-
-  json(): unknown {
-    return this.node;
   }
 
   value(): string {
@@ -236,7 +228,7 @@ class ValueNode extends LeafNode {
 
 class DkimNode extends ResultNode {
   constructor(private readonly result: DomainKeysResult) {
-    super();
+    super(result);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -256,22 +248,17 @@ class DkimNode extends ResultNode {
   children(): ResultNode[] {
     return this.result.domain_keys.map((k) => new DkimKeyNode(k));
   }
-
-  json(): unknown {
-    return this.result;
-  }
 }
 
 class DkimKeyNode extends ResultNode {
   constructor(private readonly key: DkimEntry) {
-    super();
+    super(key);
   }
 
   toTreeItem(): vscode.TreeItem {
     const revoked = this.key.public_key === '';
     const weak = this.key.key_bits !== undefined && this.key.key_bits < WEAK_RSA_BITS;
-    const md = new vscode.MarkdownString(`**${this.key.domain}**\n\n`);
-    md.appendCodeblock(JSON.stringify(this.key, null, 2), 'json');
+    const md = jsonTooltip(this.key, this.key.domain);
     if (weak) md.appendMarkdown(`\n\n${this.key.key_bits}-bit RSA keys are weak; use 2048 bits.`);
     return treeItem(this.key.selector, vscode.TreeItemCollapsibleState.None, {
       description: revoked
@@ -286,10 +273,6 @@ class DkimKeyNode extends ResultNode {
   value(): string {
     return this.key.public_key;
   }
-
-  json(): unknown {
-    return this.key;
-  }
 }
 
 class MailRecordNode extends ResultNode {
@@ -297,7 +280,7 @@ class MailRecordNode extends ResultNode {
     private readonly label: string,
     private readonly record: ParsedMailRecord,
   ) {
-    super();
+    super(record);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -332,9 +315,5 @@ class MailRecordNode extends ResultNode {
 
   value(): string {
     return this.record.record;
-  }
-
-  json(): unknown {
-    return this.record;
   }
 }

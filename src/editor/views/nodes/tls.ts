@@ -38,7 +38,7 @@ export class CertificateNode extends ResultNode {
     private readonly label = 'Certificate',
     private readonly verdict?: MxVerdict,
   ) {
-    super();
+    super(result);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -89,15 +89,11 @@ export class CertificateNode extends ResultNode {
     nodes.push(...result.chain.map((cert) => new ChainCertificateNode(cert)));
     return nodes;
   }
-
-  json(): unknown {
-    return this.result;
-  }
 }
 
 class ChainCertificateNode extends ResultNode {
   constructor(private readonly cert: TlsCertificate) {
-    super();
+    super(cert);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -129,10 +125,6 @@ class ChainCertificateNode extends ResultNode {
     ];
   }
 
-  json(): unknown {
-    return this.cert;
-  }
-
   value(): string {
     return this.cert.sha256;
   }
@@ -153,7 +145,7 @@ export class TransportNode extends ResultNode {
     }>,
     private readonly policy: MtaStsResult | Failed,
   ) {
-    super();
+    super(transport);
   }
 
   private verdicts(): MxVerdict[] {
@@ -191,16 +183,12 @@ export class TransportNode extends ResultNode {
         : new CertificateNode(mx.tls, mx.host, verdicts[i]),
     );
   }
-
-  json(): unknown {
-    return this.transport;
-  }
 }
 
 /** "MTA-STS policy": mode and max_age, each MX host against the mx: patterns, problems. */
 export class MtaStsPolicyNode extends ResultNode {
   constructor(private readonly result: MtaStsResult) {
-    super();
+    super(result);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -250,10 +238,6 @@ export class MtaStsPolicyNode extends ResultNode {
       ),
       ...(result.policy?.mx ?? []).map((pattern) => detailNode('mx', pattern, 'symbol-field')),
     ];
-  }
-
-  json(): unknown {
-    return this.result;
   }
 }
 

@@ -132,7 +132,7 @@ class DriftServerNode extends ResultNode {
 
 class DriftItemNode extends ResultNode {
   constructor(private readonly drift: DriftEntry) {
-    super();
+    super(drift);
   }
 
   toTreeItem(): vscode.TreeItem {
@@ -147,10 +147,6 @@ class DriftItemNode extends ResultNode {
     );
     item.contextValue = 'driftItem';
     return item;
-  }
-
-  json(): unknown {
-    return this.drift;
   }
 
   value(): string {
