@@ -28,9 +28,10 @@ const fetchContexts = new Map<string, SecureContext>();
 
 /** The store for these extra CAs (PEM text); built once per distinct set. */
 export function trustStore(extraCa: readonly string[] = [], env = process.env): TrustStore {
-  const { key, pems } = anchorsFor(extraCa, env);
+  const { key, pems: readAnchors } = anchorsFor(extraCa, env);
   let store = stores.get(key);
   if (store === undefined) {
+    const pems = readAnchors();
     store = {
       context: createSecureContext({
         ca: pems,
@@ -54,20 +55,26 @@ export function fetchTrust(extraCa: readonly string[] = [], env = process.env): 
   const { key, pems } = anchorsFor(extraCa, env);
   let context = fetchContexts.get(key);
   if (context === undefined) {
-    context = createSecureContext({ ca: pems });
+    context = createSecureContext({ ca: pems() });
     fetchContexts.set(key, context);
   }
   return context;
 }
 
-/** Every anchor (PEM) for these extra CAs, and a key naming the set. */
+/**
+ * A key naming the set of anchors for these extra CAs, and the anchors (PEM) themselves, read
+ * only when a cache misses: the platform bundle is a file of a few hundred roots.
+ */
 function anchorsFor(
   extraCa: readonly string[],
   env: NodeJS.ProcessEnv,
-): { key: string; pems: string[] } {
+): { key: string; pems: () => string[] } {
   const extras = [...readPems(env.NODE_EXTRA_CA_CERTS), ...extraCa.flatMap(pemBlocks)];
   const key = createHash('sha256').update(extras.join('\n')).digest('hex');
-  return { key, pems: [...new Set([...rootCertificates, ...platformBundle(env), ...extras])] };
+  return {
+    key,
+    pems: () => [...new Set([...rootCertificates, ...platformBundle(env), ...extras])],
+  };
 }
 
 function platformBundle(env: NodeJS.ProcessEnv): string[] {
