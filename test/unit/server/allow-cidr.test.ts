@@ -10,10 +10,10 @@ import {
   serve,
   type CreateServices,
   type ServeArgs,
-  type ServeIo,
 } from '../../../src/server/main';
 import { EmbeddedServices } from '../../../src/services/embedded';
 import { FakeServices } from '../../support/fake-services';
+import { serveHarness } from '../../support/serve-io';
 import { startRedisServer, type RedisFixture } from '../../support/redis-server';
 import { startWebServer, type WebFixture } from '../../support/web-server';
 import { loadFixtureZones, startDnsServer, type DnsFixture } from '../../support/dns-server';
@@ -33,19 +33,8 @@ async function start(
   env: Record<string, string>,
   createServices: CreateServices,
 ): Promise<Running> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const signals = new EventEmitter();
-  let onListening!: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (onListening = resolve));
-  const io: ServeIo = {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    signals,
-    graceMs: 500,
-    onListening,
-    server: { warmUp: false, log: (l) => out.push(l) },
-  };
+  const { io, out, err, signals, listening } = serveHarness(500);
+  io.server = { warmUp: false, log: (l) => out.push(l) };
   const done = serve({ port: 0, ...argv }, { HOSTLENS_TOKENS: TOKEN, ...env }, createServices, io);
   const url = await Promise.race([listening, done.then((code) => `exited ${code}`)]);
   assert.match(url, /^http:/, err.join('\n'));

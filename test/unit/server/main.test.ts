@@ -1,46 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Agent, request } from 'undici';
-import {
-  loadTokens,
-  serve,
-  tokenLimitOptions,
-  type ServeArgs,
-  type ServeIo,
-} from '../../../src/server/main';
+import { loadTokens, serve, tokenLimitOptions, type ServeArgs } from '../../../src/server/main';
 import { startServer } from '../../../src/server/server';
 import { FakeServices, FIXED } from '../../support/fake-services';
+import { serveHarness } from '../../support/serve-io';
 
 const TOKEN_A = 'token-a-0123456789abcdef';
 const TOKEN_B = 'token-b-0123456789abcdef';
-
-interface Harness {
-  io: ServeIo;
-  out: string[];
-  err: string[];
-  signals: EventEmitter;
-  listening: Promise<string>;
-}
-
-function harness(): Harness {
-  const out: string[] = [];
-  const err: string[] = [];
-  const signals = new EventEmitter();
-  let onListening!: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (onListening = resolve));
-  const io: ServeIo = {
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-    signals,
-    graceMs: 2000,
-    onListening,
-  };
-  return { io, out, err, signals, listening };
-}
 
 describe('serve()', () => {
   let dir: string;
@@ -112,7 +82,7 @@ describe('serve()', () => {
   ];
   for (const [label, argv, env, message] of refusals) {
     it(`refuses to start with ${label}`, async () => {
-      const h = harness();
+      const h = serveHarness(2000);
       let created = false;
       const code = await serve(argv, env, () => ((created = true), new FakeServices()), h.io);
       assert.equal(code, 2);
@@ -148,7 +118,7 @@ describe('serve()', () => {
   });
 
   it('limits each token as --rate-limit and --burst say', async () => {
-    const h = harness();
+    const h = serveHarness(2000);
     const exit = serve(
       { port: 0, rateLimit: '1/min', burst: '2' },
       { HOSTLENS_TOKENS: TOKEN_A },
@@ -171,7 +141,7 @@ describe('serve()', () => {
   });
 
   it('serves with the guard on, prints the URL and stops cleanly on SIGTERM', async () => {
-    const h = harness();
+    const h = serveHarness(2000);
     const fake = new FakeServices();
     let release!: () => void;
     fake.behaviour.query = async () => {
@@ -214,7 +184,7 @@ describe('serve()', () => {
   });
 
   it('writes its own notices as JSON with --log-format json', async () => {
-    const h = harness();
+    const h = serveHarness(2000);
     const exit = serve(
       { port: 0, logFormat: 'json' },
       { HOSTLENS_TOKENS: TOKEN_A },
@@ -231,7 +201,7 @@ describe('serve()', () => {
   });
 
   it('turns the guard off with --allow-private and stops on SIGINT', async () => {
-    const h = harness();
+    const h = serveHarness(2000);
     let blockPrivate: boolean | undefined;
     const exit = serve(
       { port: 0, allowPrivate: true },
@@ -252,7 +222,7 @@ describe('serve()', () => {
   it('exits 1 with a clear message when the port is taken', async () => {
     const other = await startServer({ services: new FakeServices(), tokens: [TOKEN_A], port: 0 });
     try {
-      const h = harness();
+      const h = serveHarness(2000);
       const code = await serve(
         { port: other.port },
         { HOSTLENS_TOKENS: TOKEN_A },
