@@ -5,6 +5,7 @@ import type { HostLensApi } from '../../src/editor/extension';
 import type { DnsLookupEntry } from '../../src/editor/views/history';
 import type { ResultNode } from '../../src/editor/views/nodes/base';
 import { loadZoneFile, startDnsServer, type DnsFixture } from '../support/dns-server';
+import { askProviders } from '../support/editor-requests';
 
 const root = process.env.HOSTLENS_PROJECT_ROOT ?? path.resolve(__dirname, '..', '..', '..');
 const zones = path.join(root, 'test', 'fixtures', 'zones');
@@ -89,7 +90,7 @@ describe('DNS look-ups in VS Code', () => {
       .getText()
       .split('\n')
       .findIndex((l) => l.startsWith('mail '));
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    const hovers = await askProviders<vscode.Hover[]>(
       'vscode.executeHoverProvider',
       document.uri,
       new vscode.Position(lineIndex, 1),
@@ -128,7 +129,7 @@ describe('DNS look-ups in VS Code', () => {
     });
     const hoverText = async () =>
       (
-        await vscode.commands.executeCommand<vscode.Hover[]>(
+        await askProviders<vscode.Hover[]>(
           'vscode.executeHoverProvider',
           document.uri,
           new vscode.Position(0, 20),
@@ -157,7 +158,7 @@ describe('DNS look-ups in VS Code', () => {
       language: 'plaintext',
       content: 'the web host is 192.0.2.10 today',
     });
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    const hovers = await askProviders<vscode.Hover[]>(
       'vscode.executeHoverProvider',
       document.uri,
       new vscode.Position(0, 20),

@@ -11,6 +11,7 @@ import type { HostLensApi } from '../../src/editor/extension';
 import type { DnsLookupEntry } from '../../src/editor/views/history';
 import type { ResultNode } from '../../src/editor/views/nodes/base';
 import { loadZoneFile, startDnsServer, type DnsFixture } from '../support/dns-server';
+import { askProviders } from '../support/editor-requests';
 
 const root = process.env.HOSTLENS_PROJECT_ROOT ?? path.resolve(__dirname, '..', '..', '..');
 const workspaceZone = path.join(root, 'test', 'fixtures', 'workspace', 'example.test.zone');
@@ -98,7 +99,7 @@ describe('DNSSEC verdicts in VS Code', () => {
       .getText()
       .split('\n')
       .findIndex((l) => l.startsWith('mail '));
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    const hovers = await askProviders<vscode.Hover[]>(
       'vscode.executeHoverProvider',
       document.uri,
       new vscode.Position(line, 1),

@@ -13,6 +13,7 @@ import type { ResultNode } from '../../src/editor/views/nodes/base';
 import { startServer, type RunningServer } from '../../src/server';
 import { EmbeddedServices } from '../../src/services/embedded';
 import { loadZoneFile, startDnsServer, type DnsFixture } from '../support/dns-server';
+import { askProviders } from '../support/editor-requests';
 
 const root = process.env.HOSTLENS_PROJECT_ROOT ?? path.resolve(__dirname, '..', '..', '..');
 const zones = path.join(root, 'test', 'fixtures', 'zones');
@@ -32,11 +33,7 @@ function walk(nodes: ResultNode[], depth = 0, out: ResultNode[] = []): ResultNod
 }
 
 async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<string> {
-  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
-    'vscode.executeHoverProvider',
-    uri,
-    position,
-  );
+  const hovers = await askProviders<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
   return hovers
     .flatMap((h) => h.contents)
     .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
@@ -344,7 +341,7 @@ files IN CNAME files.broken.test
           .getDiagnostics(document.uri)
           .filter((d) => d.range.start.line === line);
         assert.ok(diagnostics.length > 0, `a diagnostic on line ${line + 1}`);
-        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        const actions = await askProviders<vscode.CodeAction[]>(
           'vscode.executeCodeActionProvider',
           document.uri,
           diagnostics[0].range,

@@ -7,6 +7,7 @@ import type { LinkRecheck } from '../../src/editor/commands/checkLinksInWorkspac
 import type { HostLensApi } from '../../src/editor/extension';
 import type { CheckReport } from '../../src/services/check/index';
 import { startTestWeb, type TestWeb } from '../unit/services/check/test-web';
+import { askProviders } from '../support/editor-requests';
 
 describe('Check Links in Workspace', function () {
   this.timeout(60000);
@@ -96,7 +97,7 @@ describe('Check Links in Workspace', function () {
     const document = await vscode.workspace.openTextDocument(readme());
     await vscode.window.showTextDocument(document);
     const moved = new vscode.Range(3, 7, 3, 8);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    const actions = await askProviders<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider',
       document.uri,
       moved,
@@ -105,7 +106,7 @@ describe('Check Links in Workspace', function () {
     assert.ok(replace?.edit, actions.map((a) => a.title).join(', '));
     assert.ok(await vscode.workspace.applyEdit(replace.edit));
     assert.equal(document.lineAt(3).text, `Moved: http://good.test:${testWeb.web.port}/ok`);
-    const soon = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    const soon = await askProviders<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider',
       document.uri,
       new vscode.Range(11, 6, 11, 7),

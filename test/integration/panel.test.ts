@@ -12,6 +12,7 @@ import {
   type RdapSite,
 } from '../support/panel-site';
 import { startWebServer, type WebFixture } from '../support/web-server';
+import { askProviders } from '../support/editor-requests';
 
 async function open(command: string, arg: string): Promise<[PanelOutcome, RenderedSummary]> {
   const outcome = await vscode.commands.executeCommand<PanelOutcome>(command, arg);
@@ -190,7 +191,7 @@ describe('HostLens panel', function () {
       language: 'markdown',
       content: `See ${site.url('/card')} for more.`,
     });
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    const hovers = await askProviders<vscode.Hover[]>(
       'vscode.executeHoverProvider',
       document.uri,
       new vscode.Position(0, 12),

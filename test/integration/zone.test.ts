@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { askProviders } from '../support/editor-requests';
 
 const ZONE = `$TTL 3600
 example.org. IN SOA ns1.example.org. hostmaster.example.org. 1 3600 600 86400 300
@@ -61,7 +62,7 @@ describe('zone files in VS Code', () => {
 
   it('offers the quick fix and applies it', async () => {
     const [ttl] = await diagnosticsFor(document.uri, (d) => d.length === 1);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    const actions = await askProviders<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider',
       document.uri,
       ttl.range,
@@ -75,7 +76,7 @@ describe('zone files in VS Code', () => {
   });
 
   it('outlines the zone by owner name', async () => {
-    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+    const symbols = await askProviders<vscode.DocumentSymbol[]>(
       'vscode.executeDocumentSymbolProvider',
       document.uri,
     );
@@ -88,7 +89,7 @@ describe('zone files in VS Code', () => {
   it('goes to the definition of a name and finds its references', async () => {
     // line 2: "example.org. IN NS ns1.example.org." -> the NS target
     const target = new vscode.Position(2, document.lineAt(2).text.indexOf('ns1') + 1);
-    const defs = await vscode.commands.executeCommand<vscode.Location[]>(
+    const defs = await askProviders<vscode.Location[]>(
       'vscode.executeDefinitionProvider',
       document.uri,
       target,
@@ -97,7 +98,7 @@ describe('zone files in VS Code', () => {
       defs.map((d) => d.range.start.line),
       [3],
     );
-    const refs = await vscode.commands.executeCommand<vscode.Location[]>(
+    const refs = await askProviders<vscode.Location[]>(
       'vscode.executeReferenceProvider',
       document.uri,
       new vscode.Position(3, 1),
@@ -107,7 +108,7 @@ describe('zone files in VS Code', () => {
   });
 
   it('shows the SOA serial lens and increments the serial', async () => {
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+    const lenses = await askProviders<vscode.CodeLens[]>(
       'vscode.executeCodeLensProvider',
       document.uri,
     );
@@ -120,7 +121,7 @@ describe('zone files in VS Code', () => {
   });
 
   it('hovers a record type with what it is and its RFC', async () => {
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    const hovers = await askProviders<vscode.Hover[]>(
       'vscode.executeHoverProvider',
       document.uri,
       new vscode.Position(1, document.lineAt(1).text.indexOf('SOA') + 1),
@@ -137,7 +138,7 @@ describe('zone files in VS Code', () => {
       language: 'dns-zone',
       content: 'a.example.org. 300 IN A 192.0.2.1\nlonger.example.org. IN TXT "x" ; kept\n',
     });
-    const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>(
+    const edits = await askProviders<vscode.TextEdit[]>(
       'vscode.executeFormatDocumentProvider',
       doc.uri,
       { tabSize: 4, insertSpaces: true },
