@@ -25,6 +25,7 @@ export const CASES = [
   'sha1',
   'expires_soon',
   'untrusted_root',
+  'untrusted_root_unsent',
 ] as const;
 export type CaseName = (typeof CASES)[number];
 
@@ -33,6 +34,8 @@ export interface TestPki {
   /** the root to trust (PEM) */
   ca: string;
   caFile: string;
+  /** the root of the untrusted_root cases, never in the trust store (PEM) */
+  untrustedRoot: string;
   cases: Record<CaseName, Served>;
   /** a leaf for the address 127.0.0.1 (IP SAN), asked by address */
   loopback: Served;
@@ -208,6 +211,11 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
   selfSigned('self', '/CN=self.test', ['subjectAltName=DNS:self.test'], 90);
   root('other_root', 'Unknown Root');
   sign('stranger', 'other_root', '/CN=stranger.test', { san: 'DNS:stranger.test' });
+  sign('other_inter', 'other_root', '/O=HostLens Test/CN=Unknown Intermediate', {
+    ext: 'ca_ext',
+    end: utc(Date.now() + 3000 * day),
+  });
+  sign('estranged', 'other_inter', '/CN=unsent-root.test', { san: 'DNS:unsent-root.test' });
 
   const withInter = (name: string, host: string): Served => ({
     chain: read(`${name}.pem`) + read('inter.pem'),
@@ -230,6 +238,12 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
       key: read('stranger.key'),
       host: 'stranger.test',
     },
+    // leaf and intermediate, the (unknown) root left out as TLS allows
+    untrusted_root_unsent: {
+      chain: read('estranged.pem') + read('other_inter.pem'),
+      key: read('estranged.key'),
+      host: 'unsent-root.test',
+    },
   };
 
   const loopback = withInter('loop', '127.0.0.1');
@@ -251,6 +265,7 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
       dir,
       ca: read('ca.pem'),
       caFile: file('ca.pem'),
+      untrustedRoot: read('other_root.pem'),
       cases,
       loopback,
       leaves,
@@ -368,6 +383,7 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
     dir,
     ca: read('ca.pem'),
     caFile: file('ca.pem'),
+    untrustedRoot: read('other_root.pem'),
     cases,
     loopback,
     leaves,
