@@ -29,6 +29,9 @@ export const CASES = [
 ] as const;
 export type CaseName = (typeof CASES)[number];
 
+/** A flaw a leaf made for a given name can carry (`flawed`), each as in the case of that name. */
+export type Flaw = 'expired' | 'weak_key' | 'sha1' | 'untrusted_root_unsent';
+
 export interface TestPki {
   dir: string;
   /** the root to trust (PEM) */
@@ -39,7 +42,8 @@ export interface TestPki {
   cases: Record<CaseName, Served>;
   /** a leaf for the address 127.0.0.1 (IP SAN), asked by address */
   loopback: Served;
-  /** a good leaf (under the intermediate) for each name asked with `names` */
+  /** a good leaf (under the intermediate) for each name asked with `names`, and a flawed one
+   * for each name asked with `flawed` */
   leaves: Record<string, Served>;
   /** aia.test, whose leaf names OCSP and CA Issuers URLs on ca-example.test (AIA) */
   aia: Served;
@@ -62,11 +66,18 @@ export function opensslVersion(): string {
   return execFileSync('openssl', ['version']).toString().trim();
 }
 
+export interface PkiOptions {
+  hostile?: boolean;
+  names?: readonly string[];
+  flawed?: Readonly<Record<string, Flaw>>;
+}
+
 /**
  * `hostile: false` leaves out the 100-certificate chain and the 1 MiB certificate; `names`
- * adds a good leaf for each (an MX host, an MTA-STS policy host).
+ * adds a good leaf for each (an MX host, an MTA-STS policy host); `flawed` a leaf with that
+ * flaw for each name.
  */
-export function makeTestPki({ hostile = true, names = [] as readonly string[] } = {}): TestPki {
+export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOptions = {}): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-pki-'));
   const file = (name: string) => join(dir, name);
   const read = (name: string) => readFileSync(file(name), 'utf8');
@@ -253,12 +264,32 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
     ],
   });
   const aia = withInter('aia', 'aia.test');
-  const leaves = Object.fromEntries(
-    names.map((name, i) => {
+  const flaws: Record<Flaw, Parameters<typeof sign>[3]> = {
+    expired: { start: '20200101000000Z', end: '20200201000000Z' },
+    weak_key: { keyArgs: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024'] },
+    sha1: { md: 'sha1' },
+    untrusted_root_unsent: {},
+  };
+  const leaves: Record<string, Served> = Object.fromEntries([
+    ...names.map((name, i): [string, Served] => {
       leaf(`named${i}`, name);
       return [name, withInter(`named${i}`, name)];
     }),
-  );
+    ...Object.entries(flawed).map(([name, flaw], i): [string, Served] => {
+      const file = `flawed${i}`;
+      if (flaw !== 'untrusted_root_unsent') {
+        leaf(file, name, flaws[flaw]);
+        return [name, withInter(file, name)];
+      }
+      sign(file, 'other_inter', `/CN=${name}`, { san: `DNS:${name}` });
+      const served: Served = {
+        chain: read(`${file}.pem`) + read('other_inter.pem'),
+        key: read(`${file}.key`),
+        host: name,
+      };
+      return [name, served];
+    }),
+  ]);
   const none: Served = { chain: '', key: '', host: '' };
   if (!hostile) {
     return {
