@@ -3,6 +3,7 @@
 // are cached and only owners an edit can affect are looked at again.
 import { dsDigest, isSupportedDigest, keyTag, type DnskeyData } from '../dns/keys';
 import { isAtOrBelow, parentKey } from '../dns/names';
+import { TYPES } from '../dns/rdata/types';
 import { findTarget, type ZoneIndex } from './find';
 import { checkApexCds, checkOwnerRules } from './owner-rules';
 import { problem } from './problem';
@@ -23,15 +24,16 @@ const TARGET_CNAME: Record<string, { code: string; severity: 'error' | 'warning'
   SRV: { code: 'srv-target-cname', severity: 'warning' },
 };
 
-// Type codes the indexes look at without making record objects (RFC 1035, RFC 3596, RFC 2782).
-const A = 1;
-const NS = 2;
-const CNAME = 5;
-const SOA = 6;
-const MX = 15;
-const AAAA = 28;
-const SRV = 33;
-const DNAME = 39;
+// Type codes the indexes look at without making record objects, read once from the type table
+// into module constants (the loops over every row compare them).
+const A = TYPES.A.code;
+const NS = TYPES.NS.code;
+const CNAME = TYPES.CNAME.code;
+const SOA = TYPES.SOA.code;
+const MX = TYPES.MX.code;
+const AAAA = TYPES.AAAA.code;
+const SRV = TYPES.SRV.code;
+const DNAME = TYPES.DNAME.code;
 
 /** Rows that went and came, and how far the lines after an edit moved. */
 export interface RowDelta {

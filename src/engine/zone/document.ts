@@ -195,6 +195,54 @@ export class ZoneDocument {
     return this.rowIds().map((row) => this.rows.record(row));
   }
 
+  /**
+   * The records of the checked file (not of included ones) whose extent meets lines
+   * [from, to], in file order: the entries there are found by binary search, so a question at
+   * a position costs the records on its lines, not one object per record of the zone.
+   */
+  recordsOnLines(from: number, to: number): ZoneRecord[] {
+    const { entries, rows } = this;
+    const out: ZoneRecord[] = [];
+    let i = entries.lowerBound((e) => entries.last(e) >= from);
+    for (; i < entries.count && entries.first(i) <= to; i++) {
+      for (let r = entries.rowStart(i); r < entries.rowEnd(i); r++) {
+        if (rows.inTopFile(r) && rows.line(r) <= to && rows.endLine(r) >= from) {
+          out.push(rows.record(r));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The records of any of the type codes, in file order. */
+  recordsOfTypes(codes: readonly number[]): ZoneRecord[] {
+    return this.recordsWhere((row) => codes.includes(this.rows.typeCode(row)));
+  }
+
+  /** The records whose target (NS, MX, CNAME, SRV…) is the name `key` (lower case), in file order. */
+  recordsPointingAt(key: string): ZoneRecord[] {
+    const id = this.rows.names.find(key);
+    return id === -1 ? [] : this.recordsWhere((row) => this.rows.target(row) === id);
+  }
+
+  /** The records of the checked file written over more than one line, in file order. */
+  multiLineRecords(): ZoneRecord[] {
+    const { rows } = this;
+    return this.recordsWhere((row) => rows.inTopFile(row) && rows.endLine(row) !== rows.line(row));
+  }
+
+  /** The live rows for which `test` holds, each made a record; the others stay cells. */
+  private recordsWhere(test: (row: number) => boolean): ZoneRecord[] {
+    const { entries, rows } = this;
+    const out: ZoneRecord[] = [];
+    for (let i = 0; i < entries.count; i++) {
+      for (let r = entries.rowStart(i); r < entries.rowEnd(i); r++) {
+        if (test(r)) out.push(rows.record(r));
+      }
+    }
+    return out;
+  }
+
   /** Problems of syntax and of single records, in line order. */
   problems(): ZoneProblem[] {
     const out: ZoneProblem[] = [];

@@ -2,6 +2,7 @@
 // checks.ts: DNAME is a singleton, DS never sits at the apex, an RRset fits BIND's storage, and
 // the apex's CDS and CDNSKEY records name algorithms its DNSKEY set has. Each names its RFC, or
 // BIND's behaviour where BIND goes further than an RFC (README, "Zone files").
+import { TYPES } from '../dns/rdata/types';
 import { problem } from './problem';
 import type { ZoneProblem, ZoneRecord } from './types';
 
@@ -13,7 +14,7 @@ import type { ZoneProblem, ZoneRecord } from './types';
  */
 export const MAX_RRSET_OCTETS = 65512;
 
-const DNAME = 39;
+const DNAME = TYPES.DNAME.code;
 
 export function checkOwnerRules(
   key: string,

@@ -4,7 +4,7 @@
 // reads the README back out of the archive.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -30,9 +30,20 @@ describe('the packaged extension page (.vsix README)', function () {
     }
     dir = mkdtempSync(path.join(tmpdir(), 'hostlens-vsix-'));
     vsix = path.join(dir, 'hostlens.vsix');
+    // As `npm run package`: the page is the README without its from-source sections.
+    const page = path.join(root, 'dist', 'extension-page.md');
+    execFileSync(process.execPath, ['scripts/extension-page.mjs', page], { cwd: root });
     execFileSync(
       path.join(root, 'node_modules', '.bin', 'vsce'),
-      ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix],
+      [
+        'package',
+        '--no-dependencies',
+        '--no-rewrite-relative-links',
+        '--readme-path',
+        path.relative(root, page),
+        '--out',
+        vsix,
+      ],
       { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     entries = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).split('\n');
@@ -67,5 +78,38 @@ describe('the packaged extension page (.vsix README)', function () {
     }
     assert.match(readme, /## Settings/);
     assert.match(readme, /DEVELOPING\.md/);
+  });
+
+  it('is packed once, as the page, not also as README.md', () => {
+    assert.deepEqual(
+      entries.filter((e) => /readme\.md$/i.test(e)),
+      ['extension/readme.md'],
+    );
+  });
+});
+
+describe('the repository README', () => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+
+  it('names the two set-up commands: build and install, and npm test', () => {
+    assert.match(readme, /npm ci && npm run package && code --install-extension hostlens-/);
+    assert.match(readme, /^npm test$/m);
+  });
+
+  it('keeps them out of the extension page', async () => {
+    const { extensionPage } = await import('../../../scripts/extension-page.mjs');
+    const page = extensionPage(readme);
+    assert.ok(!page.includes('npm test') && !page.includes('from-source'), page.slice(0, 400));
+    assert.match(page, /## Getting started/);
+  });
+
+  it('refuses a marker out of pair rather than guess what to leave out', async () => {
+    const { extensionPage } = await import('../../../scripts/extension-page.mjs');
+    assert.throws(() => extensionPage('a\n<!-- from-source -->\nb\n'), /never closed/);
+    assert.throws(() => extensionPage('a\n<!-- /from-source -->\n'), /unpaired/);
+    assert.equal(
+      extensionPage('a\n\n<!-- from-source -->\nsecret\n<!-- /from-source -->\n\nb\n'),
+      'a\n\nb\n',
+    );
   });
 });
