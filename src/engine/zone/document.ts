@@ -4,6 +4,7 @@
 // per-record objects stay alive between edits. An edit re-tokenises and re-parses entries only
 // from the edit until the parse falls back in step with the old one (same line, same
 // origin/TTL/owner context), and hands the rows that went and came to the checks as a delta.
+import { isNameError, parseName } from '../dns/names';
 import { tokenizeLine, type LineTokens } from './lexer';
 import { EntryReader, sameContext, type Context, type EntryEnv } from './entry';
 import { LineStore } from './lines';
@@ -396,7 +397,7 @@ export function startOf(options: DocumentOptions): { env: EntryEnv; start: Conte
   const apex = options.origin === undefined ? undefined : absolute(options.origin);
   return {
     env: {
-      apex: apex?.toLowerCase(),
+      apex: apex === undefined ? undefined : keyOf(apex),
       file: options.file,
       fileLabel: undefined,
       readInclude: options.readInclude,
@@ -420,4 +421,10 @@ function splitLines(text: string): string[] {
 
 function absolute(name: string): string {
   return name.endsWith('.') ? name : `${name}.`;
+}
+
+/** An absolute name's key, the form records' keys are compared in (`\065` is `a`). */
+function keyOf(name: string): string {
+  const parsed = parseName(name, undefined);
+  return isNameError(parsed) ? name.toLowerCase() : parsed.key;
 }
