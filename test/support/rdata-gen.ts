@@ -12,14 +12,27 @@ export const bytes = (r: Random, n: number) =>
   Buffer.from(Array.from({ length: n }, () => int(r, 0, 255)));
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-';
-// escapes inside labels BIND and the engine print alike (`@` and `$` BIND escapes, we do not)
-const LABEL_ESCAPES = ['\\.', '\\032', '\\200', '\\;', '\\"', '\\(', '\\\\'];
+// Label octets written escaped: every one RFC 1035 section 5.1 gives a meaning (BIND prints them
+// `\X`), non-printable ones, an escaped letter and digit (printed plain) and an escaped plain
+// character
+const LABEL_ESCAPES = [
+  ...['\\.', '\\;', '\\"', '\\(', '\\)', '\\\\', '\\@', '\\$'],
+  ...['\\032', '\\200', '\\000', '\\127', '\\065', '\\057', '\\a', '\\-'],
+];
+// Label octets written as they are, after a label's first (where `$` would start a directive,
+// `@` be the origin, `*` a wildcard, `#` the RFC 3597 form): printed plain by BIND but `@` and
+// `$`, which BIND escapes; and UTF-8, printed `\DDD`
+const LABEL_PLAIN = [..."@$!#%&'*+,/:<=>?[]^_`{|}~", 'é'];
 
-function label(r: Random): string {
+/** A label as a zone file may write it, with the escapes and odd octets above now and then. */
+export function label(r: Random): string {
   let out = '';
   const length = int(r, 1, 12);
   for (let i = 0; i < length; i++) {
-    out += r() < 0.08 ? pick(r, LABEL_ESCAPES) : LETTERS[int(r, 0, LETTERS.length - 2)];
+    const roll = r();
+    if (roll < 0.08) out += pick(r, LABEL_ESCAPES);
+    else if (roll < 0.12 && i > 0) out += pick(r, LABEL_PLAIN);
+    else out += LETTERS[int(r, 0, LETTERS.length - 2)];
   }
   return out;
 }

@@ -91,8 +91,7 @@ export function registerCheckZoneCertificates(
 /** Each owner with an A or AAAA record (wildcards aside), at its first such record. */
 function addressNames(session: ZoneSession): Array<{ host: string; range: vscode.Range }> {
   const seen = new Map<string, vscode.Range>();
-  for (const record of session.records()) {
-    if (record.type !== 'A' && record.type !== 'AAAA') continue;
+  for (const record of session.recordsOfTypes('A', 'AAAA')) {
     if (record.key.startsWith('*.') || seen.has(record.key)) continue;
     const r = record.ownerRange ?? record.range;
     seen.set(record.key, new vscode.Range(r.line, r.start, r.endLine ?? r.line, r.end));

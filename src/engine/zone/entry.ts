@@ -452,7 +452,9 @@ function record(
       return;
     }
     owner = out.ctx.lastOwner;
-    ownerKey = owner.toLowerCase();
+    // the owner as written: its key is not always its lower case (`\065` is `a`)
+    const parsed = parseName(owner, undefined);
+    ownerKey = isNameError(parsed) ? owner.toLowerCase() : parsed.key;
   }
   let ttl: number | undefined;
   let ttlToken: PlacedToken | undefined;

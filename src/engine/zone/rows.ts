@@ -7,7 +7,7 @@
 // (a check looking at an owner, the editor's features), and dies young.
 import type { SourceRange, ZoneRecord } from './types';
 import { genericText, printRdata } from '../dns/rdata/text';
-import { specOf, typeName, type FieldKind, type TypeSpec } from '../dns/rdata/types';
+import { specOf, typeName, TYPES, type FieldKind, type TypeSpec } from '../dns/rdata/types';
 import { WireWriter } from '../dns/rdata/writer';
 
 /** Strings held once each, numbered in order of arrival. */
@@ -175,6 +175,11 @@ export class RecordRows {
 
   line(row: number): number {
     return this.cells[row * WIDTH + LINE];
+  }
+
+  /** the last line of the row's entry */
+  endLine(row: number): number {
+    return this.cells[row * WIDTH + END_LINE];
   }
 
   start(row: number): number {
@@ -428,7 +433,7 @@ class RowRecord implements ZoneRecord {
   }
 }
 
-const SOA_CODE = 6;
+const SOA_CODE = TYPES.SOA.code;
 
 /**
  * Whether two records hold the same data: in the rows when they are rows' records (the checks

@@ -5,7 +5,7 @@
 // - `json`: wire form to the value the contract's JSON gives the field.
 // `read` and `print` give the same text for the same record: the type-table round trip test
 // holds every kind to it, and compares the text with what BIND prints.
-import { bytesText, escapedText, escapeOctets, isUtf8, unescapeOctets } from '../presentation';
+import { bytesText, escapedText, isUtf8, unescapeOctets } from '../presentation';
 import { ipv6Text, readIPv4, readIPv6 } from './addresses';
 import { fromBase32Hex, toBase32Hex } from './base32hex';
 import { COMPOSITE_CODECS } from './composite';
@@ -132,7 +132,7 @@ function copy(out: WireWriter, bytes: Uint8Array): void {
 }
 
 function quoted(octets: ArrayLike<number>): string {
-  return `"${escapeOctets(octets, true)}"`;
+  return `"${escapedText(octets)}"`;
 }
 
 /** A character-string into `out` (length first); its text in canonical quoted form. */
