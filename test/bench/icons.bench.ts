@@ -9,13 +9,11 @@ import { icons } from '../../src/engine/web/icons';
 import { measureImage } from '../../src/engine/web/image';
 import {
   besticonPresent,
-  hostKey,
   loadExpectations,
   loadVcr,
+  startVcrReplay,
   vcrFileFor,
-  type VcrRecord,
 } from '../support/besticon-vcr';
-import { startReplayServer } from '../support/web-replay';
 import type { BenchRow } from './types';
 
 const ROUNDS = 7;
@@ -43,21 +41,7 @@ export default async function iconsBench(): Promise<BenchRow[]> {
     url: s.url,
     records: loadVcr(vcrFileFor(s.url)),
   }));
-  let queues = new Map<string, VcrRecord[]>();
-  const server = await startReplayServer((host, target, _req, res) => {
-    const queue = queues.get(`${hostKey(host)}${target}`);
-    const record = queue && queue.length > 1 ? queue.shift()! : queue?.[0];
-    if (!record) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not recorded');
-      return;
-    }
-    const headers = record.headers.filter(
-      ([n]) => !/^(content-length|transfer-encoding|connection|content-encoding)$/i.test(n),
-    );
-    res.writeHead(record.status, [...headers.flat(), 'content-length', String(record.body.length)]);
-    res.end(record.body);
-  });
+  const server = await startVcrReplay();
   const images = sites.flatMap((s) =>
     s.records.map((r) => r.body).filter((body) => measureImage(body) !== undefined),
   );
@@ -65,11 +49,7 @@ export default async function iconsBench(): Promise<BenchRow[]> {
   const runIcons = async () => {
     const start = process.hrtime.bigint();
     for (const site of sites) {
-      queues = new Map();
-      for (const r of site.records) {
-        const key = `${r.host}${r.target}`;
-        queues.set(key, [...(queues.get(key) ?? []), r]);
-      }
+      server.load(site.records);
       await icons({ url: site.url }, { connector: server.connector });
     }
     return Number(process.hrtime.bigint() - start) / 1e6;
