@@ -30,7 +30,7 @@ export const CASES = [
 export type CaseName = (typeof CASES)[number];
 
 /** A flaw a leaf made for a given name can carry (`flawed`), each as in the case of that name. */
-export type Flaw = 'expired' | 'weak_key' | 'sha1' | 'untrusted_root_unsent';
+export type Flaw = 'expired' | 'expires_soon' | 'weak_key' | 'sha1' | 'untrusted_root_unsent';
 
 export interface TestPki {
   dir: string;
@@ -266,6 +266,7 @@ export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOpti
   const aia = withInter('aia', 'aia.test');
   const flaws: Record<Flaw, Parameters<typeof sign>[3]> = {
     expired: { start: '20200101000000Z', end: '20200201000000Z' },
+    expires_soon: { end: utc(Date.now() + 10 * day) },
     weak_key: { keyArgs: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024'] },
     sha1: { md: 'sha1' },
     untrusted_root_unsent: {},

@@ -5,6 +5,7 @@ import { LookupError } from '../../contract/errors';
 import { normalizeUrl } from '../names';
 import { header, withSession, type WebOptions, type WebSession } from './fetcher';
 import { discard } from './fetcher';
+import { avifSize, isAvif } from './avif-check';
 import { bmpSize, isBmp } from './bmp-check';
 import type { Dimensions } from './decode-bounds';
 import { gifSize, isGif } from './gif-check';
@@ -18,7 +19,7 @@ export const IMAGE_ACCEPT = 'image/avif,image/webp,image/png,image/svg+xml,image
 export interface ImageSize {
   width: number;
   height: number;
-  /** image-size's type names: png, ico, cur, jpg, gif, webp, bmp, svg */
+  /** image-size's type names: png, ico, cur, jpg, gif, webp, bmp, avif, svg */
   format: string;
 }
 
@@ -32,13 +33,14 @@ export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {
   webp: 'image/webp',
   svg: 'image/svg+xml',
   bmp: 'image/bmp',
+  avif: 'image/avif',
 };
 
 /**
  * The raster formats an icon or a preview image can be, each with the check that reports its
- * size only when its data decodes (or, for WebP, holds up structurally: webp-check.ts), never
+ * size only when its data decodes (or, for WebP and AVIF, holds up structurally: webp-check.ts, avif-check.ts), never
  * from a header alone. A PNG whose header claims 2147483647 x 2147483647 pixels with nothing
- * behind it has no size; nor has any format that is not checked here (TIFF, HEIF, PSD, ...).
+ * behind it has no size; nor has any format that is not checked here (TIFF, HEIC, PSD, ...).
  */
 const RASTER_CHECKS: ReadonlyArray<{
   format: string;
@@ -52,6 +54,7 @@ const RASTER_CHECKS: ReadonlyArray<{
   { format: 'bmp', is: isBmp, size: bmpSize },
   { format: 'ico', is: (b) => icoKind(b) === 'ico', size: icoSize },
   { format: 'cur', is: (b) => icoKind(b) === 'cur', size: icoSize },
+  { format: 'avif', is: isAvif, size: avifSize },
 ];
 
 /**

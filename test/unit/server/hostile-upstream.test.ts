@@ -204,7 +204,7 @@ describe('hostile upstreams through hostlens serve (issue 29)', function () {
       () => `/meta/image${q({ url: `${web.address}/lying-png/a.png` })}`,
       'upstream_error',
     ],
-    ...(['gif', 'jpg', 'webp', 'bmp', 'ico'] as const).map((format): Case => [
+    ...(['gif', 'jpg', 'webp', 'bmp', 'ico', 'avif'] as const).map((format): Case => [
       `a ${format.toUpperCase()} that lies about its size`,
       () => `/meta/image${q({ url: `${web.address}/lying-image/${format}` })}`,
       'upstream_error',

@@ -231,6 +231,44 @@ describe('image sizes only from images that decode', () => {
     });
   });
 
+  describe('AVIF', () => {
+    it('measures AVIFs whose primary item holds a coded AV1 frame', () => {
+      assertMeasured(fixture('opaque.avif'), 'avif', 40, 24);
+      assertMeasured(fixture('alpha.avif'), 'avif', 40, 24);
+    });
+
+    it('refuses AVIFs whose size is not backed by a coded frame inside the file', () => {
+      const whole = fixture('opaque.avif');
+      const ispe = whole.indexOf('ispe');
+      const mdat = whole.indexOf('mdat');
+      const iloc = whole.indexOf('iloc');
+      assert.deepEqual([whole[iloc + 4], whole.readUInt16BE(iloc + 8)], [0, 0x4400]);
+      const withIspe = (w: number, h: number) =>
+        patched(whole, (b) => {
+          b.writeUInt32BE(w, ispe + 8);
+          b.writeUInt32BE(h, ispe + 12);
+        });
+      assertRefused([
+        ['an ispe of 65535 x 65535 and no coded data', lyingImages.avif],
+        ['an ispe larger than the sequence header allows', withIspe(4000, 3000)],
+        ['one column more than the coded frame', withIspe(41, 24)],
+        ['cut inside its mdat box', whole.subarray(0, whole.length - 8)],
+        ['coded data that is not AV1 OBUs', patched(whole, (b) => b.fill(0x80, mdat + 4))],
+        [
+          'an item extent past the end of the file',
+          // iloc version 0, 4-byte offsets and lengths, no base offset: the first item's
+          // extent offset follows the sizes, item count, item ID, reference and extent count.
+          patched(whole, (b) => b.writeUInt32BE(1 << 24, iloc + 4 + 4 + 2 + 2 + 2 + 2 + 2)),
+        ],
+        [
+          'a primary item that is a grid',
+          patched(whole, (b) => b.write('grid', b.indexOf('av01'))),
+        ],
+        ['no primary item', patched(whole, (b) => b.write('xitm', b.indexOf('pitm')))],
+      ]);
+    });
+  });
+
   describe('ICO and CUR', () => {
     it('measures the largest embedded PNG or BMP that decodes', () => {
       assertMeasured(ico([16, 32, 64]), 'ico', 64, 64);
