@@ -12,7 +12,7 @@ import { icons } from '../engine/web/icons';
 import { fetchImageAsDataUri, IMAGE_BYTES } from '../engine/web/image';
 import { redirects } from '../engine/web/redirects';
 import { link } from '../engine/web/link';
-import { createWebAgent, type LookupFunction } from '../engine/web/fetcher';
+import { createWebAgent, DEFAULT_WEB_LIMITS, type LookupFunction } from '../engine/web/fetcher';
 import type { Agent } from 'undici';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
@@ -102,14 +102,19 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
 
   // Pages are fetched under the TLS look-ups' extra CAs too: a site under a user's private CA
   // previews where its certificate shows trusted.
-  private web(call: CallOptions | undefined) {
+  // A call's own deadline, when shorter than the engine's, bounds the whole operation.
+  private web(call: CallOptions | undefined): WebOptions {
     const extraCa = this.options.extraCa;
+    const timeoutMs = call?.timeoutMs;
     return {
       signal: call?.signal,
       blockPrivate: this.options.blockPrivate === true,
       allowCidrs: this.options.allowCidrs,
       ...(extraCa !== undefined && extraCa.length > 0
         ? { secureContext: fetchTrust(extraCa) }
+        : {}),
+      ...(timeoutMs !== undefined && timeoutMs < DEFAULT_WEB_LIMITS.totalTimeoutMs
+        ? { limits: { totalTimeoutMs: timeoutMs } }
         : {}),
     };
   }
@@ -136,9 +141,10 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));
   readonly unfurl: MetaService['unfurl'] = (p, c) => unfurl(p, this.web(c));
   readonly image: MetaService['image'] = async (p, c) => {
+    const web = this.web(c);
     const { url, width, height, format, dataUri } = await fetchImageAsDataUri(p.url, {
-      ...this.web(c),
-      limits: { maxImageBytes: IMAGE_BYTES },
+      ...web,
+      limits: { ...web.limits, maxImageBytes: IMAGE_BYTES },
     });
     return { url, width, height, format, data_uri: dataUri };
   };
