@@ -102,15 +102,20 @@ export class WebSession {
   private readonly detach: () => void;
 
   constructor(options: WebOptions = {}) {
-    this.limits = { ...DEFAULT_WEB_LIMITS, ...options.limits };
+    this.limits = options.limits
+      ? { ...DEFAULT_WEB_LIMITS, ...options.limits }
+      : DEFAULT_WEB_LIMITS;
     this.signal = this.controller.signal;
     const outer = options.signal;
     if (outer?.aborted) this.abortAsCancelled(outer.reason);
     const onAbort = () => this.abortAsCancelled(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
     this.detach = () => outer?.removeEventListener('abort', onAbort);
+    const seconds = this.limits.totalTimeoutMs / 1000;
     this.timer = setTimeout(() => {
-      this.controller.abort(new LookupError('upstream_timeout', 'The site did not answer in time'));
+      this.controller.abort(
+        new LookupError('upstream_timeout', `The site did not answer within ${seconds} s`),
+      );
     }, this.limits.totalTimeoutMs);
     this.timer.unref();
     this.ownsAgent = options.agent === undefined;
