@@ -111,8 +111,11 @@ export class WebSession {
     const onAbort = () => this.abortAsCancelled(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
     this.detach = () => outer?.removeEventListener('abort', onAbort);
+    const seconds = this.limits.totalTimeoutMs / 1000;
     this.timer = setTimeout(() => {
-      this.controller.abort(new LookupError('upstream_timeout', 'The site did not answer in time'));
+      this.controller.abort(
+        new LookupError('upstream_timeout', `The site did not answer within ${seconds} s`),
+      );
     }, this.limits.totalTimeoutMs);
     this.timer.unref();
     this.ownsAgent = options.agent === undefined;

@@ -38,9 +38,10 @@ export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {
 
 /**
  * The raster formats an icon or a preview image can be, each with the check that reports its
- * size only when its data decodes (or, for WebP and AVIF, holds up structurally: webp-check.ts, avif-check.ts), never
- * from a header alone. A PNG whose header claims 2147483647 x 2147483647 pixels with nothing
- * behind it has no size; nor has any format that is not checked here (TIFF, HEIC, PSD, ...).
+ * size only when its data decodes (or, for WebP and AVIF, holds up structurally: see
+ * webp-check.ts and avif-check.ts), never from a header alone. A PNG whose header claims
+ * 2147483647 x 2147483647 pixels with nothing behind it has no size; nor has any format that
+ * is not checked here (TIFF, HEIC, PSD, ...).
  */
 const RASTER_CHECKS: ReadonlyArray<{
   format: string;
@@ -66,8 +67,14 @@ export function measureImage(bytes: Uint8Array): ImageSize | undefined {
   if (bytes.length === 0) return undefined;
   const raster = RASTER_CHECKS.find((check) => check.is(bytes));
   if (raster) {
-    const size = raster.size(bytes);
-    return size && { width: size.width, height: size.height, format: raster.format };
+    try {
+      const size = raster.size(bytes);
+      return size && { width: size.width, height: size.height, format: raster.format };
+    } catch {
+      // The checks read within bounds (image-check.test.ts fuzzes them); should one still
+      // throw on some input, that image is one that did not decode, not a failed operation.
+      return undefined;
+    }
   }
   // image-size reads through a DataView over `bytes.buffer` that is not bounded by the view's
   // length, so a truncated image inside Node's shared Buffer pool would be measured from the

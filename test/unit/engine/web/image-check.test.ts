@@ -6,8 +6,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { imageSize } from 'image-size';
+import { avifSize } from '../../../../src/engine/web/avif-check';
+import { bmpSize } from '../../../../src/engine/web/bmp-check';
+import { gifSize } from '../../../../src/engine/web/gif-check';
+import { icoSize } from '../../../../src/engine/web/ico-check';
 import { measureImage } from '../../../../src/engine/web/image';
+import { jpegSize } from '../../../../src/engine/web/jpeg-check';
+import { webpSize } from '../../../../src/engine/web/webp-check';
 import { lyingImages } from '../../../support/hostile-upstreams';
 import { bmp, gif, ico, jpeg, png, riff, webp } from '../../../support/web-images';
 
@@ -299,6 +306,41 @@ describe('image sizes only from images that decode', () => {
       ]);
     });
   });
+});
+
+describe('image checks on damaged input', () => {
+  // Each check reads only within the bytes it is given: cut and flipped copies of valid
+  // images of every format give a size or none, never an exception (fixed seed, CI-sized).
+  const samples: Array<[string, (b: Uint8Array) => unknown, Buffer]> = [
+    ['gif', gifSize, gif(37, 23)],
+    ['jpeg', jpegSize, jpeg(24, 16)],
+    ['progressive jpeg', jpegSize, fixture('progressive.jpg')],
+    ['webp lossless', webpSize, webp(16, 16)],
+    ['webp lossy', webpSize, fixture('lossy.webp')],
+    ['webp animated', webpSize, fixture('animated.webp')],
+    ['bmp', bmpSize, bmp(9, 5)],
+    ['bmp rle8', bmpSize, rle8Bmp(6, 3, true)],
+    ['ico', icoSize, icoOf([png(16, 16), dib(8, 8, 4)])],
+    ['avif', avifSize, fixture('alpha.avif')],
+  ];
+  for (const [label, check, sample] of samples) {
+    it(`${label}: never throws on cut or flipped bytes`, () => {
+      fc.assert(
+        fc.property(
+          fc.nat({ max: sample.length }),
+          fc.array(fc.tuple(fc.nat({ max: sample.length - 1 }), fc.integer({ min: 1, max: 255 })), {
+            maxLength: 4,
+          }),
+          (cut, flips) => {
+            const bytes = Buffer.from(sample.subarray(0, cut));
+            for (const [at, mask] of flips) if (at < bytes.length) bytes[at] ^= mask;
+            check(bytes);
+          },
+        ),
+        { seed: 29, numRuns: 300 },
+      );
+    });
+  }
 });
 
 /** An 8-bit RLE BMP of `width` x `height`: one run per row, then end of bitmap if asked. */
