@@ -19,7 +19,14 @@ import { whois } from '../engine/whois/index';
 import { inspectTls, warmUpTls } from '../engine/tls/index';
 import { inspectMtaSts } from '../engine/tls/mta-sts';
 import { fetchTrust } from '../engine/tls/trust';
-import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
+import type {
+  CallOptions,
+  DomainService,
+  MetaService,
+  MtaStsParams,
+  Services,
+} from '../contract/services';
+import type { QueryResult } from '../contract/shapes';
 import type { WebOptions } from '../engine/web/fetcher';
 
 /** For `hostlens serve --allow-cidr`: a range as the guard reads it. */
@@ -127,6 +134,9 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     });
   readonly tls: DomainService['tls'] = (p, c) => inspectTls(p, this.tlsConnection(c));
   readonly mtaSts: DomainService['mtaSts'] = (p, c) => inspectMtaSts(p, this.tlsConnection(c));
+  /** mtaSts with the domain's MX answer already asked (the mail set-up's), not asked again */
+  readonly mtaStsWithMx = (p: MtaStsParams, mx: Promise<QueryResult>, c?: CallOptions) =>
+    inspectMtaSts(p, { ...this.tlsConnection(c), mxAnswer: mx });
   readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));
   readonly unfurl: MetaService['unfurl'] = (p, c) => unfurl(p, this.web(c));
