@@ -77,6 +77,13 @@ const SHELL_COMMAND =
   /^(\s*(?:[$#]\s+)?(?:sudo\s+)?(?:dig|nslookup|host|ping6?|traceroute6?|tracepath|mtr|whois|drill|kdig|delv)\s+)(.*)$/;
 const CADDY_ADDRESS = /^(?:https?:\/\/)?(?:\*\.)?[\p{L}\p{N}_.-]*(?::\d+)?$/u;
 
+const NGINX_SERVER_NAME = /^(\s*server_name\s+)([^;#]*)/;
+const APACHE_SERVER_NAME = /^(\s*(?:ServerName|ServerAlias)\s+)([^#]*)/i;
+const FIRST_WORD_AND_REST = /^(\s*(\S+)\s+)([^#]*)/;
+const BLOCK_OPENING = /^(\s*)([^\s#{][^#{]*?)\s*\{\s*$/;
+const KEY_AND_VALUE = /^(\s*(?:-\s+|export\s+)?["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*)(.*)$/;
+const INLINE_KEY_AND_VALUE = /["']([A-Za-z_][\w-]*)["']\s*:\s*["']([^"']*)["']/g;
+
 /** Stretches of the line that name hosts by their position in a config or command. */
 export function hostSpans(line: string, languageId?: string): HostSpan[] {
   const spans: HostSpan[] = [];
@@ -85,19 +92,17 @@ export function hostSpans(line: string, languageId?: string): HostSpan[] {
   };
   let m: RegExpExecArray | null;
 
-  if ((m = /^(\s*server_name\s+)([^;#]*)/.exec(line))) {
+  if ((m = NGINX_SERVER_NAME.exec(line))) {
     add(m[1].length, m[1].length + m[2].length); // nginx
-  } else if ((m = /^(\s*(?:ServerName|ServerAlias)\s+)([^#]*)/i.exec(line))) {
+  } else if ((m = APACHE_SERVER_NAME.exec(line))) {
     add(m[1].length, m[1].length + m[2].length); // Apache
   } else if ((m = SHELL_COMMAND.exec(line))) {
     add(m[1].length, line.length);
-  } else if ((m = /^(\s*(\S+)\s+)([^#]*)/.exec(line)) && isHostsLine(m[2], m[3], languageId)) {
+  } else if ((m = FIRST_WORD_AND_REST.exec(line)) && isHostsLine(m[2], m[3], languageId)) {
     add(m[1].length, m[1].length + m[3].length, true); // /etc/hosts: address, then names
-  } else if ((m = /^(\s*)([^\s#{][^#{]*?)\s*\{\s*$/.exec(line)) && isCaddyAddresses(m[2])) {
+  } else if ((m = BLOCK_OPENING.exec(line)) && isCaddyAddresses(m[2])) {
     add(m[1].length, m[1].length + m[2].length); // Caddyfile site block
-  } else if (
-    (m = /^(\s*(?:-\s+|export\s+)?["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*)(.*)$/.exec(line))
-  ) {
+  } else if ((m = KEY_AND_VALUE.exec(line))) {
     if (isHostKey(m[2])) {
       const value = m[3];
       const comment = value.search(/\s#/);
@@ -105,7 +110,8 @@ export function hostSpans(line: string, languageId?: string): HostSpan[] {
     }
   }
   // Host keys inside one-line JSON/JS objects: {"host": "a.example", "port": 1}
-  const inline = /["']([A-Za-z_][\w-]*)["']\s*:\s*["']([^"']*)["']/g;
+  const inline = INLINE_KEY_AND_VALUE;
+  inline.lastIndex = 0;
   while ((m = inline.exec(line))) {
     if (!isHostKey(m[1])) continue;
     const start = m.index + m[0].length - 1 - m[2].length;

@@ -16,6 +16,7 @@ const IPV6_RE = /(?<=^|[^\p{L}\p{N}_:.]|ip6:)[0-9a-f]*:[0-9a-f:.]*[0-9a-f:]/giu;
 const NAME_RE =
   /(?<![\p{L}\p{M}\p{N}_.\-@$%&\\~])(?:\*\.)?[\p{L}\p{M}\p{N}_-]+(?:\.[\p{L}\p{M}\p{N}_-]+)+\.?/gu;
 const LOCALHOST_RE = /(?<![\p{L}\p{N}_.\-@/])localhost(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/giu;
+const LOCALHOST_WORD = /localhost/iu; // the flags of LOCALHOST_RE: "u" folds case more widely
 const HOST_TOKEN_RE = /[^\s,;"'`()[\]{}<>=|]+/gu;
 
 /** All items on a line that is not a zone file line. `offset` shifts the ranges. */
@@ -38,40 +39,46 @@ export function scanLine(line: string, languageId?: string, offset = 0): Detecte
     end: start + text.length,
   });
 
-  for (const m of line.matchAll(URL_RE)) {
+  // Each pattern runs only on a line holding the characters it cannot match without.
+  const dotted = line.includes('.');
+  const colon = line.includes(':');
+  for (const m of colon ? line.matchAll(URL_RE) : []) {
     const text = trimUrl(m[0]);
     if (isLookupableUrl(text)) add(item('url', m.index, text, text));
   }
-  for (const m of line.matchAll(EMAIL_RE)) {
+  for (const m of line.includes('@') ? line.matchAll(EMAIL_RE) : []) {
     const domainStart = m.index + m[1].length + 1;
     const inHost = hosts.some((h) => h.start <= domainStart && domainStart < h.end);
     const domain = asHostname(m[2], { hostContext: inHost });
     if (domain !== undefined) add(item('email', m.index, m[0], domain));
   }
-  for (const m of line.matchAll(IPV6_RE)) {
+  for (const m of colon ? line.matchAll(IPV6_RE) : []) {
     const ip = trimIpv6(m[0]);
     if (ip !== undefined && !/[\p{L}\p{N}_]/u.test(line.charAt(m.index + ip.length))) {
       add(item('ip', m.index, ip, ip.toLowerCase()));
     }
   }
-  for (const m of line.matchAll(IPV4_RE)) {
+  for (const m of dotted ? line.matchAll(IPV4_RE) : []) {
     if (isIPv4(m[0])) add(item('ip', m.index, m[0], m[0]));
   }
   for (const span of hosts) {
     for (const token of hostTokens(line, span)) add(item('hostname', ...token));
   }
-  for (const m of line.matchAll(NAME_RE)) {
+  for (const m of dotted ? line.matchAll(NAME_RE) : []) {
     const text = m[0].endsWith('.') ? m[0].slice(0, -1) : m[0];
     const after = line[m.index + m[0].length];
     if (after === '(' || after === '@') continue;
     const value = asHostname(text);
     if (value !== undefined) add(item('hostname', m.index, text, value));
   }
-  for (const m of line.matchAll(LOCALHOST_RE)) add(item('hostname', m.index, m[0], 'localhost'));
+  if (LOCALHOST_WORD.test(line)) {
+    for (const m of line.matchAll(LOCALHOST_RE)) add(item('hostname', m.index, m[0], 'localhost'));
+  }
 
-  return found
-    .sort((a, b) => a.start - b.start)
-    .map((d) => ({ ...d, start: d.start + offset, end: d.end + offset }));
+  found.sort((a, b) => a.start - b.start);
+  return offset === 0
+    ? found
+    : found.map((d) => ({ ...d, start: d.start + offset, end: d.end + offset }));
 }
 
 function overlaps(a: Span, b: Span): boolean {
@@ -79,12 +86,13 @@ function overlaps(a: Span, b: Span): boolean {
 }
 
 // Sentence punctuation and closing brackets that the URL did not open belong to the prose.
+const OPENING: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+
 function trimUrl(raw: string): string {
   let url = raw;
   for (;;) {
     const last = url[url.length - 1];
-    const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
-    const open = pairs[last];
+    const open = OPENING[last];
     if ('.,;:!?*_~'.includes(last)) url = url.slice(0, -1);
     else if (open !== undefined && count(url, open) < count(url, last)) url = url.slice(0, -1);
     else return url;

@@ -140,10 +140,10 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
    */
   readonly link: MetaService['link'] = (p, c) => {
     const fragments = typeof p.fragments === 'string' ? [p.fragments] : p.fragments;
-    const params = { url: p.url, ...(fragments ? { fragments } : {}) };
-    const server = p.server === undefined || p.server === '' ? undefined : p.server;
-    const web = { ...this.web(c), ...(server ? { lookup: this.resolveThrough(server) } : {}) };
-    return link(params, { ...web, agent: this.linkAgent(server ?? '', web) });
+    const params = fragments ? { url: p.url, fragments } : { url: p.url };
+    const web: WebOptions = this.web(c);
+    web.agent = this.linkAgent(p.server ?? '', web);
+    return link(params, web);
   };
 
   private readonly linkAgents = new Map<string, Agent>();
@@ -155,6 +155,7 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     await Promise.all(pools.map((pool) => pool.close().catch(() => undefined)));
   }
 
+  /** The pool of links resolved through `server` (the system's resolver when ''). */
   private linkAgent(server: string, web: WebOptions): Agent {
     let agent = this.linkAgents.get(server);
     if (!agent) {
@@ -164,7 +165,8 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
         this.linkAgents.delete(oldest);
         void pool.close().catch(() => undefined);
       }
-      agent = createWebAgent({ ...web, signal: undefined });
+      const lookup = server === '' ? {} : { lookup: this.resolveThrough(server) };
+      agent = createWebAgent({ ...web, ...lookup, signal: undefined });
       this.linkAgents.set(server, agent);
     }
     return agent;

@@ -113,7 +113,7 @@ export default async function zoneMemoryBench(): Promise<BenchRow[]> {
       });
     }
     rows.push({
-      entry: `${entry}: editor session (ZoneSession, one edit)`,
+      entry: `${entry}: editor session (ZoneSession, one edit, the features' questions)`,
       figure: `${held.toFixed(0)} MB`,
       target: 'ratio to the one-shot check <= 1.5',
       ratio: held / check,

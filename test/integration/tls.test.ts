@@ -2,15 +2,18 @@
 // named in hostlens.tls.caFiles, the Certificate node with the chain under the host, and the
 // same chain untrusted once the setting is gone. The link preview of an https page under that
 // CA: its TLS section in the error view when the fetch fails on the certificate, and the page
-// itself once the setting names the CA.
+// itself once the setting names the CA. "Check Certificates of Zone Names" on a zone file whose
+// names resolve (hostlens.dns.server) to a loopback address where a TLS server listens on 443.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { HostLensApi } from '../../src/editor/extension';
 import type { ResultNode } from '../../src/editor/views/nodes/base';
 import type { TlsEntry } from '../../src/editor/views/history';
 import type { PanelOutcome } from '../../src/editor/panels/runView';
+import type { ZoneCertificateReport } from '../../src/editor/zone/checkCertificates';
+import { startDnsServer } from '../support/dns-server';
 import { makeTestPki, type TestPki } from '../support/tls-pki';
-import { serveHttpsPage, serveTls, type Listening } from '../support/tls-server';
+import { serveHttpsPage, serveTls, serveTlsByName, type Listening } from '../support/tls-server';
 
 function label(node: ResultNode): string {
   const l = node.toTreeItem().label;
@@ -27,7 +30,11 @@ describe('TLS certificates in VS Code', function () {
 
   before(async function () {
     this.timeout(180_000);
-    pki = makeTestPki({ hostile: false });
+    pki = makeTestPki({
+      hostile: false,
+      names: ['good.zone.test', 'strict.zone.test'],
+      flawed: { 'soon.zone.test': 'expires_soon', 'old.zone.test': 'expired' },
+    });
     server = await serveTls(pki.loopback);
     site = await serveHttpsPage(
       pki.loopback,
@@ -37,6 +44,7 @@ describe('TLS certificates in VS Code', function () {
   });
   after(async () => {
     await config().update('tls.caFiles', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('dns.server', undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
     await site?.close();
     pki?.close();
@@ -122,5 +130,86 @@ describe('TLS certificates in VS Code', function () {
     assert.equal(outcome.view.status, 'ready', JSON.stringify(outcome.view.error));
     assert.match(text, /Under a private CA/);
     assert.match(text, new RegExp(`✓ Trusted for 127\\.0\\.0\\.1:${site.port}`));
+  });
+
+  it('Check Certificates of Zone Names: expired, expires_soon and caa_mismatch on their lines', async function () {
+    // The command looks up port 443, as it must; a loopback address of its own (127/8) keeps
+    // two runs on one machine apart. Binding 443 needs root (as CI runs) or the capability.
+    const address = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
+    const names = ['good', 'soon', 'old', 'strict'].map((n) => `${n}.zone.test`);
+    let tls: Listening;
+    try {
+      tls = await serveTlsByName(Object.fromEntries(names.map((n) => [n, pki.leaves[n]])), {
+        host: address,
+        port: 443,
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EACCES') throw err;
+      console.log('      skipped: binding port 443 needs root or CAP_NET_BIND_SERVICE');
+      this.skip();
+    }
+    const dns = await startDnsServer({
+      records: [
+        ...names.map((name) => ({ name, type: 'A', data: address })),
+        {
+          name: 'zone.test',
+          type: 'CAA',
+          data: { flags: 0, tag: 'issue', value: 'hostlenstest.example' },
+        },
+        {
+          name: 'strict.zone.test',
+          type: 'CAA',
+          data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
+        },
+      ],
+    });
+    const zone = [
+      '$ORIGIN zone.test.',
+      '$TTL 300',
+      '@ SOA ns1.elsewhere.test. hostmaster 1 3600 600 86400 300',
+      '@ NS ns1.elsewhere.test.',
+      `good A ${address}`,
+      `soon A ${address}`,
+      `old A ${address}`,
+      `strict A ${address}`,
+      '',
+    ].join('\n');
+    const document = await vscode.workspace.openTextDocument({
+      language: 'dns-zone',
+      content: zone,
+    });
+    await vscode.window.showTextDocument(document);
+    try {
+      await config().update('tls.caFiles', [pki.caFile], vscode.ConfigurationTarget.Global);
+      await config().update('dns.server', dns.address, vscode.ConfigurationTarget.Global);
+      const report = await vscode.commands.executeCommand<ZoneCertificateReport>(
+        'hostlens.checkZoneCertificates',
+      );
+      assert.equal(report.checked, 4);
+      const found = (diagnostics: readonly vscode.Diagnostic[]) =>
+        diagnostics.map((d) => [
+          d.range.start.line,
+          typeof d.code === 'object' ? d.code.value : d.code,
+          d.severity,
+          d.source,
+        ]);
+      const expected = [
+        [5, 'expires_soon', vscode.DiagnosticSeverity.Warning, 'HostLens TLS'],
+        [6, 'expired', vscode.DiagnosticSeverity.Warning, 'HostLens TLS'],
+        [7, 'caa_mismatch', vscode.DiagnosticSeverity.Warning, 'HostLens TLS'],
+      ];
+      assert.deepEqual(found(report.diagnostics), expected);
+      // the same warnings in the Problems of the document
+      const shown = vscode.languages
+        .getDiagnostics(document.uri)
+        .filter((d) => d.source === 'HostLens TLS');
+      assert.deepEqual(found(shown), expected);
+      assert.equal(tls!.connections(), 4);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await config().update('dns.server', undefined, vscode.ConfigurationTarget.Global);
+      await tls!.close();
+      await dns.close();
+    }
   });
 });

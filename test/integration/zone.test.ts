@@ -152,6 +152,43 @@ describe('zone files in VS Code', () => {
       'a.example.org.      300 IN A   192.0.2.1\nlonger.example.org.     IN TXT "x" ; kept\n',
     );
   });
+
+  it('folds records written over several lines; definitions in file order after an edit', async () => {
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'dns-zone',
+      content: [
+        '$ORIGIN example.org.',
+        '$TTL 3600',
+        '@ IN SOA ( ns1 hostmaster',
+        '  1 3600 600 86400 300 )',
+        '@ IN NS ns1',
+        'ns1 IN A 192.0.2.1',
+        'ns1 IN AAAA 2001:db8::1',
+        '',
+      ].join('\n'),
+    });
+    // a record of ns1 above the others: the session holds it after them, the editor shows it first
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(5, 0), 'ns1 IN TXT "first"\n');
+    await vscode.workspace.applyEdit(edit);
+    const folds = await askProviders<vscode.FoldingRange[]>(
+      'vscode.executeFoldingRangeProvider',
+      doc.uri,
+    );
+    assert.deepEqual(
+      folds.map((f) => [f.start, f.end]),
+      [[2, 3]],
+    );
+    const defs = await askProviders<vscode.Location[]>(
+      'vscode.executeDefinitionProvider',
+      doc.uri,
+      new vscode.Position(4, 9),
+    );
+    assert.deepEqual(
+      defs.map((d) => d.range.start.line),
+      [5, 6, 7],
+    );
+  });
 });
 
 describe('zone files with $INCLUDE in VS Code (issue 29)', () => {

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { startReplayServer, type ReplayServer } from './web-replay';
 
 export const BESTICON_ROOT = resolve(__dirname, '../../../shared/corpus/icons/besticon');
 
@@ -85,4 +86,38 @@ function parseRecord(raw: Buffer): VcrRecord | undefined {
   const length = headers.find(([name]) => name.toLowerCase() === 'content-length');
   if (length && Number(length[1]) <= body.length) body = body.subarray(0, Number(length[1]));
   return { host: hostKey(host), target, status, headers, body };
+}
+
+export interface VcrReplay extends ReplayServer {
+  /** answer from these records from now on (a target recorded twice is answered in order) */
+  load(records: VcrRecord[]): void;
+}
+
+/** A loopback server that replays recorded sessions (404 for anything not recorded). */
+export async function startVcrReplay(): Promise<VcrReplay> {
+  let queues = new Map<string, VcrRecord[]>();
+  const server = await startReplayServer((host, target, _req, res) => {
+    const queue = queues.get(`${hostKey(host)}${target}`);
+    const record = queue && queue.length > 1 ? queue.shift()! : queue?.[0];
+    if (!record) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not recorded');
+      return;
+    }
+    const headers = record.headers.filter(
+      ([n]) => !/^(content-length|transfer-encoding|connection|content-encoding)$/i.test(n),
+    );
+    res.writeHead(record.status, [...headers.flat(), 'content-length', String(record.body.length)]);
+    res.end(record.body);
+  });
+  return {
+    ...server,
+    load(records) {
+      queues = new Map();
+      for (const r of records) {
+        const key = `${r.host}${r.target}`;
+        queues.set(key, [...(queues.get(key) ?? []), r]);
+      }
+    },
+  };
 }

@@ -4,8 +4,10 @@
 // request (a path segment, the first label of the question, the WHOIS query), so one server of
 // each kind covers every case.
 import { createSocket, type RemoteInfo } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
 import { seeded } from './prng';
 
@@ -112,6 +114,56 @@ export function lyingPng(w: number, h: number): Buffer {
   ]);
 }
 
+/**
+ * An image of each raster format whose header claims a size with no data behind it: what a
+ * size read from headers alone would report, and the image checks refuse.
+ */
+export const lyingImages: Readonly<
+  Record<'png' | 'gif' | 'jpg' | 'webp' | 'bmp' | 'ico' | 'avif', Buffer>
+> = {
+  png: lyingPng(2147483647, 2147483647),
+  // Logical screen and one image descriptor of 65535 x 65535, an LZW code size, no data.
+  gif: Buffer.concat([
+    Buffer.from('GIF89a', 'latin1'),
+    Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 0, 0]),
+    Buffer.from([0x2c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 8, 0, 0x3b]),
+  ]),
+  // SOI, APP0 (JFIF), a baseline frame header of 65535 x 65535 with three components, EOI.
+  jpg: Buffer.from([
+    0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0,
+    0, 17, 8, 0xff, 0xff, 0xff, 0xff, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xd9,
+  ]),
+  // A lossless WebP header of 16384 x 16384 and not one byte of image data.
+  webp: Buffer.concat([
+    Buffer.from('RIFF', 'latin1'),
+    Buffer.from([18, 0, 0, 0]),
+    Buffer.from('WEBPVP8L', 'latin1'),
+    Buffer.from([5, 0, 0, 0, 0x2f, 0xff, 0xff, 0xff, 0x0f, 0]),
+  ]),
+  // A BITMAPINFOHEADER of 2147483647 x 2147483647 at 24 bits and no pixel array.
+  bmp: (() => {
+    const b = Buffer.alloc(54);
+    b.write('BM', 0, 'latin1');
+    b.writeUInt32LE(54, 10);
+    b.writeUInt32LE(40, 14);
+    b.writeInt32LE(2147483647, 18);
+    b.writeInt32LE(2147483647, 22);
+    b.writeUInt16LE(1, 26);
+    b.writeUInt16LE(24, 28);
+    return b;
+  })(),
+  // A real AVIF's boxes up to its coded data, with an ispe of 65535 x 65535, and no mdat.
+  avif: (() => {
+    const real = readFileSync(join(__dirname, '../fixtures/images/opaque.avif'));
+    const head = Buffer.from(real.subarray(0, real.indexOf('mdat') - 4));
+    head.writeUInt32BE(65535, head.indexOf('ispe') + 8);
+    head.writeUInt32BE(65535, head.indexOf('ispe') + 12);
+    return head;
+  })(),
+  // One 256 x 256 entry whose 1 MB of data would start past the end of the file.
+  ico: Buffer.from([0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 32, 0, 0, 0, 16, 0, 22, 0, 1, 0]),
+};
+
 const head = (status: string, headers: Record<string, string | number>) =>
   `HTTP/1.1 ${status}\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -132,8 +184,9 @@ const html = (inner: string) => `<!doctype html><html><head>${inner}</head><body
  *   /redirect-forever/N  redirects to N+1, for ever
  *   /long-location  a 12 KB Location (under the header cap, over a URL field's)
  *   /canonical-100k a page whose canonical and og:url are 100 KB URLs
- *   /lying-icons    a page whose icons are a lying PNG header and a bomb
+ *   /lying-icons    a page whose icons are lying headers of every raster format and a bomb
  *   /lying-png      the PNG that claims 2147483647 x 2147483647
+ *   /lying-image/F  lyingImages[F]: a GIF, JPEG, WebP, BMP, ICO or AVIF header with no data
  */
 export async function startHostileWeb(): Promise<HostileFixture> {
   const pool = socketPool();
@@ -233,10 +286,19 @@ export async function startHostileWeb(): Promise<HostileFixture> {
       case 'lying-icons':
         return page(
           '<title>Icons</title><link rel="icon" href="/lying-png/a.png" sizes="16x16">' +
+            Object.keys(lyingImages)
+              .map((f) => `<link rel="icon" href="/lying-image/${f}">`)
+              .join('') +
             '<link rel="apple-touch-icon" href="/bomb-gzip/b.png">',
         );
       case 'lying-png':
         return send('200 OK', { 'content-type': 'image/png' }, lyingPng(2147483647, 2147483647));
+      case 'lying-image': {
+        const format = path.split('/')[2] as keyof typeof lyingImages;
+        const bytes = Object.hasOwn(lyingImages, format) ? lyingImages[format] : undefined;
+        if (!bytes) return send('404 Not Found', {}, Buffer.alloc(0));
+        return send('200 OK', { 'content-type': `image/${format}` }, bytes);
+      }
       default:
         return page('<title>Plain</title>');
     }

@@ -25,18 +25,25 @@ export const CASES = [
   'sha1',
   'expires_soon',
   'untrusted_root',
+  'untrusted_root_unsent',
 ] as const;
 export type CaseName = (typeof CASES)[number];
+
+/** A flaw a leaf made for a given name can carry (`flawed`), each as in the case of that name. */
+export type Flaw = 'expired' | 'expires_soon' | 'weak_key' | 'sha1' | 'untrusted_root_unsent';
 
 export interface TestPki {
   dir: string;
   /** the root to trust (PEM) */
   ca: string;
   caFile: string;
+  /** the root of the untrusted_root cases, never in the trust store (PEM) */
+  untrustedRoot: string;
   cases: Record<CaseName, Served>;
   /** a leaf for the address 127.0.0.1 (IP SAN), asked by address */
   loopback: Served;
-  /** a good leaf (under the intermediate) for each name asked with `names` */
+  /** a good leaf (under the intermediate) for each name asked with `names`, and a flawed one
+   * for each name asked with `flawed` */
   leaves: Record<string, Served>;
   /** aia.test, whose leaf names OCSP and CA Issuers URLs on ca-example.test (AIA) */
   aia: Served;
@@ -59,11 +66,18 @@ export function opensslVersion(): string {
   return execFileSync('openssl', ['version']).toString().trim();
 }
 
+export interface PkiOptions {
+  hostile?: boolean;
+  names?: readonly string[];
+  flawed?: Readonly<Record<string, Flaw>>;
+}
+
 /**
  * `hostile: false` leaves out the 100-certificate chain and the 1 MiB certificate; `names`
- * adds a good leaf for each (an MX host, an MTA-STS policy host).
+ * adds a good leaf for each (an MX host, an MTA-STS policy host); `flawed` a leaf with that
+ * flaw for each name.
  */
-export function makeTestPki({ hostile = true, names = [] as readonly string[] } = {}): TestPki {
+export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOptions = {}): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-pki-'));
   const file = (name: string) => join(dir, name);
   const read = (name: string) => readFileSync(file(name), 'utf8');
@@ -208,6 +222,11 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
   selfSigned('self', '/CN=self.test', ['subjectAltName=DNS:self.test'], 90);
   root('other_root', 'Unknown Root');
   sign('stranger', 'other_root', '/CN=stranger.test', { san: 'DNS:stranger.test' });
+  sign('other_inter', 'other_root', '/O=HostLens Test/CN=Unknown Intermediate', {
+    ext: 'ca_ext',
+    end: utc(Date.now() + 3000 * day),
+  });
+  sign('estranged', 'other_inter', '/CN=unsent-root.test', { san: 'DNS:unsent-root.test' });
 
   const withInter = (name: string, host: string): Served => ({
     chain: read(`${name}.pem`) + read('inter.pem'),
@@ -230,6 +249,12 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
       key: read('stranger.key'),
       host: 'stranger.test',
     },
+    // leaf and intermediate, the (unknown) root left out as TLS allows
+    untrusted_root_unsent: {
+      chain: read('estranged.pem') + read('other_inter.pem'),
+      key: read('estranged.key'),
+      host: 'unsent-root.test',
+    },
   };
 
   const loopback = withInter('loop', '127.0.0.1');
@@ -239,18 +264,40 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
     ],
   });
   const aia = withInter('aia', 'aia.test');
-  const leaves = Object.fromEntries(
-    names.map((name, i) => {
+  const flaws: Record<Flaw, Parameters<typeof sign>[3]> = {
+    expired: { start: '20200101000000Z', end: '20200201000000Z' },
+    expires_soon: { end: utc(Date.now() + 10 * day) },
+    weak_key: { keyArgs: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024'] },
+    sha1: { md: 'sha1' },
+    untrusted_root_unsent: {},
+  };
+  const leaves: Record<string, Served> = Object.fromEntries([
+    ...names.map((name, i): [string, Served] => {
       leaf(`named${i}`, name);
       return [name, withInter(`named${i}`, name)];
     }),
-  );
+    ...Object.entries(flawed).map(([name, flaw], i): [string, Served] => {
+      const file = `flawed${i}`;
+      if (flaw !== 'untrusted_root_unsent') {
+        leaf(file, name, flaws[flaw]);
+        return [name, withInter(file, name)];
+      }
+      sign(file, 'other_inter', `/CN=${name}`, { san: `DNS:${name}` });
+      const served: Served = {
+        chain: read(`${file}.pem`) + read('other_inter.pem'),
+        key: read(`${file}.key`),
+        host: name,
+      };
+      return [name, served];
+    }),
+  ]);
   const none: Served = { chain: '', key: '', host: '' };
   if (!hostile) {
     return {
       dir,
       ca: read('ca.pem'),
       caFile: file('ca.pem'),
+      untrustedRoot: read('other_root.pem'),
       cases,
       loopback,
       leaves,
@@ -368,6 +415,7 @@ export function makeTestPki({ hostile = true, names = [] as readonly string[] } 
     dir,
     ca: read('ca.pem'),
     caFile: file('ca.pem'),
+    untrustedRoot: read('other_root.pem'),
     cases,
     loopback,
     leaves,

@@ -15,7 +15,9 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-function track(server: Server): Listening & { listen(): Promise<void> } {
+function track(
+  server: Server,
+): Listening & { listen(port?: number, host?: string): Promise<void> } {
   const sockets = new Set<Socket>();
   let count = 0;
   server.on('connection', (s: Socket) => {
@@ -27,13 +29,15 @@ function track(server: Server): Listening & { listen(): Promise<void> } {
   return {
     port: 0,
     connections: () => count,
-    listen() {
-      return new Promise<void>((resolve) =>
-        server.listen(0, '127.0.0.1', () => {
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
           this.port = (server.address() as { port: number }).port;
           resolve();
-        }),
-      );
+        });
+      });
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -56,6 +60,31 @@ export async function serveTls(served: Served): Promise<Listening> {
   server.on('secureConnection', (s) => s.end());
   const t = track(server);
   await t.listen();
+  return t;
+}
+
+/**
+ * One listener for many names, SNI picking each one's chain (the first for a client that names
+ * none or another), on `host`:`port` (loopback, any free port, unless told). All chains must
+ * be on keys of one type: node's SNI does not switch an EC context to an RSA key.
+ */
+export async function serveTlsByName(
+  byName: Readonly<Record<string, Served>>,
+  { host = '127.0.0.1', port = 0 }: { host?: string; port?: number } = {},
+): Promise<Listening> {
+  const context = (served: Served) => ({ cert: served.chain, key: served.key, ciphers: LEVEL_0 });
+  const contexts = new Map(
+    Object.entries(byName).map(([name, served]) => [name, createSecureContext(context(served))]),
+  );
+  const [first] = Object.values(byName);
+  const server = createServer({
+    ...context(first),
+    SNICallback: (name, done) => done(null, contexts.get(name.toLowerCase())),
+  });
+  server.on('tlsClientError', () => undefined);
+  server.on('secureConnection', (s) => s.end());
+  const t = track(server);
+  await t.listen(port, host);
   return t;
 }
 

@@ -73,6 +73,9 @@ export function generateZone(seed: number): GeneratedZone {
       Buffer.from('caf\u00e9', 'latin1'),
       Buffer.from('café', 'utf8'),
       Buffer.from('x@y(z);"\\#', 'latin1'),
+      // every printable octet that is not a letter or digit: kdig prints them all escaped but
+      // '-', '_', '*' and '/'
+      Buffer.from('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~', 'latin1'),
       Buffer.from([0, 1, 127, 255]),
       Buffer.from('plain-label', 'latin1'),
       Buffer.from('_under', 'latin1'),

@@ -70,7 +70,7 @@ export function registerCompareZone(
           return result;
         }
         collection.set(document.uri, driftDiagnostics(document, result));
-        const fileSerial = session.records().find((r) => r.type === 'SOA')?.serial;
+        const fileSerial = session.recordsOfTypes('SOA')[0]?.serial;
         await deps.history.put({
           kind: 'zone-drift',
           host: apex.replace(/\.$/, '').toLowerCase(),

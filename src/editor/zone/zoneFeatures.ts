@@ -33,18 +33,25 @@ function contains(r: SourceRange | undefined, pos: vscode.Position): boolean {
 
 /** The zone name under the cursor: a record's owner or its target, as a key. */
 function nameAt(session: ZoneSession, pos: vscode.Position): string | undefined {
-  for (const r of session.records()) {
-    if (r.file !== undefined) continue;
+  for (const r of session.recordsOnLines(pos.line, pos.line)) {
     if (contains(r.ownerRange, pos)) return r.key;
     if (contains(r.targetRange, pos)) return r.target;
   }
   return undefined;
 }
 
-function ownerLocations(uri: vscode.Uri, records: ZoneRecord[], key: string): vscode.Location[] {
-  return records
-    .filter((r) => r.key === key && r.file === undefined)
+/** Where the file itself writes the records of owner `key`, in file order. */
+function ownerLocations(uri: vscode.Uri, session: ZoneSession, key: string): vscode.Location[] {
+  return session
+    .recordsAt(key)
+    .filter((r) => r.file === undefined)
+    .sort(inFileOrder)
     .map((r) => new vscode.Location(uri, toRange(r.ownerRange ?? r.range)));
+}
+
+/** An owner's records come in the order they were added, which edits leave out of file order. */
+function inFileOrder(a: ZoneRecord, b: ZoneRecord): number {
+  return a.range.line - b.range.line || a.range.start - b.range.start;
 }
 
 export function registerZoneFeatures(
@@ -65,8 +72,8 @@ export function registerZoneFeatures(
         const session = sessionOf(document);
         if (session === undefined) return [];
         return session
-          .records()
-          .filter((r) => r.type === 'SOA' && r.serialRange !== undefined && r.file === undefined)
+          .recordsOfTypes('SOA')
+          .filter((r) => r.serialRange !== undefined && r.file === undefined)
           .map((r) => {
             const range = toRange(r.serialRange!);
             return new vscode.CodeLens(range, {
@@ -81,7 +88,7 @@ export function registerZoneFeatures(
       provideDefinition(document, position) {
         const session = sessionOf(document);
         const key = session && nameAt(session, position);
-        return key === undefined ? [] : ownerLocations(document.uri, session!.records(), key);
+        return key === undefined ? [] : ownerLocations(document.uri, session!, key);
       },
     }),
     vscode.languages.registerReferenceProvider(LANGUAGE, {
@@ -89,12 +96,12 @@ export function registerZoneFeatures(
         const session = sessionOf(document);
         const key = session && nameAt(session, position);
         if (key === undefined) return [];
-        const records = session!.records().filter((r) => r.file === undefined);
-        const refs = records
-          .filter((r) => r.target === key && r.targetRange !== undefined)
+        const refs = session!
+          .recordsPointingAt(key)
+          .filter((r) => r.file === undefined && r.targetRange !== undefined)
           .map((r) => new vscode.Location(document.uri, toRange(r.targetRange!)));
         return ctx.includeDeclaration
-          ? [...ownerLocations(document.uri, records, key), ...refs]
+          ? [...ownerLocations(document.uri, session!, key), ...refs]
           : refs;
       },
     }),
@@ -107,7 +114,10 @@ export function registerZoneFeatures(
         const info = RECORD_TYPE_INFO[word];
         const session = sessionOf(document);
         // Only where the word is a record's type, not an owner that happens to spell "MX".
-        const isType = session?.records().some((r) => contains(r.typeRange, position)) ?? false;
+        const isType =
+          session
+            ?.recordsOnLines(position.line, position.line)
+            .some((r) => contains(r.typeRange, position)) ?? false;
         if (info === undefined || !isType) return undefined;
         return new vscode.Hover(
           new vscode.MarkdownString(
@@ -154,11 +164,10 @@ export function registerZoneFeatures(
         if (session === undefined) return [];
         const seen = new Set<number>();
         const out: vscode.FoldingRange[] = [];
-        for (const r of session.records()) {
-          const end = r.range.endLine ?? r.range.line;
-          if (r.file !== undefined || end === r.range.line || seen.has(r.range.line)) continue;
+        for (const r of session.multiLineRecords()) {
+          if (seen.has(r.range.line)) continue;
           seen.add(r.range.line);
-          out.push(new vscode.FoldingRange(r.range.line, end));
+          out.push(new vscode.FoldingRange(r.range.line, r.range.endLine ?? r.range.line));
         }
         return out;
       },

@@ -8,7 +8,7 @@
 //   JSON uses.
 import { LookupError, printable } from '../../contract/errors';
 import { MalformedMessage } from './errors';
-import { decimal, escapeOctets, unescapeOctets } from './presentation';
+import { decimal, escapedInLabel, escapeLabel, unescapeOctets } from './presentation';
 import { WireWriter } from './rdata/writer';
 
 const BACKSLASH = 0x5c;
@@ -69,14 +69,15 @@ export function parseName(text: string, origin: string | undefined): ParsedName 
 
 /**
  * The wire length of the labels of text[0, end) (a length octet each, no root), or -1 when the
- * text has an escape, a character beyond ASCII, an empty label or one over 63 octets.
+ * text has an escape or an octet printed escaped, a character beyond ASCII, an empty label or
+ * one over 63 octets.
  */
 function plainLabelsWire(text: string, end: number): number {
   let wire = 0;
   let from = 0;
   for (let i = 0; i <= end; i++) {
     const c = i < end ? text.charCodeAt(i) : 0x2e;
-    if (c === 0x5c || c >= 0x80) return -1;
+    if (c >= 0x80 || (c !== 0x2e && escapedInLabel(c))) return -1;
     if (c !== 0x2e) continue;
     const len = i - from;
     if (len === 0 || len > MAX_LABEL) return -1;
@@ -119,7 +120,8 @@ function parseAbsolute(text: string): ParsedName | NameError {
   let from = 0;
   for (let i = 0; i <= bodyEnd; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5c) {
+    // an escape, or an octet printed escaped (`@`, `$`, ...): the key is made from the labels
+    if (c < 0x80 && c !== 0x2e && escapedInLabel(c)) {
       kind = 'escaped';
       break;
     }
@@ -175,7 +177,7 @@ function parseAbsolute(text: string): ParsedName | NameError {
       return labelTooLong(label.length);
     }
     wire += label.length + 1;
-    keyLabels.push(escapeOctets(label.map(lowerOctet), false).replace(/\./g, '\\.'));
+    keyLabels.push(escapeLabel(label.map(lowerOctet)));
   }
   if (wire > MAX_WIRE_NAME) {
     return nameTooLong(wire);
@@ -220,9 +222,28 @@ export function keyText(labels: Labels, lower: boolean): string {
   let out = '';
   for (const label of labels) {
     const octets = lower ? label.map(lowerOctet) : label;
-    out += `${escapeOctets(octets, false).replace(/\./g, '\\.')}.`;
+    out += `${escapeLabel(octets)}.`;
   }
   return out;
+}
+
+/**
+ * An absolute name as written (a ParsedName's text) in the master-file form BIND prints: its
+ * case kept, every octet escaped exactly when escapeLabel escapes it (`\065` is `A`, `a@b` is
+ * `a\@b`, UTF-8 is `\DDD`).
+ */
+export function presentationText(text: string): string {
+  let plain = true;
+  for (let i = 0; i < text.length && plain; i++) {
+    const c = text.charCodeAt(i);
+    plain = c === 0x2e || (c < 0x80 && !escapedInLabel(c));
+  }
+  return plain
+    ? text
+    : keyText(
+        (splitLabels(text) ?? []).map((l) => Uint8Array.from(l)),
+        false,
+      );
 }
 
 /** Uncompressed wire form of a key (already lower case). */

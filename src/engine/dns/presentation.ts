@@ -1,12 +1,21 @@
 // Character-strings and label octets as text (RFC 1035 section 5.1), both ways: `\DDD` is one
-// octet in decimal, `\X` is X itself. Two printers: `escapeOctets`, the master-file form the
-// zone parser and `zone-check --print` use (as BIND prints), and `escapedText`/`bytesText`, the
-// form of the contract's JSON (UTF-8 kept when valid, as the answers of a look-up show it).
+// octet in decimal, `\X` is X itself. Printers: `escapedText` (a character-string)
+// and `escapeLabel`, the master-file forms the zone parser and `zone-check --print` use (as BIND
+// prints them), and `bytesText`, the form of the contract's JSON (UTF-8 kept when valid, as
+// the answers of a look-up show it).
 
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
-/** What ends a word outside quotes (RFC 1035 section 5.1): `;`, `(`, `)` and the blanks. */
-const ENDS_WORD = new Set([0x3b, 0x28, 0x29]);
+/**
+ * The label octets printed escaped, as BIND's dns_name_totext prints them (checked against
+ * named-compilezone 9.18 on every octet): the non-printable ones as `\DDD`, and with a
+ * backslash the printable ones RFC 1035 section 5.1 gives a meaning in a master file: `"` `(`
+ * `)` `;` (quotes, parentheses, comments), `.` (the label separator), `\`, and `@` and `$`
+ * (the origin, a directive). Every other printable octet is plain.
+ */
+const LABEL_ESCAPED = new Uint8Array(256).map((_, b) =>
+  b <= 0x20 || b >= 0x7f || [0x22, 0x24, 0x28, 0x29, 0x2e, 0x3b, 0x40, 0x5c].includes(b) ? 1 : 0,
+);
 
 export function decimal(byte: number): string {
   return `\\${byte.toString().padStart(3, '0')}`;
@@ -58,24 +67,31 @@ function pushChar(out: number[], text: string, i: number): void {
   else for (const b of Buffer.from(String.fromCodePoint(cp), 'utf8')) out.push(b);
 }
 
-/** Octets back to presentation: printable ASCII as is, `"` `\` `;` escaped, the rest `\DDD`. */
-export function escapeOctets(octets: ArrayLike<number>, inQuotes: boolean): string {
+/** Whether a label octet is printed escaped (`\X` or `\DDD`) in the master-file form. */
+export function escapedInLabel(b: number): boolean {
+  return LABEL_ESCAPED[b] === 1;
+}
+
+/** A label's octets in the master-file form BIND prints: see LABEL_ESCAPED; the rest `\DDD`. */
+export function escapeLabel(octets: ArrayLike<number>): string {
   let out = '';
   for (let i = 0; i < octets.length; i++) {
     const b = octets[i];
-    if (b === QUOTE || b === BACKSLASH || (!inQuotes && ENDS_WORD.has(b)))
-      out += `\\${String.fromCharCode(b)}`;
-    else if (b > 0x20 && b < 0x7f) out += String.fromCharCode(b);
-    else if (b === 0x20 && inQuotes) out += ' ';
-    else out += `\\${String(b).padStart(3, '0')}`;
+    if (!escapedInLabel(b)) out += String.fromCharCode(b);
+    else if (b > 0x20 && b < 0x7f) out += `\\${String.fromCharCode(b)}`;
+    else out += decimal(b);
   }
   return out;
 }
 
-/** Bytes of a character-string in the RFC 1035 presentation form, without the quotes. */
-export function escapedText(bytes: Uint8Array): string {
+/**
+ * Bytes of a character-string in the RFC 1035 presentation form, without the quotes: printable
+ * ASCII and the blank as they are, `"` and `\` escaped, the rest `\DDD`.
+ */
+export function escapedText(bytes: ArrayLike<number>): string {
   let out = '';
-  for (const byte of bytes) {
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
     if (byte === QUOTE || byte === BACKSLASH) out += `\\${String.fromCharCode(byte)}`;
     else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
     else out += decimal(byte);

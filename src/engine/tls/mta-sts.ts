@@ -14,7 +14,7 @@ import type {
 import { resolveLookup, type DnsLookup } from '../dns/lookup';
 import { normalizeHost } from '../names';
 import { lookUpBounds, type OutboundTlsOptions } from './connect';
-import { trustStore } from './trust';
+import { fetchTrust } from './trust';
 import { header, withSession, type LookupFunction } from '../web/fetcher';
 import { parseMailRecord } from '../mail/policy-records';
 
@@ -256,7 +256,10 @@ async function fetchPolicy(
         blockPrivate: options.blockPrivate === true,
         ...(options.allowCidrs !== undefined ? { allowCidrs: [...options.allowCidrs] } : {}),
         lookup: options.resolve,
-        secureContext: trustStore(options.extraCa ?? []).context,
+        // RFC 8461 section 3.3: the policy host's certificate must be valid as a sender checks
+        // it, so the verifying context (at the level the inspection calls trusted), not the
+        // inspection's, which accepts any chain in order to describe it.
+        secureContext: fetchTrust(options.extraCa ?? [], { securityLevel: 2 }),
         // RFC 8461 section 3.3: HTTP 3xx redirects MUST NOT be followed.
         limits: { maxRedirects: 0, totalTimeoutMs: options.timeoutMs ?? MTA_STS_DEADLINE_MS },
       },
@@ -319,6 +322,10 @@ function certificateError(err: unknown): string | undefined {
     const code = typeof e.code === 'string' ? e.code : '';
     if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID/.test(code))
       return code;
+    // node names only some of OpenSSL's verification codes; the rest (a key or digest too
+    // weak for the security level, X509_V_ERR_EE_KEY_TOO_SMALL, _CA_MD_TOO_WEAK) are
+    // UNSPECIFIED with OpenSSL's text
+    if (code === 'UNSPECIFIED') return (e as { message?: string }).message ?? code;
     e = e.cause as typeof e;
   }
   return undefined;

@@ -50,13 +50,21 @@ export function trustStore(extraCa: readonly string[] = [], env = process.env): 
  * The web fetcher's context for these extra CAs: the inspection's anchors, so a page under a
  * user's private CA loads where its certificate shows trusted, at Node's default security
  * level (a fetch only verifies; it does not accept a weak chain in order to describe it).
+ * `securityLevel` raises it: 2 is OpenSSL's default and what the inspection calls trusted.
  */
-export function fetchTrust(extraCa: readonly string[] = [], env = process.env): SecureContext {
+export function fetchTrust(
+  extraCa: readonly string[] = [],
+  { env = process.env, securityLevel }: { env?: NodeJS.ProcessEnv; securityLevel?: 2 } = {},
+): SecureContext {
   const { key, pems } = anchorsFor(extraCa, env);
-  let context = fetchContexts.get(key);
+  const cacheKey = `${key}/${securityLevel ?? 'node'}`;
+  let context = fetchContexts.get(cacheKey);
   if (context === undefined) {
-    context = createSecureContext({ ca: pems() });
-    fetchContexts.set(key, context);
+    context = createSecureContext({
+      ca: pems(),
+      ...(securityLevel !== undefined ? { ciphers: `DEFAULT:@SECLEVEL=${securityLevel}` } : {}),
+    });
+    fetchContexts.set(cacheKey, context);
   }
   return context;
 }

@@ -50,6 +50,24 @@ const VERIFY_TEXT: Record<string, string> = {
   CERT_REJECTED: 'the root is marked as rejected',
 };
 
+// OpenSSL's codes for "no certificate of the chain's issuer": `openssl verify` prints "unable to
+// get local issuer certificate" (20) or "unable to verify the first certificate" (21).
+const ISSUER_NOT_FOUND = /UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF/;
+
+/**
+ * What the certificate the chain lacks most likely is. OpenSSL says the same for both (error
+ * 20), so the sent chain's shape decides, as SSL Labs tells "chain incomplete" from "not
+ * trusted": a server may leave only the root out (RFC 8446 section 4.4.2, RFC 5246 section
+ * 7.4.2), so a chain that reaches a CA certificate (cA set, RFC 5280 section 4.2.1.9) lacks
+ * its root, one the store does not trust; a chain of the leaf alone lacks the CA that issued
+ * it, which in the Web PKI is an intermediate (CA/Browser Forum Baseline Requirements 6.1.7
+ * keep root keys from signing server certificates).
+ */
+function missingIssuer(chain: readonly ReadCertificate[]): 'intermediate' | 'root' {
+  const last = chain[chain.length - 1];
+  return chain.length > 1 && last.x509.ca ? 'root' : 'intermediate';
+}
+
 export function verifyChain(input: VerifyInput): ChainVerdict {
   const { chain, now } = input;
   const problems: TlsProblem[] = [];
@@ -94,16 +112,21 @@ export function verifyChain(input: VerifyInput): ChainVerdict {
     if (!input.anchors.has(leaf.json.sha256)) {
       add('self_signed', 'error', 'The certificate is self-signed and not in the trust store');
     }
-  } else if (
-    error !== null &&
-    /UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF/.test(error) &&
-    !last.selfSigned
-  ) {
-    add(
-      'incomplete_chain',
-      'error',
-      `The server did not send the certificate that issued "${last.json.subject}" (issuer "${last.json.issuer}"), and the trust store does not have it`,
-    );
+  } else if (error !== null && ISSUER_NOT_FOUND.test(error) && !last.selfSigned) {
+    const missing = missingIssuer(chain);
+    if (missing === 'intermediate') {
+      add(
+        'incomplete_chain',
+        'error',
+        `The server did not send the certificate that issued "${last.json.subject}" (issuer "${last.json.issuer}"), and the trust store does not have it`,
+      );
+    } else {
+      add(
+        'untrusted',
+        'error',
+        `Not trusted: the chain the server sent ends at the CA "${last.json.subject}", whose issuer "${last.json.issuer}" is not in the trust store (a root this system does not trust, or an intermediate the server did not send)`,
+      );
+    }
   } else if (error !== null && error !== 'CERT_HAS_EXPIRED' && error !== 'CERT_NOT_YET_VALID') {
     add('untrusted', 'error', `Not trusted: ${VERIFY_TEXT[error] ?? error}`);
   }

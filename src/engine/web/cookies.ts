@@ -24,6 +24,7 @@ export class ChainCookieJar {
 
   /** The Cookie header to send to `url`, or undefined when no cookie applies. */
   header(url: URL): string | undefined {
+    if (this.cookies.length === 0) return undefined; // most chains: no cookie was ever set
     const host = url.hostname.toLowerCase();
     const pairs = this.cookies
       .filter((c) => (c.hostOnly ? host === c.domain : domainMatch(host, c.domain)))

@@ -102,7 +102,9 @@ export class WebSession {
   private readonly detach: () => void;
 
   constructor(options: WebOptions = {}) {
-    this.limits = { ...DEFAULT_WEB_LIMITS, ...options.limits };
+    this.limits = options.limits
+      ? { ...DEFAULT_WEB_LIMITS, ...options.limits }
+      : DEFAULT_WEB_LIMITS;
     this.signal = this.controller.signal;
     const outer = options.signal;
     if (outer?.aborted) this.abortAsCancelled(outer.reason);

@@ -5,18 +5,25 @@ import { LookupError } from '../../contract/errors';
 import { normalizeUrl } from '../names';
 import { header, withSession, type WebOptions, type WebSession } from './fetcher';
 import { discard } from './fetcher';
-import { isPng, pngDecodes } from './png-check';
+import { avifSize, isAvif } from './avif-check';
+import { bmpSize, isBmp } from './bmp-check';
+import type { Dimensions } from './decode-bounds';
+import { gifSize, isGif } from './gif-check';
+import { icoKind, icoSize } from './ico-check';
+import { isJpeg, jpegSize } from './jpeg-check';
+import { isPng, pngSize } from './png-check';
+import { isWebp, webpSize } from './webp-check';
 
 export const IMAGE_ACCEPT = 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5';
 
 export interface ImageSize {
   width: number;
   height: number;
-  /** image-size's type name: png, ico, jpg, gif, webp, svg, … */
+  /** image-size's type names: png, ico, cur, jpg, gif, webp, bmp, avif, svg */
   format: string;
 }
 
-/** The media type of each format image-size reports; the ones a webview may show as data: URIs. */
+/** The media type of each format measured; the ones a webview may show as data: URIs. */
 export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {
   png: 'image/png',
   ico: 'image/x-icon',
@@ -27,17 +34,48 @@ export const MIME_BY_FORMAT: Readonly<Record<string, string>> = {
   svg: 'image/svg+xml',
   bmp: 'image/bmp',
   avif: 'image/avif',
-  heif: 'image/heif',
-  tiff: 'image/tiff',
 };
 
 /**
- * Decoded pixel size; for an ICO with several images, the largest. Undefined if not an image,
- * and for a PNG whose data does not decode (png-check.ts), whatever its header claims.
+ * The raster formats an icon or a preview image can be, each with the check that reports its
+ * size only when its data decodes (or, for WebP and AVIF, holds up structurally: see
+ * webp-check.ts and avif-check.ts), never from a header alone. A PNG whose header claims
+ * 2147483647 x 2147483647 pixels with nothing behind it has no size; nor has any format that
+ * is not checked here (TIFF, HEIC, PSD, ...).
+ */
+const RASTER_CHECKS: ReadonlyArray<{
+  format: string;
+  is: (bytes: Uint8Array) => boolean;
+  size: (bytes: Uint8Array) => Dimensions | undefined;
+}> = [
+  { format: 'png', is: isPng, size: pngSize },
+  { format: 'jpg', is: isJpeg, size: jpegSize },
+  { format: 'gif', is: isGif, size: gifSize },
+  { format: 'webp', is: isWebp, size: webpSize },
+  { format: 'bmp', is: isBmp, size: bmpSize },
+  { format: 'ico', is: (b) => icoKind(b) === 'ico', size: icoSize },
+  { format: 'cur', is: (b) => icoKind(b) === 'cur', size: icoSize },
+  { format: 'avif', is: isAvif, size: avifSize },
+];
+
+/**
+ * Decoded pixel size; for an ICO with several images, the largest that decodes. Undefined if
+ * not an image, and for a raster image whose data does not decode, whatever its header claims.
+ * SVG is text: its size is what its width, height or viewBox say (image-size reads them).
  */
 export function measureImage(bytes: Uint8Array): ImageSize | undefined {
   if (bytes.length === 0) return undefined;
-  if (isPng(bytes) && !pngDecodes(bytes)) return undefined;
+  const raster = RASTER_CHECKS.find((check) => check.is(bytes));
+  if (raster) {
+    try {
+      const size = raster.size(bytes);
+      return size && { width: size.width, height: size.height, format: raster.format };
+    } catch {
+      // The checks read within bounds (image-check.test.ts fuzzes them); should one still
+      // throw on some input, that image is one that did not decode, not a failed operation.
+      return undefined;
+    }
+  }
   // image-size reads through a DataView over `bytes.buffer` that is not bounded by the view's
   // length, so a truncated image inside Node's shared Buffer pool would be measured from the
   // neighbouring bytes. A view that owns its whole buffer makes such reads throw instead.
@@ -47,13 +85,10 @@ export function measureImage(bytes: Uint8Array): ImageSize | undefined {
       : new Uint8Array(bytes);
   try {
     const result = imageSize(own);
-    const format = result.type ?? '';
-    let { width, height } = result;
-    for (const image of result.images ?? []) {
-      if (image.width * image.height > width * height) ({ width, height } = image);
-    }
+    if (result.type !== 'svg') return undefined;
+    const { width, height } = result;
     if (!(width > 0 && height > 0 && Number.isFinite(width * height))) return undefined;
-    return { width: Math.round(width), height: Math.round(height), format };
+    return { width: Math.round(width), height: Math.round(height), format: 'svg' };
   } catch {
     return undefined;
   }

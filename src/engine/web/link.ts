@@ -27,7 +27,7 @@ const MAX_RETRY_AFTER_SECONDS = 86_400;
 
 export async function link(params: LinkParams, options?: WebOptions): Promise<LinkResult> {
   const start = normalizeUrl(params.url);
-  const fragments = [...new Set(params.fragments ?? [])];
+  const fragments = params.fragments?.length ? [...new Set(params.fragments)] : [];
   if (fragments.length > MAX_FRAGMENTS) {
     throw new LookupError('invalid_argument', `at most ${MAX_FRAGMENTS} fragments a call`);
   }

@@ -7,7 +7,7 @@ import { TYPES } from '../dns/rdata/types';
 import { findTarget, type ZoneIndex } from './find';
 import { checkApexCds, checkOwnerRules } from './owner-rules';
 import { problem } from './problem';
-import type { RecordRows } from './rows';
+import { sameData, type RecordRows } from './rows';
 import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
 
 /** Types that may sit beside a CNAME (RFC 2181 section 10.1, RFC 4035 section 2.5). */
@@ -286,7 +286,7 @@ export class ZoneChecks {
       });
     }
     for (const r of apexSoas.slice(1)) {
-      if (r.wire !== apexSoas[0].wire) {
+      if (!sameData(r, apexSoas[0])) {
         out.push(problem('multiple-soa', 'error', 'more than one SOA record at the apex', r));
       }
     }
@@ -353,7 +353,7 @@ export class ZoneChecks {
     }
     const first = cnames[0];
     for (const r of cnames.slice(1)) {
-      if (r.wire !== first.wire) {
+      if (!sameData(r, first)) {
         out.push(problem('multiple-cname', 'error', `${r.owner} has more than one CNAME`, r));
       }
     }
@@ -375,7 +375,7 @@ export class ZoneChecks {
           const before = records[j];
           if (before.type !== r.type) continue;
           first ??= before;
-          if (before.wire === r.wire) {
+          if (sameData(before, r)) {
             duplicate = true;
             break;
           }

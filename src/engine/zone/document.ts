@@ -4,6 +4,7 @@
 // per-record objects stay alive between edits. An edit re-tokenises and re-parses entries only
 // from the edit until the parse falls back in step with the old one (same line, same
 // origin/TTL/owner context), and hands the rows that went and came to the checks as a delta.
+import { isNameError, parseName } from '../dns/names';
 import { tokenizeLine, type LineTokens } from './lexer';
 import { EntryReader, sameContext, type Context, type EntryEnv } from './entry';
 import { LineStore } from './lines';
@@ -194,6 +195,54 @@ export class ZoneDocument {
     return this.rowIds().map((row) => this.rows.record(row));
   }
 
+  /**
+   * The records of the checked file (not of included ones) whose extent meets lines
+   * [from, to], in file order: the entries there are found by binary search, so a question at
+   * a position costs the records on its lines, not one object per record of the zone.
+   */
+  recordsOnLines(from: number, to: number): ZoneRecord[] {
+    const { entries, rows } = this;
+    const out: ZoneRecord[] = [];
+    let i = entries.lowerBound((e) => entries.last(e) >= from);
+    for (; i < entries.count && entries.first(i) <= to; i++) {
+      for (let r = entries.rowStart(i); r < entries.rowEnd(i); r++) {
+        if (rows.inTopFile(r) && rows.line(r) <= to && rows.endLine(r) >= from) {
+          out.push(rows.record(r));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The records of any of the type codes, in file order. */
+  recordsOfTypes(codes: readonly number[]): ZoneRecord[] {
+    return this.recordsWhere((row) => codes.includes(this.rows.typeCode(row)));
+  }
+
+  /** The records whose target (NS, MX, CNAME, SRV…) is the name `key` (lower case), in file order. */
+  recordsPointingAt(key: string): ZoneRecord[] {
+    const id = this.rows.names.find(key);
+    return id === -1 ? [] : this.recordsWhere((row) => this.rows.target(row) === id);
+  }
+
+  /** The records of the checked file written over more than one line, in file order. */
+  multiLineRecords(): ZoneRecord[] {
+    const { rows } = this;
+    return this.recordsWhere((row) => rows.inTopFile(row) && rows.endLine(row) !== rows.line(row));
+  }
+
+  /** The live rows for which `test` holds, each made a record; the others stay cells. */
+  private recordsWhere(test: (row: number) => boolean): ZoneRecord[] {
+    const { entries, rows } = this;
+    const out: ZoneRecord[] = [];
+    for (let i = 0; i < entries.count; i++) {
+      for (let r = entries.rowStart(i); r < entries.rowEnd(i); r++) {
+        if (test(r)) out.push(rows.record(r));
+      }
+    }
+    return out;
+  }
+
   /** Problems of syntax and of single records, in line order. */
   problems(): ZoneProblem[] {
     const out: ZoneProblem[] = [];
@@ -348,7 +397,7 @@ export function startOf(options: DocumentOptions): { env: EntryEnv; start: Conte
   const apex = options.origin === undefined ? undefined : absolute(options.origin);
   return {
     env: {
-      apex: apex?.toLowerCase(),
+      apex: apex === undefined ? undefined : keyOf(apex),
       file: options.file,
       fileLabel: undefined,
       readInclude: options.readInclude,
@@ -372,4 +421,10 @@ function splitLines(text: string): string[] {
 
 function absolute(name: string): string {
   return name.endsWith('.') ? name : `${name}.`;
+}
+
+/** An absolute name's key, the form records' keys are compared in (`\065` is `a`). */
+function keyOf(name: string): string {
+  const parsed = parseName(name, undefined);
+  return isNameError(parsed) ? name.toLowerCase() : parsed.key;
 }

@@ -1,14 +1,14 @@
 // One entry of a master file (a record or a directive, possibly spread over lines by
 // parentheses) parsed against the context the entries before it left: origin, $TTL, the last
 // owner and TTL (RFC 1035 section 5.1, RFC 2308 section 4).
-import type { LineTokens, Token } from './lexer';
-import { tokenizeLine } from './lexer';
+import type { LineTokens, ScannedEntry, Token } from './lexer';
+import { scanEntry, tokenizeLine } from './lexer';
 import { isAtOrBelow, isNameError, parseName } from '../dns/names';
 import { readRdata, splitCharString } from '../dns/rdata/text';
 import { CLASSES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
 import { generateLines } from './generate';
-import type { RecordRows } from './rows';
+import type { RecordRows, RowInput } from './rows';
 import {
   className,
   dateDirectiveFailure,
@@ -162,7 +162,17 @@ function readEntry(
     });
   }
   if (tokens.length === 0 || out.hasError) return;
-  const leadingBlank = lines[first - offset].leadingBlank;
+  readTokens(tokens, lines[first - offset].leadingBlank, out, endLine, endColumn);
+}
+
+/** An entry's tokens (parentheses left out) as a directive or a record. */
+function readTokens(
+  tokens: PlacedToken[],
+  leadingBlank: boolean,
+  out: EntryBuilder,
+  endLine: number,
+  endColumn: number,
+): void {
   if (!leadingBlank && tokens[0].kind === 'word' && tokens[0].text.startsWith('$')) {
     directive(tokens, out);
   } else {
@@ -339,8 +349,23 @@ function include(args: PlacedToken[], at: SourceRange, out: EntryBuilder): void 
  * so the tokens of a large file die young instead of being kept for re-checks. Entries are cut
  * as a held document cuts them: an unclosed "(" runs to the end of the text.
  */
-export function parseText(text: string, ctx: Context, env: EntryEnv, rows: RecordRows): Parsed {
+export function parseText(
+  text: string,
+  ctx: Context,
+  env: EntryEnv,
+  rows: RecordRows,
+  options: { fullLexer?: boolean } = {},
+): Parsed {
   const out = new EntryBuilder(env, { ...ctx }, rows, []);
+  const scanned: ScannedEntry = {
+    tokens: [],
+    pool: [],
+    leadingBlank: false,
+    lines: 0,
+    endLine: 0,
+    endColumn: 0,
+    next: -1,
+  };
   // the lines of the entry being gathered, pending[0, pendingCount): one array for the text
   const pending: LineTokens[] = [];
   let pendingCount = 0;
@@ -349,6 +374,18 @@ export function parseText(text: string, ctx: Context, env: EntryEnv, rows: Recor
   let line = 0;
   let from = 0;
   for (;;) {
+    // An entry that lexes cleanly is read straight from the text (scanEntry); the others, and
+    // the lines of an entry being gathered, line by line.
+    if (pendingCount === 0 && options.fullLexer !== true && scanEntry(text, from, line, scanned)) {
+      if (scanned.tokens.length > 0) {
+        out.hasError = false;
+        readTokens(scanned.tokens, scanned.leadingBlank, out, scanned.endLine, scanned.endColumn);
+      }
+      if (scanned.next === -1) break;
+      from = scanned.next;
+      line += scanned.lines;
+      continue;
+    }
     const next = text.indexOf('\n', from);
     // as split(/\r?\n/): a CR is dropped only before a line feed
     const end = next === -1 ? text.length : next;
@@ -415,7 +452,9 @@ function record(
       return;
     }
     owner = out.ctx.lastOwner;
-    ownerKey = owner.toLowerCase();
+    // the owner as written: its key is not always its lower case (`\065` is `a`)
+    const parsed = parseName(owner, undefined);
+    ownerKey = isNameError(parsed) ? owner.toLowerCase() : parsed.key;
   }
   let ttl: number | undefined;
   let ttlToken: PlacedToken | undefined;
@@ -524,28 +563,52 @@ function record(
     target !== undefined && parsed.targetToken !== undefined
       ? rdataTokens[parsed.targetToken]
       : undefined;
-  out.rows.add({
-    owner,
-    key: ownerKey,
-    ttl,
-    typeCode: code,
-    data: parsed.data,
-    wire: parsed.wire,
-    wireLength: parsed.wireLength,
-    target: targetToken === undefined ? undefined : target,
-    file: out.env.fileLabel,
-    line,
-    start,
-    endLine: endLine ?? lastToken.line,
-    end: endColumn ?? lastToken.end,
-    ownerToken,
-    ttlToken,
-    typeToken,
-    targetToken,
-    serial,
-    serialToken: serial === undefined ? undefined : rdataTokens[2],
-  });
+  // One object handed over for every record (the rows copy what it holds): a zone of a
+  // million records made a million of them for the collector.
+  const input = rowInput;
+  input.owner = owner;
+  input.key = ownerKey;
+  input.ttl = ttl;
+  input.typeCode = code;
+  input.data = parsed.data;
+  input.wire = parsed.wire;
+  input.wireLength = parsed.wireLength;
+  input.target = targetToken === undefined ? undefined : target;
+  input.file = out.env.fileLabel;
+  input.line = line;
+  input.start = start;
+  input.endLine = endLine ?? lastToken.line;
+  input.end = endColumn ?? lastToken.end;
+  input.ownerToken = ownerToken;
+  input.ttlToken = ttlToken;
+  input.typeToken = typeToken;
+  input.targetToken = targetToken;
+  input.serial = serial;
+  input.serialToken = serial === undefined ? undefined : rdataTokens[2];
+  out.rows.add(input);
 }
+
+const rowInput: RowInput = {
+  owner: '',
+  key: '',
+  ttl: 0,
+  typeCode: 0,
+  data: '',
+  wire: new Uint8Array(0),
+  wireLength: 0,
+  target: undefined,
+  file: undefined,
+  line: 0,
+  start: 0,
+  endLine: 0,
+  end: 0,
+  ownerToken: undefined,
+  ttlToken: undefined,
+  typeToken: { line: 0, start: 0, end: 0 },
+  targetToken: undefined,
+  serial: undefined,
+  serialToken: undefined,
+};
 
 /** A record line built by $GENERATE: parsed like any other, placed on the directive. */
 function generatedRecord(text: string, at: SourceRange, out: EntryBuilder): boolean {

@@ -5,6 +5,7 @@ import { ZoneChecks } from './checks';
 import { tokenizeLine } from './lexer';
 import { parseText } from './entry';
 import { RecordRows } from './rows';
+import { typeCode } from '../dns/rdata/types';
 import type { ZoneProblem, ZoneRecord } from './types';
 
 export type { ZoneProblem, ZoneRecord, ZoneFix, SourceRange, Severity } from './types';
@@ -46,6 +47,30 @@ export class ZoneSession {
   /** The records of an owner (a lower-case key), made for the caller. */
   recordsAt(key: string): ZoneRecord[] {
     return this.checks.recordsAt(key);
+  }
+
+  // The narrow questions an editor asks: each makes records only of the rows it answers with,
+  // not one object per record of the zone (records() does that, for callers that need all).
+
+  /** The records of the file itself (not of its includes) that meet lines [from, to], in file order. */
+  recordsOnLines(from: number, to: number): ZoneRecord[] {
+    return this.document.recordsOnLines(from, to);
+  }
+
+  /** The records of the types named (mnemonics), in file order. */
+  recordsOfTypes(...types: string[]): ZoneRecord[] {
+    const codes = types.map((t) => typeCode(t)).filter((c) => c !== undefined);
+    return this.document.recordsOfTypes(codes);
+  }
+
+  /** The records that point at the name `key` (lower case) as their target, in file order. */
+  recordsPointingAt(key: string): ZoneRecord[] {
+    return this.document.recordsPointingAt(key);
+  }
+
+  /** The records of the file itself written over more than one line, in file order. */
+  multiLineRecords(): ZoneRecord[] {
+    return this.document.multiLineRecords();
   }
 
   /** Syntax and record problems, then the zone's, in position order. */

@@ -96,3 +96,135 @@ export function tokenizeLine(line: string): LineTokens {
   }
   return { tokens, leadingBlank };
 }
+
+/** Where scanEntry leaves the entry it read. */
+export interface ScannedEntry {
+  /**
+   * the entry's tokens, parentheses left out, each placed on its line: valid until the next
+   * scan, which reuses the array and the token objects (from `pool`), so that reading an entry
+   * makes no objects but its tokens' strings
+   */
+  tokens: Token[];
+  pool: Token[];
+  leadingBlank: boolean;
+  /** lines the entry spans (blank and comment lines count as an entry of no tokens) */
+  lines: number;
+  /** where the entry's last token (a closing parenthesis included) ends */
+  endLine: number;
+  endColumn: number;
+  /** the offset of the line after the entry, or -1 when the entry ends the text */
+  next: number;
+}
+
+/**
+ * The one-shot parser's fast path: the entry that starts at `from` (line `line`) read straight
+ * from the text, with no string per line and no per-line token lists. It gives the tokens
+ * tokenizeLine gives, line by line, for the entries that lex cleanly: one line, or several held
+ * together by one pair of parentheses. Anything else (an unterminated quoted string, nested or
+ * unbalanced parentheses, a line past MAX_LINE_CHARS, a "(" never closed) answers false, and the
+ * entry is read line by line by tokenizeLine, which reports what is wrong where it is.
+ */
+export function scanEntry(text: string, from: number, line: number, out: ScannedEntry): boolean {
+  const { tokens, pool } = out;
+  if (tokens.length > 0) tokens.length = 0;
+  const length = text.length;
+  let depth = 0;
+  let at = from;
+  let current = line;
+  let endLine = line;
+  let endColumn = 0;
+  let leadingBlank = false;
+  for (;;) {
+    const feed = text.indexOf('\n', at);
+    // as parseText cuts lines: a CR is dropped only before a line feed
+    const cut =
+      feed === -1 ? length : feed > at && text.charCodeAt(feed - 1) === CR ? feed - 1 : feed;
+    if (cut - at > MAX_LINE_CHARS) return false;
+    if (current === line) leadingBlank = cut > at && isBlank(text.charCodeAt(at));
+    let i = at;
+    while (i < cut) {
+      const c = text.charCodeAt(i);
+      if (c === SPACE || c === TAB || c === CR) {
+        i++;
+      } else if (c === SEMI) {
+        break;
+      } else if (c === OPEN || c === CLOSE) {
+        depth += c === OPEN ? 1 : -1;
+        if (depth > 1 || depth < 0) return false;
+        i++;
+        endLine = current;
+        endColumn = i - at;
+      } else if (c === QUOTE) {
+        let j = i + 1;
+        while (j < cut && text.charCodeAt(j) !== QUOTE)
+          j += text.charCodeAt(j) === BACKSLASH ? 2 : 1;
+        if (j >= cut) return false;
+        const end = j + 1 - at;
+        tokens.push(
+          pooled(pool, tokens.length, 'quoted', text.slice(i + 1, j), i - at, end, current),
+        );
+        endLine = current;
+        endColumn = end;
+        i = j + 1;
+      } else {
+        let j = i;
+        while (j < cut) {
+          const d = text.charCodeAt(j);
+          if (
+            d === SPACE ||
+            d === TAB ||
+            d === CR ||
+            d === SEMI ||
+            d === OPEN ||
+            d === CLOSE ||
+            d === QUOTE
+          ) {
+            break;
+          }
+          j += d === BACKSLASH ? 2 : 1;
+        }
+        if (j > cut) j = cut;
+        const end = j - at;
+        tokens.push(pooled(pool, tokens.length, 'word', text.slice(i, j), i - at, end, current));
+        endLine = current;
+        endColumn = end;
+        i = j;
+      }
+    }
+    if (depth === 0) {
+      out.leadingBlank = leadingBlank;
+      out.lines = current - line + 1;
+      out.endLine = endLine;
+      out.endColumn = endColumn;
+      out.next = feed === -1 ? -1 : feed + 1;
+      return true;
+    }
+    if (feed === -1) return false;
+    at = feed + 1;
+    current++;
+  }
+}
+
+/** Token `index` of a scan, from the pool: set to the values given, or made once. */
+function pooled(
+  pool: Token[],
+  index: number,
+  kind: TokenKind,
+  text: string,
+  start: number,
+  end: number,
+  line: number,
+): Token {
+  let token = pool[index];
+  if (token === undefined) {
+    token = { kind, text, start, end, line };
+    pool.push(token);
+  } else {
+    token.kind = kind;
+    token.text = text;
+    token.start = start;
+    token.end = end;
+    token.line = line;
+  }
+  return token;
+}

@@ -4,6 +4,7 @@
 // BIND's behaviour where BIND goes further than an RFC (README, "Zone files").
 import { TYPES } from '../dns/rdata/types';
 import { problem } from './problem';
+import { dataOctets, sameData } from './rows';
 import type { ZoneProblem, ZoneRecord } from './types';
 
 /**
@@ -26,7 +27,7 @@ export function checkOwnerRules(
   let dnames = 0;
   let octets = 0;
   for (const r of records) {
-    octets += r.wire.length / 2 + 2;
+    octets += dataOctets(r) + 2;
     if (r.typeCode === DNAME) dnames++;
   }
   if (dnames > 1) checkDname(records, out);
@@ -53,7 +54,7 @@ function checkDname(records: readonly ZoneRecord[], out: ZoneProblem[]): void {
   for (const r of records) {
     if (r.type !== 'DNAME') continue;
     if (first === undefined) first = r;
-    else if (r.wire !== first.wire) {
+    else if (!sameData(r, first)) {
       out.push(
         problem(
           'multiple-dname',

@@ -10,7 +10,7 @@
 // - in an RRset, the records in the canonical order of their data (RFC 4034 section 6.3);
 // - NSEC3 records (and their signatures) after all others, as BIND keeps them in a tree apart;
 // - base64 and hex in pieces of 56 characters, hex and base32hex in capitals.
-import { splitLabels } from '../dns/names';
+import { presentationText, splitLabels } from '../dns/names';
 import { parseRdata } from '../dns/rdata/text';
 import { tokenizeLine } from './lexer';
 import type { ZoneRecord } from './types';
@@ -64,7 +64,7 @@ export function printRecords(records: readonly ZoneRecord[]): string[] {
   );
   const lines: string[] = [];
   for (const set of ordered) {
-    const { owner } = set;
+    const owner = presentationText(set.owner);
     const data = set.records.sort((a, b) => compareWire(a.wire, b.wire));
     for (const r of data) lines.push(`${owner} ${set.ttl} IN ${r.type} ${bindStyle(r)}`);
   }

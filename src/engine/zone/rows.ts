@@ -7,7 +7,7 @@
 // (a check looking at an owner, the editor's features), and dies young.
 import type { SourceRange, ZoneRecord } from './types';
 import { genericText, printRdata } from '../dns/rdata/text';
-import { specOf, typeName, type FieldKind, type TypeSpec } from '../dns/rdata/types';
+import { specOf, typeName, TYPES, type FieldKind, type TypeSpec } from '../dns/rdata/types';
 import { WireWriter } from '../dns/rdata/writer';
 
 /** Strings held once each, numbered in order of arrival. */
@@ -175,6 +175,11 @@ export class RecordRows {
 
   line(row: number): number {
     return this.cells[row * WIDTH + LINE];
+  }
+
+  /** the last line of the row's entry */
+  endLine(row: number): number {
+    return this.cells[row * WIDTH + END_LINE];
   }
 
   start(row: number): number {
@@ -383,6 +388,24 @@ class RowRecord implements ZoneRecord {
     return this.#serialRange ?? undefined;
   }
 
+  /**
+   * Whether this record's data equals `other`'s, compared as octets in the rows when both are
+   * rows' records (no hex string made for either), else as the hex.
+   */
+  sameData(other: ZoneRecord): boolean {
+    if (other instanceof RowRecord && other.#rows === this.#rows) {
+      return this.#rows.wireEquals(this.#row, other.#row);
+    }
+    return this.wire === other.wire;
+  }
+
+  /** The octets of the record's data, read from the row. */
+  get dataOctets(): number {
+    const c = this.#rows.cellArray;
+    const base = this.#row * WIDTH;
+    return c[base + WIRE_END] - c[base + WIRE_START];
+  }
+
   #place(cell: number): SourceRange | undefined {
     return place(this.#rows.cellArray, this.#row * WIDTH + cell);
   }
@@ -410,7 +433,20 @@ class RowRecord implements ZoneRecord {
   }
 }
 
-const SOA_CODE = 6;
+const SOA_CODE = TYPES.SOA.code;
+
+/**
+ * Whether two records hold the same data: in the rows when they are rows' records (the checks
+ * compare every pair of an owner's records of one type, and a hex string each is garbage).
+ */
+export function sameData(a: ZoneRecord, b: ZoneRecord): boolean {
+  return a instanceof RowRecord ? a.sameData(b) : a.wire === b.wire;
+}
+
+/** The octets of a record's data. */
+export function dataOctets(r: ZoneRecord): number {
+  return r instanceof RowRecord ? r.dataOctets : r.wire.length / 2;
+}
 
 function setPlace(c: Int32Array, at: number, token: Placed | undefined): void {
   if (token === undefined) {

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, sep } from 'node:path';
 import { parse as parseHost } from 'tldts';
 import { LookupError } from '../../contract/errors';
-import type { Services } from '../../contract/services';
+import type { LinkParams, Services } from '../../contract/services';
 import type { LinkResult, QueryResult } from '../../contract/shapes';
 import { callDeadline } from '../deadline';
 import { anchorsOf } from './anchors';
@@ -220,11 +220,12 @@ class CheckRun {
     const byHost = new Map<string, UrlCheck[]>();
     for (const check of this.urls.values()) push(byHost, check.host, check);
     const lanes: Array<Promise<void>> = [];
-    for (const checks of byHost.values()) {
+    for (const [host, checks] of byHost) {
       checks.reverse(); // pop() then takes them in the order written
+      const address = isIp(host);
       const lane = async () => {
         for (let check = checks.pop(); check; check = checks.pop()) {
-          await this.settle(this.checkUrl(check));
+          await this.settle(this.checkUrl(check, address));
         }
       };
       const width = Math.min(this.limiter.perHost, checks.length);
@@ -290,8 +291,9 @@ class CheckRun {
 
   // ---- URLs
 
-  private async checkUrl(check: UrlCheck): Promise<void> {
-    if (isIp(check.host)) return this.checkLink(check);
+  /** `address`: the host is an IP address (no name to resolve, no domain to ask about). */
+  private async checkUrl(check: UrlCheck, address: boolean): Promise<void> {
+    if (address) return this.checkLink(check);
     const host = await this.hostVerdict(check.host);
     if (host.kind === 'nxdomain') {
       await this.reportMissingName(check.host, check.occurrences, 'unresolvable_host');
@@ -345,14 +347,10 @@ class CheckRun {
     const outer = this.options.signal;
     const deadline = callDeadline(timeoutMs, outer);
     try {
-      return await this.services.meta.link(
-        {
-          url,
-          ...(fragments.length > 0 ? { fragments } : {}),
-          ...(this.options.server ? { server: this.options.server } : {}),
-        },
-        { signal: deadline.signal },
-      );
+      const params: LinkParams = { url };
+      if (fragments.length > 0) params.fragments = fragments;
+      if (this.options.server) params.server = this.options.server;
+      return await this.services.meta.link(params, { signal: deadline.signal });
     } catch (err) {
       if (deadline.expired() && !outer?.aborted) {
         throw new LookupError('upstream_timeout', `no answer within ${timeoutMs / 1000} s`);

@@ -105,6 +105,7 @@ const HTML_LINK = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 function textTargets(file: string, text: string, languageId: string | undefined): Occurrence[] {
   const markdown = languageId === 'markdown';
   const markup = markdown || languageId === 'html';
+  const context = languageId ? { languageId } : {};
   const found: Occurrence[] = [];
   const lines = text.split(/\r?\n/);
   const inCode = codeFenceReader();
@@ -112,43 +113,53 @@ function textTargets(file: string, text: string, languageId: string | undefined)
     const line = lines[n];
     // Links in a fenced code block are examples, not links (as a Markdown renderer shows them).
     if (markdown && inCode(line)) continue;
-    const items = detectInLine(line, languageId ? { languageId } : {});
-    const urlHosts = new Set(items.filter((i) => i.kind === 'url').map((i) => hostOf(i.text)));
+    const items = detectInLine(line, context);
+    // the hosts of the line's URLs, asked for only when the line has a host name on its own
+    let urlHosts: Set<string | undefined> | undefined;
     for (const item of items) {
       if (item.kind === 'url') {
         found.push(at(file, n, item.start, item.text, { kind: 'url', url: item.text }));
       } else if (item.kind === 'email' && /mailto:$/i.test(line.slice(0, item.start))) {
         found.push(at(file, n, item.start - 7, `mailto:${item.text}`, mailto(item.value)));
-      } else if (
-        item.kind === 'hostname' &&
-        !item.value.startsWith('*.') &&
+      } else if (item.kind === 'hostname' && !item.value.startsWith('*.')) {
+        urlHosts ??= new Set(items.filter((i) => i.kind === 'url').map((i) => hostOf(i.text)));
         // "[example.org](https://example.org/)": the URL's own check speaks for the name
-        !urlHosts.has(item.value)
-      ) {
-        found.push(at(file, n, item.start, item.text, { kind: 'host', name: item.value }));
+        if (!urlHosts.has(item.value)) {
+          found.push(at(file, n, item.start, item.text, { kind: 'host', name: item.value }));
+        }
       }
     }
-    if (markup) found.push(...relativeLinks(file, line, n, markdown));
+    if (markup) relativeLinks(found, file, line, n, markdown);
   }
   return found;
 }
 
-function relativeLinks(file: string, line: string, n: number, markdown: boolean): Occurrence[] {
-  const found: Occurrence[] = [];
+/** Adds the line's links to files of the workspace to `found`. */
+function relativeLinks(
+  found: Occurrence[],
+  file: string,
+  line: string,
+  n: number,
+  markdown: boolean,
+): void {
   const add = (dest: string, index: number) => {
     const target = localTarget(file, dest);
     if (target) found.push(at(file, n, index, dest, target));
   };
-  if (markdown) {
+  // Each pattern is tried only on a line with the characters it cannot match without.
+  if (markdown && line.includes('](')) {
     for (const m of line.matchAll(MARKDOWN_LINK)) add(m[1], m.index + m[0].indexOf(m[1]));
+  }
+  if (markdown && line.includes(']:')) {
     const def = MARKDOWN_DEFINITION.exec(line);
     if (def) add(def[1], def.index + def[0].indexOf(def[1]));
   }
-  for (const m of line.matchAll(HTML_LINK)) {
-    const dest = m[1] ?? m[2];
-    add(dest, m.index + m[0].indexOf(dest));
+  if (line.includes('=')) {
+    for (const m of line.matchAll(HTML_LINK)) {
+      const dest = m[1] ?? m[2];
+      add(dest, m.index + m[0].indexOf(dest));
+    }
   }
-  return found;
 }
 
 /** A link without a scheme or authority is a path in the workspace (or an anchor in this file). */

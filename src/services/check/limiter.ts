@@ -27,7 +27,7 @@ export class HostLimiter {
 
   /** Runs `task` once the host and the machine have room; releases the slot however it ends. */
   async run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.acquire(host, signal);
+    if (!this.tryAcquire(host, signal)) await this.acquire(host, signal);
     try {
       return await task();
     } finally {
@@ -57,6 +57,21 @@ export class HostLimiter {
       this.hosts.set(host, state);
     }
     return state;
+  }
+
+  /**
+   * Takes a slot at once when the host has room, nothing of its own waiting and no pause, and
+   * the machine has room (then no other host waits for the machine either): the common case,
+   * without a promise and an abort listener.
+   */
+  private tryAcquire(host: string, signal?: AbortSignal): boolean {
+    if (signal?.aborted || this.active >= this.global) return false;
+    const state = this.state(host);
+    if (state.queue.length > 0 || state.active >= this.perHost) return false;
+    if (state.pausedUntil > Date.now()) return false;
+    state.active++;
+    this.active++;
+    return true;
   }
 
   private acquire(host: string, signal?: AbortSignal): Promise<void> {

@@ -204,6 +204,11 @@ describe('hostile upstreams through hostlens serve (issue 29)', function () {
       () => `/meta/image${q({ url: `${web.address}/lying-png/a.png` })}`,
       'upstream_error',
     ],
+    ...(['gif', 'jpg', 'webp', 'bmp', 'ico', 'avif'] as const).map((format): Case => [
+      `a ${format.toUpperCase()} that lies about its size`,
+      () => `/meta/image${q({ url: `${web.address}/lying-image/${format}` })}`,
+      'upstream_error',
+    ]),
     // DNS, through query (one try of 800 ms, then TCP where the answer is truncated)
     ...(
       [
@@ -326,7 +331,7 @@ describe('hostile upstreams through hostlens serve (issue 29)', function () {
     });
   }
 
-  it('chooses no icon from a PNG that only claims a size, nor from a bomb', () => {
+  it('chooses no icon from images that only claim a size, nor from a bomb', () => {
     const outcome = outcomes.get('icons that lie or explode');
     assert.ok(outcome && !(outcome instanceof Error));
     assert.equal(outcome.json.icon_url, '');

@@ -5,7 +5,7 @@
 // - `json`: wire form to the value the contract's JSON gives the field.
 // `read` and `print` give the same text for the same record: the type-table round trip test
 // holds every kind to it, and compares the text with what BIND prints.
-import { bytesText, escapedText, escapeOctets, isUtf8, unescapeOctets } from '../presentation';
+import { bytesText, escapedText, isUtf8, unescapeOctets } from '../presentation';
 import { ipv6Text, readIPv4, readIPv6 } from './addresses';
 import { fromBase32Hex, toBase32Hex } from './base32hex';
 import { COMPOSITE_CODECS } from './composite';
@@ -34,6 +34,26 @@ function decimalFailure(text: string, max: number, what: string): string | undef
   if (!isDigits(text)) return `${what} "${text}" is not a number`;
   if (Number(text) > max) return `${what} ${text} is out of range (at most ${max})`;
   return undefined;
+}
+
+/**
+ * A 64-bit unsigned number as IPN's registration writes it (draft-johnson-dns-ipn-cla-07
+ * section 3.1, as NLnet Labs' simdzone reads it): decimal, or two 32-bit decimals joined by a
+ * dot, the high half first. The value, or why the text is none.
+ */
+function readU64(text: string): bigint | string {
+  const dot = text.indexOf('.');
+  if (dot === -1) {
+    if (!isDigits(text)) return `"${text}" is not a number`;
+    const value = BigInt(text);
+    return value <= 0xffffffffffffffffn ? value : `${text} is out of range (at most 2^64-1)`;
+  }
+  const high = text.slice(0, dot);
+  const low = text.slice(dot + 1);
+  const failure =
+    decimalFailure(high, 4294967295, 'the high half') ??
+    decimalFailure(low, 4294967295, 'the low half');
+  return failure ?? (BigInt(high) << 32n) | BigInt(low);
 }
 
 interface ScalarSpec {
@@ -132,7 +152,7 @@ function copy(out: WireWriter, bytes: Uint8Array): void {
 }
 
 function quoted(octets: ArrayLike<number>): string {
-  return `"${escapeOctets(octets, true)}"`;
+  return `"${escapedText(octets)}"`;
 }
 
 /** A character-string into `out` (length first); its text in canonical quoted form. */
@@ -455,6 +475,23 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
   u16: unsigned(2, 'a number', 'value'),
   port: unsigned(2, 'the port', 'port', 'bad-port'),
   u32: unsigned(4, 'a number', 'value'),
+  u64: printed({
+    read(r, out) {
+      const at = r.index;
+      const value = readU64(r.next('a 64-bit number').text);
+      if (typeof value === 'string') fail('bad-number', value, at);
+      out.u32(Number(value >> 32n));
+      out.u32(Number(value & 0xffffffffn));
+      return value.toString();
+    },
+    print(w, out) {
+      const high = w.u32('a 64-bit number');
+      const low = w.u32('a 64-bit number');
+      out.u32(high);
+      out.u32(low);
+      return ((BigInt(high) << 32n) | BigInt(low)).toString();
+    },
+  }),
   ttl: scalar({
     size: 4,
     missing: 'a time value',

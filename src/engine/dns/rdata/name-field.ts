@@ -8,8 +8,8 @@ import {
   nameToWire,
   isNameError,
   parseName,
+  presentationText,
   readName,
-  textToLabels,
 } from '../names';
 import type { FieldCodec } from './field-codec';
 import { fail } from './reader';
@@ -21,7 +21,7 @@ export const name: FieldCodec = {
     if (isNameError(parsed)) fail(parsed.code, parsed.message, at);
     nameToWire(parsed.key, out);
     if (parsed.text === parsed.key) return parsed.key;
-    return isPlainAscii(parsed.text) ? parsed.text : keyText(textToLabels(parsed.text), false);
+    return presentationText(parsed.text);
   },
   print(w, out) {
     const { labels, next } = readName(w.message, w.at);
@@ -49,12 +49,3 @@ export const name: FieldCodec = {
     return keyText(labels, true);
   },
 };
-
-/** ASCII without escapes: a name's text that is already in its presentation form. */
-function isPlainAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c || c >= 0x7f || c <= 0x20) return false;
-  }
-  return true;
-}

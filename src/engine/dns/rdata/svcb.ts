@@ -1,7 +1,7 @@
 // SvcParams of SVCB and HTTPS (RFC 9460 section 2.1 and 7): presentation to wire form, sorted
 // by key as the wire form requires, and wire form back to presentation as BIND prints it.
 import { isIPv4 } from 'node:net';
-import { escapeOctets, unescapeOctets } from '../presentation';
+import { escapedText, unescapeOctets } from '../presentation';
 import { ipv6Text, readIPv6 } from './addresses';
 import type { Token } from './reader';
 
@@ -125,7 +125,7 @@ function alpnIdText(id: Uint8Array): string {
     if (c === BACKSLASH || c === COMMA) escaped.push(BACKSLASH);
     escaped.push(c);
   }
-  return escapeOctets(escaped, true);
+  return escapedText(escaped);
 }
 
 function encodeValue(code: number, value: string | undefined): number[] | string {
@@ -268,6 +268,6 @@ function valueText(code: number, value: Uint8Array): string | undefined {
       return out.join(',');
     }
     default:
-      return value.length === 0 ? '' : `"${escapeOctets(value, true)}"`;
+      return value.length === 0 ? '' : `"${escapedText(value)}"`;
   }
 }

@@ -3,7 +3,7 @@
 // sides of every comparison (duplicates, drift) come to this form, so "1.2.3.4" and
 // "\\# 4 01020304" are the same record.
 import { MalformedMessage } from '../errors';
-import { escapeOctets, unescapeOctets } from '../presentation';
+import { escapedText, unescapeOctets } from '../presentation';
 import { CODECS } from './codecs';
 import {
   fail,
@@ -257,7 +257,7 @@ export function splitCharString(text: string): string[] {
   const octets = unescapeOctets(text) ?? [];
   const pieces: string[] = [];
   for (let i = 0; i < octets.length; i += 255) {
-    pieces.push(`"${escapeOctets(octets.slice(i, i + 255), true)}"`);
+    pieces.push(`"${escapedText(octets.slice(i, i + 255))}"`);
   }
   return pieces;
 }

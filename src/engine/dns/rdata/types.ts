@@ -8,6 +8,7 @@ export type FieldKind =
   | 'u8'
   | 'u16'
   | 'u32'
+  | 'u64'
   | 'port'
   | 'caa-flags'
   | 'ttl'
@@ -429,6 +430,11 @@ export const TYPES: Record<string, TypeSpec> = {
   AVC: entry(258, TEXT, 'IANA (Barlow)', 'application visibility and control'),
   RESINFO: entry(261, TEXT, 'RFC 9606', 'resolver information'),
   WALLET: entry(262, TEXT, 'IANA (Brause)', 'public wallet address'),
+  // Registered after BIND 9.18 and Knot 3.2 (neither reads them); the forms are those of
+  // draft-johnson-dns-ipn-cla-07 as NLnet Labs' simdzone and NSD read and print them: CLA's
+  // data TXT's, IPN's a 64-bit node number
+  CLA: entry(263, TEXT, 'draft-johnson-dns-ipn-cla', 'bundle protocol convergence layer adapter'),
+  IPN: entry(264, 'node:u64', 'draft-johnson-dns-ipn-cla', 'bundle protocol node number'),
   TA: entry(32768, DS, 'IANA (Weiler)', 'DNSSEC trust authority', { check: digestLength }),
   DLV: entry(32769, DS, 'RFC 4431', 'lookaside validation (obsolete)', { check: digestLength }),
   // Older and rarer types, with the field kinds of composite.ts

@@ -3,7 +3,9 @@
 // to `openssl s_client -verify_return_error -verify_hostname` on every case, SMTP STARTTLS,
 // and hostile servers, each a coded error within the deadline.
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LookupError } from '../../../../src/contract/errors';
 import type { TlsResult } from '../../../../src/contract/shapes';
 import { inspectTls, type TlsOptions } from '../../../../src/engine/tls/index';
@@ -37,7 +39,32 @@ const EXPECTED: Record<CaseName, { trusted: boolean; codes: string[] }> = {
   sha1: { trusted: false, codes: ['sha1_signature'] },
   expires_soon: { trusted: true, codes: ['expires_soon'] },
   untrusted_root: { trusted: false, codes: ['untrusted'] },
+  untrusted_root_unsent: { trusted: false, codes: ['untrusted'] },
 };
+
+/** `openssl verify` of a leaf with the rest of a chain as -untrusted: null when it verifies. */
+function opensslVerify(dir: string, caFile: string, chain: string): string | null {
+  const [leaf, ...rest] = chain.match(
+    /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n/g,
+  )!;
+  const leafFile = join(dir, 'verify-leaf.pem');
+  const restFile = join(dir, 'verify-rest.pem');
+  writeFileSync(leafFile, leaf);
+  writeFileSync(restFile, rest.join(''));
+  try {
+    execFileSync(
+      'openssl',
+      ['verify', '-CAfile', caFile, ...(rest.length > 0 ? ['-untrusted', restFile] : []), leafFile],
+      { stdio: 'pipe' },
+    );
+    return null;
+  } catch (err) {
+    return (
+      String((err as { stdout?: Buffer }).stdout ?? '') +
+      String((err as { stderr?: Buffer }).stderr ?? '')
+    );
+  }
+}
 
 /** openssl's verdict: exit 0 when the handshake passed verification of chain and name. */
 function opensslTrusts(pki: TestPki, port: number, host: string): Promise<boolean> {
@@ -146,6 +173,44 @@ describe('TLS inspection', function () {
       }
     }
     console.log(rows.map((r) => `        ${r}`).join('\n'));
+  });
+
+  it('incomplete_chain or untrusted: the missing certificate is what openssl verify needs to pass', async () => {
+    // openssl verify says "unable to get local issuer certificate" (20) for both; which one the
+    // certificate the chain lacks is shows in what makes it verify.
+    const stranger = join(pki.dir, 'verify-stranger-root.pem');
+    writeFileSync(stranger, pki.untrustedRoot);
+    const intermediate = readFileSync(join(pki.dir, 'inter.pem'), 'utf8');
+    const diagnosis = async (name: CaseName) => {
+      const server = await serveTls(pki.cases[name]);
+      try {
+        const result = await inspect(server.port, pki.cases[name].host);
+        return result.problems.map((p) => p.code).filter((c) => c !== 'caa_mismatch');
+      } finally {
+        await server.close();
+      }
+    };
+
+    const missing = pki.cases.missing_intermediate.chain;
+    assert.match(
+      opensslVerify(pki.dir, pki.caFile, missing) ?? '',
+      /error 20 .*unable to get local issuer certificate/,
+    );
+    // the intermediate the server left out completes it
+    assert.equal(opensslVerify(pki.dir, pki.caFile, missing + intermediate), null);
+    assert.deepEqual(await diagnosis('missing_intermediate'), ['incomplete_chain']);
+
+    const unsent = pki.cases.untrusted_root_unsent.chain;
+    assert.match(
+      opensslVerify(pki.dir, pki.caFile, unsent) ?? '',
+      /error 20 .*unable to get local issuer certificate/,
+    );
+    // sending the root does not complete it (error 19, self-signed root in the chain); only
+    // trusting that root does
+    assert.match(opensslVerify(pki.dir, pki.caFile, unsent + pki.untrustedRoot) ?? '', /error 19 /);
+    assert.equal(opensslVerify(pki.dir, stranger, unsent), null);
+    const problems = await diagnosis('untrusted_root_unsent');
+    assert.deepEqual(problems, ['untrusted']);
   });
 
   it('lists the chain as sent: leaf then intermediate, the root from the store left out', async () => {

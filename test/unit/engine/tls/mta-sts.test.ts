@@ -2,6 +2,7 @@
 // against a loopback DNS fixture and a loopback HTTPS policy host presenting a certificate of
 // the test PKI: each way a policy goes missing for senders is its own problem code.
 import * as assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
@@ -21,7 +22,28 @@ import { serveSmtp } from '../../../support/tls-server';
 import { startDnsServer, type DnsFixture } from '../../../support/dns-server';
 import { OpenApiChecker } from '../../../support/openapi';
 import { code } from '../../../support/settled';
-import { makeTestPki, type Served, type TestPki } from '../../../support/tls-pki';
+import { makeTestPki, type Flaw, type Served, type TestPki } from '../../../support/tls-pki';
+
+/**
+ * Policy hosts whose certificate a sender must refuse (RFC 8461 section 3.3: valid for the
+ * name, chaining to a trusted root, not expired), each serving a case of the test PKI; the
+ * policy itself is good.
+ */
+const BAD_CERTIFICATES = {
+  'mismatch.test': 'name_mismatch',
+  'untrusted.test': 'untrusted_root_unsent',
+  'expired.test': 'expired',
+  'selfsigned.test': 'self_signed',
+  'sha1.test': 'sha1',
+  'weak.test': 'weak_key',
+} as const;
+
+/** The flawed leaves made for the policy hosts; the other two cases serve the PKI's own. */
+const FLAWED: Record<string, Flaw> = Object.fromEntries(
+  Object.entries(BAD_CERTIFICATES).flatMap(([domain, flaw]) =>
+    flaw === 'name_mismatch' || flaw === 'self_signed' ? [] : [[`mta-sts.${domain}`, flaw]],
+  ),
+);
 
 const GOOD_POLICY =
   'version: STSv1\r\nmode: enforce\r\nmx: mx1.shop.test\r\nmx: *.mail.shop.test\r\nmax_age: 604800\r\n';
@@ -104,10 +126,15 @@ describe('MTA-STS', () => {
         'html.test',
         'big.test',
         'gone.test',
+        ...Object.keys(BAD_CERTIFICATES),
       ];
       pki = makeTestPki({
         hostile: false,
-        names: [...domains.map((d) => `mta-sts.${d}`), 'mx1.shop.test'],
+        names: [
+          ...domains.filter((d) => !(d in BAD_CERTIFICATES)).map((d) => `mta-sts.${d}`),
+          'mx1.shop.test',
+        ],
+        flawed: FLAWED,
       });
       site = await servePolicies(pki);
       const txt = (name: string, text: string) => ({ name, type: 'TXT', data: [text] });
@@ -196,6 +223,21 @@ describe('MTA-STS', () => {
       assert.equal(result.policy, null);
     });
 
+    for (const [domain, served] of Object.entries(BAD_CERTIFICATES)) {
+      it(`a policy host with a certificate a sender refuses (${served}) is policy_certificate_invalid, no policy`, async () => {
+        const before = site.requests.length;
+        const result = await look(
+          domain,
+          domain === 'weak.test' ? { policyPort: site.rsaPort } : {},
+        );
+        assert.deepEqual(codes(result), ['policy_certificate_invalid:error']);
+        assert.equal(result.policy, null);
+        assert.deepEqual(result.mx, []);
+        // refused in the handshake: no request reached the policy host
+        assert.equal(site.requests.length, before);
+      });
+    }
+
     it('no _mta-sts record: no policy, and nothing is fetched', async () => {
       const before = site.requests.length;
       const result = await look('plain.test');
@@ -281,6 +323,8 @@ interface PolicySite {
   port: number;
   /** a port that accepts connections and never answers */
   silentPort: number;
+  /** mta-sts.weak.test's, whose RSA key SNI cannot switch to */
+  rsaPort: number;
   /** "host path" of each request */
   requests: string[];
   close(): Promise<void>;
@@ -289,38 +333,52 @@ interface PolicySite {
 /** One HTTPS server for every policy host (SNI picks the certificate); each domain a case. */
 async function servePolicies(pki: TestPki): Promise<PolicySite> {
   const requests: string[] = [];
-  const context = (served: Served) => ({ cert: served.chain, key: served.key });
+  // level 0, so that the weak key and the SHA-1 chain are served for the client to judge
+  const context = (served: Served) => ({
+    cert: served.chain,
+    key: served.key,
+    ciphers: 'DEFAULT:@SECLEVEL=0',
+  });
+  const policies = (req: IncomingMessage, res: ServerResponse) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    requests.push(`${host} ${req.url ?? ''}`);
+    const domain = host.replace(/^mta-sts\./, '');
+    if (req.url !== '/.well-known/mta-sts.txt') return void res.writeHead(404).end();
+    switch (domain) {
+      case 'moved.test':
+        return void res.writeHead(301, { location: 'https://elsewhere.test/' }).end();
+      case 'html.test':
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end(GOOD_POLICY);
+      case 'big.test':
+        return void res
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(GOOD_POLICY + `x-pad: ${'a'.repeat(70 * 1024)}\n`);
+      case 'gone.test':
+        return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
+      default:
+        return void res
+          .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+          .end(GOOD_POLICY.replace(/shop\.test/g, domain));
+    }
+  };
   const server = createServer(
     {
       ...context(pki.leaves['mta-sts.shop.test']),
       SNICallback: (name, done) => {
-        const served = pki.leaves[name];
+        const served =
+          name === 'mta-sts.mismatch.test'
+            ? pki.cases.other_name
+            : name === 'mta-sts.selfsigned.test'
+              ? pki.cases.self_signed
+              : pki.leaves[name];
         done(null, served ? createSecureContext(context(served)) : undefined);
       },
     },
-    (req, res) => {
-      const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-      requests.push(`${host} ${req.url ?? ''}`);
-      const domain = host.replace(/^mta-sts\./, '');
-      if (req.url !== '/.well-known/mta-sts.txt') return void res.writeHead(404).end();
-      switch (domain) {
-        case 'moved.test':
-          return void res.writeHead(301, { location: 'https://elsewhere.test/' }).end();
-        case 'html.test':
-          return void res.writeHead(200, { 'content-type': 'text/html' }).end(GOOD_POLICY);
-        case 'big.test':
-          return void res
-            .writeHead(200, { 'content-type': 'text/plain' })
-            .end(GOOD_POLICY + `x-pad: ${'a'.repeat(70 * 1024)}\n`);
-        case 'gone.test':
-          return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
-        default:
-          return void res
-            .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
-            .end(GOOD_POLICY.replace(/shop\.test/g, domain));
-      }
-    },
+    policies,
   );
+  // node's SNI cannot turn this EC context into one with an RSA key: the weak key's own server
+  const rsa = createServer(context(pki.leaves['mta-sts.weak.test']), policies);
+  await new Promise<void>((resolve) => rsa.listen(0, '127.0.0.1', resolve));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   // a TCP listener that never speaks TLS
   const muted = new Set<Socket>();
@@ -332,12 +390,15 @@ async function servePolicies(pki: TestPki): Promise<PolicySite> {
   return {
     port: (server.address() as AddressInfo).port,
     silentPort: (mute.address() as AddressInfo).port,
+    rsaPort: (rsa.address() as AddressInfo).port,
     requests,
     close: async () => {
       server.closeAllConnections();
+      rsa.closeAllConnections();
       for (const socket of muted) socket.destroy();
       await Promise.all([
         new Promise((resolve) => server.close(resolve)),
+        new Promise((resolve) => rsa.close(resolve)),
         new Promise((resolve) => mute.close(resolve)),
       ]);
     },

@@ -13,10 +13,11 @@ import {
   hostKey,
   loadExpectations,
   loadVcr,
+  startVcrReplay,
   vcrFileFor,
   type VcrRecord,
+  type VcrReplay,
 } from '../../../support/besticon-vcr';
-import { startReplayServer, type ReplayServer } from '../../../support/web-replay';
 
 const ICON_RELS = new Set([
   'icon',
@@ -90,37 +91,12 @@ describe('web conformance: besticon recorded sessions', function () {
     return;
   }
   const sites = loadExpectations().fetch_icons;
-  let server: ReplayServer;
-  let queues = new Map<string, VcrRecord[]>();
+  let server: VcrReplay;
   before(async () => {
-    server = await startReplayServer((host, target, _req, res) => {
-      const queue = queues.get(`${hostKey(host)}${target}`);
-      const record = queue && queue.length > 1 ? queue.shift()! : queue?.[0];
-      if (!record) {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        res.end('not recorded');
-        return;
-      }
-      const headers = record.headers.filter(
-        ([n]) => !/^(content-length|transfer-encoding|connection|content-encoding)$/i.test(n),
-      );
-      res.writeHead(record.status, [
-        ...headers.flat(),
-        'content-length',
-        String(record.body.length),
-      ]);
-      res.end(record.body);
-    });
+    server = await startVcrReplay();
   });
   after(() => server.close());
-
-  const load = (records: VcrRecord[]) => {
-    queues = new Map();
-    for (const r of records) {
-      const key = `${r.host}${r.target}`;
-      queues.set(key, [...(queues.get(key) ?? []), r]);
-    }
-  };
+  const load = (records: VcrRecord[]) => server.load(records);
 
   const tally = {
     sites: 0,

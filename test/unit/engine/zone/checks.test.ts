@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkZone, ZoneSession, type ZoneProblem } from '../../../../src/engine/zone/index';
+import { applyLineEdits, lineEdits } from '../../../support/zone-edits';
 
 const HEAD =
   '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';
@@ -162,28 +163,11 @@ describe('engine/zone checks', () => {
       fc.assert(
         fc.property(
           fc.array(line, { minLength: 0, maxLength: 14 }),
-          fc.array(
-            fc.record({
-              at: fc.nat(),
-              remove: fc.nat({ max: 2 }),
-              text: fc.array(line, { maxLength: 3 }),
-            }),
-            { minLength: 1, maxLength: 6 },
-          ),
+          lineEdits(line, 6),
           (start, edits) => {
-            let lines = [...HEAD.trimEnd().split('\n'), ...start];
-            const session = new ZoneSession(lines.join('\n'), { origin: 'example.com.' });
-            for (const e of edits) {
-              const from = e.at % (lines.length + 1);
-              const to = Math.min(lines.length, from + e.remove);
-              if (e.text.length === 0 && to === from) continue;
-              session.edit(from, to, e.text.join('\n'));
-              lines = [
-                ...lines.slice(0, from),
-                ...(e.text.length === 0 ? [''] : e.text),
-                ...lines.slice(to),
-              ];
-            }
+            const before = [...HEAD.trimEnd().split('\n'), ...start];
+            const session = new ZoneSession(before.join('\n'), { origin: 'example.com.' });
+            const lines = applyLineEdits(session, before, edits);
             const full = new ZoneSession(lines.join('\n'), { origin: 'example.com.' });
             const show = (s: ZoneSession) => ({
               records: s
