@@ -27,7 +27,8 @@ type Outcome = string;
 function outcome(admission: Promise<Admission>): Promise<Outcome> {
   return admission.then(
     (a) => (a.cached !== undefined ? `cached:${a.cached}` : 'slot'),
-    (err: unknown) => (err instanceof LimitRefusal ? `refused:${err.limit}` : `error:${String(err)}`),
+    (err: unknown) =>
+      err instanceof LimitRefusal ? `refused:${err.limit}` : `error:${String(err)}`,
   );
 }
 
