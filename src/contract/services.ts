@@ -16,6 +16,11 @@ import type {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Additive: the longest the call may take, in ms; by then it has ended, with upstream_timeout
+   * if nothing else. A backend with a shorter deadline of its own keeps that one.
+   */
+  timeoutMs?: number;
 }
 
 export interface QueryParams {

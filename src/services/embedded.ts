@@ -12,14 +12,21 @@ import { icons } from '../engine/web/icons';
 import { fetchImageAsDataUri, IMAGE_BYTES } from '../engine/web/image';
 import { redirects } from '../engine/web/redirects';
 import { link } from '../engine/web/link';
-import { createWebAgent, type LookupFunction } from '../engine/web/fetcher';
+import { createWebAgent, DEFAULT_WEB_LIMITS, type LookupFunction } from '../engine/web/fetcher';
 import type { Agent } from 'undici';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
 import { inspectTls, warmUpTls } from '../engine/tls/index';
 import { inspectMtaSts } from '../engine/tls/mta-sts';
 import { fetchTrust } from '../engine/tls/trust';
-import type { CallOptions, DomainService, MetaService, Services } from '../contract/services';
+import type {
+  CallOptions,
+  DomainService,
+  MetaService,
+  MtaStsParams,
+  Services,
+} from '../contract/services';
+import type { QueryResult } from '../contract/shapes';
 import type { WebOptions } from '../engine/web/fetcher';
 
 /** For `hostlens serve --allow-cidr`: a range as the guard reads it. */
@@ -95,14 +102,19 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
 
   // Pages are fetched under the TLS look-ups' extra CAs too: a site under a user's private CA
   // previews where its certificate shows trusted.
-  private web(call: CallOptions | undefined) {
+  // A call's own deadline, when shorter than the engine's, bounds the whole operation.
+  private web(call: CallOptions | undefined): WebOptions {
     const extraCa = this.options.extraCa;
+    const timeoutMs = call?.timeoutMs;
     return {
       signal: call?.signal,
       blockPrivate: this.options.blockPrivate === true,
       allowCidrs: this.options.allowCidrs,
       ...(extraCa !== undefined && extraCa.length > 0
         ? { secureContext: fetchTrust(extraCa) }
+        : {}),
+      ...(timeoutMs !== undefined && timeoutMs < DEFAULT_WEB_LIMITS.totalTimeoutMs
+        ? { limits: { totalTimeoutMs: timeoutMs } }
         : {}),
     };
   }
@@ -122,13 +134,17 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     });
   readonly tls: DomainService['tls'] = (p, c) => inspectTls(p, this.tlsConnection(c));
   readonly mtaSts: DomainService['mtaSts'] = (p, c) => inspectMtaSts(p, this.tlsConnection(c));
+  /** mtaSts with the domain's MX answer already asked (the mail set-up's), not asked again */
+  readonly mtaStsWithMx = (p: MtaStsParams, mx: Promise<QueryResult>, c?: CallOptions) =>
+    inspectMtaSts(p, { ...this.tlsConnection(c), mxAnswer: mx });
   readonly icons: MetaService['icons'] = (p, c) => icons(p, this.web(c));
   readonly redirects: MetaService['redirects'] = (p, c) => redirects(p, this.web(c));
   readonly unfurl: MetaService['unfurl'] = (p, c) => unfurl(p, this.web(c));
   readonly image: MetaService['image'] = async (p, c) => {
+    const web = this.web(c);
     const { url, width, height, format, dataUri } = await fetchImageAsDataUri(p.url, {
-      ...this.web(c),
-      limits: { maxImageBytes: IMAGE_BYTES },
+      ...web,
+      limits: { ...web.limits, maxImageBytes: IMAGE_BYTES },
     });
     return { url, width, height, format, data_uri: dataUri };
   };

@@ -114,7 +114,8 @@ export class HttpServices implements DomainService, MetaService, Services {
     const secret = await this.readToken();
     const redact = (text: string) => text.split(secret).join('[token]');
     const label = LABEL[op.service];
-    const deadline = callDeadline(this.timeoutMs, options.signal);
+    const timeoutMs = Math.min(this.timeoutMs, options.timeoutMs ?? Infinity);
+    const deadline = callDeadline(timeoutMs, options.signal);
     try {
       const response = await this.dispatcher.request({
         origin: base.origin,
@@ -122,8 +123,8 @@ export class HttpServices implements DomainService, MetaService, Services {
         method: 'GET',
         headers: { authorization: secret, accept: 'application/json' },
         signal: deadline.signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
         // Turns off a redirect interceptor a caller's dispatcher may carry.
         maxRedirections: 0,
       } as Dispatcher.RequestOptions);
@@ -135,7 +136,7 @@ export class HttpServices implements DomainService, MetaService, Services {
       if (deadline.expired()) {
         throw new LookupError(
           'upstream_timeout',
-          `The ${label} did not answer within ${this.timeoutMs} ms`,
+          `The ${label} did not answer within ${timeoutMs} ms`,
         );
       }
       throw transportError(err, label, base.origin, redact);

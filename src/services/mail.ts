@@ -7,6 +7,7 @@ import type { CallOptions, DomainService } from '../contract/services';
 import type {
   DomainKeysResult,
   MtaStsResult,
+  QueryResult,
   RecordType,
   SpfRoot,
   TlsResult,
@@ -80,16 +81,26 @@ export async function mailSetup(
   const server = options.server !== undefined ? { server: options.server } : {};
   const selectors = options.selectors?.length ? { selectors: options.selectors } : {};
   const transportWanted = options.transport !== false;
+  const transportAndPolicy = async () => {
+    // The MX answer both need, asked once: the embedded engine takes it into the MTA-STS
+    // look-up; another backend's operation asks its own.
+    const mx = domain.query({ host: name, types: ['MX'], ...server }, call);
+    mx.catch(() => undefined);
+    const policy = { host: name, ...server };
+    return Promise.all([
+      settle(mxTransport(domain, name, mx, server, call)),
+      settle(
+        domain instanceof EmbeddedServices
+          ? domain.mtaStsWithMx(policy, mx, call)
+          : domain.mtaSts(policy, call),
+      ),
+    ]);
+  };
   const [spf, dkim, [dmarc, mtaSts, tlsRpt, bimi], transport] = await Promise.all([
     settle(domain.senderPolicyRanges({ host: name, ...server }, call)),
     settle(domain.domainKeys({ host: name, ...server, ...selectors }, call)),
     Promise.all(MAIL_RECORD_KINDS.map((kind) => fetchRecord(domain, kind, name, server, call))),
-    transportWanted
-      ? Promise.all([
-          settle(mxTransport(domain, name, server, call)),
-          settle(domain.mtaSts({ host: name, ...server }, call)),
-        ])
-      : undefined,
+    transportWanted ? transportAndPolicy() : undefined,
   ]);
   if (options.signal?.aborted) throw toLookupError(options.signal.reason);
   return {
@@ -111,10 +122,11 @@ export async function mailSetup(
 async function mxTransport(
   domain: DomainService,
   host: string,
+  mx: Promise<QueryResult>,
   server: { server?: string },
   call: CallOptions,
 ): Promise<MxTransport[]> {
-  const answer = await domain.query({ host, types: ['MX'], ...server }, call);
+  const answer = await mx;
   const failed = answer.errors?.find((e) => e.type === 'MX');
   if (failed)
     throw new LookupError('upstream_error', `The MX look-up of ${host} failed (${failed.code})`);

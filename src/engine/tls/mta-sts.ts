@@ -34,6 +34,11 @@ export interface MtaStsOptions extends OutboundTlsOptions {
   dns?: { timeoutMs?: number; tries?: number };
   /** the policy host's port: 443, as RFC 8461 fixes it, outside tests */
   policyPort?: number;
+  /**
+   * The domain's MX answer when the caller asks it anyway (the mail set-up does, for each MX
+   * host's STARTTLS), so that it is asked once.
+   */
+  mxAnswer?: Promise<QueryResult>;
 }
 
 export async function inspectMtaSts(
@@ -59,7 +64,7 @@ export async function inspectMtaSts(
   try {
     const [txt, mx] = await Promise.all([
       lookup(`_mta-sts.${host}`, 'TXT', signal),
-      lookup(host, 'MX', signal).catch((err: unknown) => err as Error),
+      (options.mxAnswer ?? lookup(host, 'MX', signal)).catch((err: unknown) => err as Error),
     ]);
     const texts = txt.records.filter((r) => r.type === 'TXT').map((r) => r.value ?? '');
     const record = parseMailRecord('mta_sts', `_mta-sts.${host}.`, texts);

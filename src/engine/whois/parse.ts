@@ -7,7 +7,7 @@ import type { WhoisResult } from '../../contract/shapes';
 import { build, type ParseOptions } from './build';
 import { keyInfo } from './keys';
 import { readRecords } from './reader';
-import { classifyReply } from './reply';
+import { classifyReply, opensWithNotFound } from './reply';
 
 export type { ParseOptions } from './build';
 export { normalizeKey } from './keys';
@@ -20,6 +20,8 @@ export { classifyReply, findReferral, isNotFound, isRateLimited } from './reply'
  * or a blocked client, with the server's words) or `upstream_error` (anything it cannot tell).
  */
 export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
+  // A reply that opens with "not found" has answered: its notice is not read.
+  if (opensWithNotFound(text)) throw verdict('not_found', 'The domain is not registered');
   // Full-width colons (CJK registrars: "域名：example.cn") are colons; same length, so offsets
   // and the raw reply stay as they are.
   const read = text.includes('\uff1a') ? text.replaceAll('\uff1a', ':') : text;
@@ -27,6 +29,12 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
   // An object literal, not a spread: spreading cost as much as reading the dates.
   if (result !== undefined && result.data) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
+  }
+  // A status field that says the name is free ("Status: free", "Domain Status: Available") is
+  // the registry's own answer, in its data: the prose around it is not read.
+  const status = result?.domain.status ?? [];
+  if (status.some((s) => FREE_STATUS.test(s))) {
+    throw verdict('not_found', 'The domain is not registered');
   }
   const said = classifyReply(text);
   if (said === undefined) {
@@ -39,35 +47,45 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
     }
   }
   // A record with only a date of change (RIPE-style "changed:") is registered unless the reply
-  // says otherwise ("Status: free", "organisation: Not assigned").
-  if (
-    result !== undefined &&
-    said === undefined &&
-    result.domain.updated_date !== undefined &&
-    !(result.domain.status ?? []).some((st) => FREE_STATUS.test(st))
-  ) {
+  // says otherwise ("organisation: Not assigned").
+  if (result !== undefined && said === undefined && result.domain.updated_date !== undefined) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
   if (said?.kind === 'rate_limited') {
-    throw new LookupError('rate_limited', `The WHOIS server refused the query: ${said.line}`);
+    throw verdict('rate_limited', `The WHOIS server refused the query: ${said.line}`);
   }
-  const status = result?.domain.status ?? [];
-  if (said?.kind === 'not_found' || status.some((s) => FREE_STATUS.test(s))) {
-    throw new LookupError('not_found', 'The domain is not registered');
+  if (said?.kind === 'not_found') {
+    throw verdict('not_found', 'The domain is not registered');
   }
   if (result !== undefined && result.domain.domain !== undefined && status.length > 0) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
   if (said?.kind === 'reserved') {
-    throw new LookupError(
+    throw verdict(
       'not_found',
       `The domain is not registered, and the registry holds it back: ${said.line}`,
     );
   }
-  throw new LookupError(
-    'upstream_error',
-    'The WHOIS server sent a reply with no registration data',
-  );
+  throw verdict('upstream_error', 'The WHOIS server sent a reply with no registration data');
+}
+
+/**
+ * The reply's verdict as the contract's error. It is an answer, not a fault in the code: its
+ * stack would only name the parser's own frames, and capturing one cost more than reading the
+ * reply (a not-found reply is read in about a microsecond; Error's stack capture took one to
+ * several, more under a source-mapping loader). So it is built without one.
+ */
+function verdict(
+  code: 'not_found' | 'rate_limited' | 'upstream_error',
+  detail: string,
+): LookupError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new LookupError(code, detail);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** A status that says the name is free ("Domain Status: Available"). */

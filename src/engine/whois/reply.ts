@@ -36,57 +36,118 @@ const PATTERN_WORDS = PATTERNS.map(({ re }) => {
 });
 
 /**
- * The trigger words by their first two characters, hashed: PAIR_SLOT[hash] is 0 or 1 + the
- * index in PAIR_WORDS of the words whose first two characters hash there, each with the
- * patterns that spell it. Two character reads and a table load a position: a JS loop with this
- * table reads a reply several times faster than the regex engine runs one alternation of a
- * hundred words, which it tries one after another at each position.
+ * The trigger words by their first three characters, hashed (a word of two characters, all of
+ * them CJK or Hangul, by its two): TRIPLE_SLOT[hash] is 0 or 1 + the index in SLOT_WORDS of the
+ * words that start there, each with the patterns that spell it. A position costs three character
+ * reads and a table load; a word is compared only where its first three characters are there
+ * and its fourth agrees. With two characters only, English prose met the table at about every
+ * fifth position ("re" starts "reserv", "restrict", "record"...) and the comparisons were most
+ * of the classification. A JS loop with this table reads a reply several times faster than the
+ * regex engine runs one alternation of a hundred words, which it tries one after another at
+ * each position.
  */
+interface Trigger {
+  word: string;
+  /** the word's fourth character, or -1 */
+  fourth: number;
+  patterns: number[];
+}
+
+const TRIPLE_SLOT = new Uint16Array(1 << 16);
 const PAIR_SLOT = new Uint16Array(1 << 16);
-const PAIR_WORDS: Array<Array<{ word: string; patterns: number[] }>> = [];
+const SLOT_WORDS: Trigger[][] = [];
+
+function tripleHash(a: number, b: number, c: number): number {
+  // Injective on lower-case ASCII letters: b * 37 + c spans less than 1031.
+  return (a * 1031 + b * 37 + c) & 0xffff;
+}
 
 function pairHash(a: number, b: number): number {
-  return ((a << 6) ^ b) & 0xffff;
+  return (a * 37 + b) & 0xffff;
 }
 
 for (const word of TRIGGERS) {
   if (word.length < 2) throw new Error(`a trigger word has two characters or more: ${word}`);
-  const h = pairHash(word.charCodeAt(0), word.charCodeAt(1));
-  if (PAIR_SLOT[h] === 0) PAIR_SLOT[h] = PAIR_WORDS.push([]);
-  const patterns = PATTERN_WORDS.flatMap((words, p) => (words.includes(word) ? [p] : []));
-  PAIR_WORDS[PAIR_SLOT[h] - 1].push({ word, patterns });
-}
-
-/** Where the first trigger word in `folded[from, to)` starts, or -1. */
-function nextTrigger(folded: string, from: number, to: number): number {
-  let prev = folded.charCodeAt(from);
-  for (let i = from + 1; i < to; i++) {
-    const c = folded.charCodeAt(i);
-    const slot = PAIR_SLOT[((prev << 6) ^ c) & 0xffff];
-    if (slot !== 0) {
-      for (const w of PAIR_WORDS[slot - 1]) if (folded.startsWith(w.word, i - 1)) return i - 1;
-    }
-    prev = c;
+  // Two characters are enough only outside ASCII (a CJK or Hangul word); an ASCII pair would
+  // meet prose everywhere.
+  if (word.length === 2 && word.charCodeAt(0) < 128) {
+    throw new Error(`an ASCII trigger word has three characters or more: ${word}`);
   }
-  return -1;
+  const table = word.length === 2 ? PAIR_SLOT : TRIPLE_SLOT;
+  const h =
+    word.length === 2
+      ? pairHash(word.charCodeAt(0), word.charCodeAt(1))
+      : tripleHash(word.charCodeAt(0), word.charCodeAt(1), word.charCodeAt(2));
+  if (table[h] === 0) table[h] = SLOT_WORDS.push([]);
+  const patterns = PATTERN_WORDS.flatMap((words, p) => (words.includes(word) ? [p] : []));
+  const fourth = word.length > 3 ? word.charCodeAt(3) : -1;
+  SLOT_WORDS[table[h] - 1].push({ word, fourth, patterns });
 }
 
-/** Marks the patterns whose words `folded[from, to)` holds: `tried[p] = stamp`. */
+/** Whether `t` starts at folded[i], its fourth character `d` (-1 past the end). */
+function startsAt(folded: string, i: number, d: number, t: Trigger): boolean {
+  return (t.fourth < 0 || t.fourth === d) && folded.startsWith(t.word, i);
+}
+
+/**
+ * Marks the patterns of the words that start at folded[i] (a, b, c, d its first characters, 0
+ * and -1 past the end); whether any does. A position outside ASCII may start a word of two.
+ */
+function marksAt(folded: string, i: number, a: number, b: number, c: number, d: number): boolean {
+  const slot = TRIPLE_SLOT[tripleHash(a, b, c)];
+  let marked = slot !== 0 && markAt(folded, i, d, slot);
+  if (a >= 128) {
+    const pair = PAIR_SLOT[pairHash(a, b)];
+    if (pair !== 0 && markAt(folded, i, d, pair)) marked = true;
+  }
+  return marked;
+}
+
+/** Marks the patterns of the words of `slot` that start at folded[i]; whether any does. */
+function markAt(folded: string, i: number, d: number, slot: number): boolean {
+  let marked = false;
+  for (const t of SLOT_WORDS[slot - 1]) {
+    if (!startsAt(folded, i, d, t)) continue;
+    marked = true;
+    for (const p of t.patterns) tried[p] = stamp;
+  }
+  return marked;
+}
+
+/**
+ * Marks the patterns whose words start in `folded[from, to)`: `tried[p] = stamp`, a new stamp
+ * for each call. Whether it marked any.
+ */
 const tried = new Uint32Array(PATTERNS.length);
 let stamp = 0;
 
-function markPatterns(folded: string, from: number, to: number): void {
+function markPatterns(folded: string, from: number, to: number): boolean {
   if (++stamp === 0xffffffff) {
     tried.fill(0);
     stamp = 1;
   }
-  for (let i = from; i + 1 < to; i++) {
-    const slot = PAIR_SLOT[pairHash(folded.charCodeAt(i), folded.charCodeAt(i + 1))];
-    if (slot === 0) continue;
-    for (const w of PAIR_WORDS[slot - 1]) {
-      if (folded.startsWith(w.word, i)) for (const p of w.patterns) tried[p] = stamp;
-    }
+  let marked = false;
+  // Three characters are read at each position; past `safe` the third and fourth may be beyond
+  // the text, and are read as 0 and -1 (the tail, at most three positions).
+  const len = folded.length;
+  const safe = Math.min(to - 1, len - 3);
+  let a = from < len ? folded.charCodeAt(from) : 0;
+  let b = from + 1 < len ? folded.charCodeAt(from + 1) : 0;
+  let i = from;
+  for (; i < safe; i++) {
+    const c = folded.charCodeAt(i + 2);
+    if (marksAt(folded, i, a, b, c, folded.charCodeAt(i + 3))) marked = true;
+    a = b;
+    b = c;
   }
+  for (; i + 1 < to; i++) {
+    const c = i + 2 < len ? folded.charCodeAt(i + 2) : 0;
+    const d = i + 3 < len ? folded.charCodeAt(i + 3) : -1;
+    if (marksAt(folded, i, a, b, c, d)) marked = true;
+    a = b;
+    b = c;
+  }
+  return marked;
 }
 
 /** A limit notice that says the answer follows in a reduced form is not a refusal. */
@@ -163,8 +224,8 @@ function says(kind: ReplyKind, folded: string, all: boolean): boolean {
 
 /**
  * Reads one line (`line` as the server wrote it, `folded` the same lower-cased) against the
- * patterns marked tried (all of them when `all`). A refusal wins over "no entries found" (AFNIC
- * says both when it refuses); the first line of each other kind is kept.
+ * patterns marked tried (all of them when `all`). In one line a refusal wins over "no entries
+ * found"; the first line of each kind is kept.
  */
 export function readLine(said: Said, line: string, folded: string, all = false): void {
   if (says('rate_limited', folded, all) && !REDUCED.test(folded)) {
@@ -176,47 +237,65 @@ export function readLine(said: Said, line: string, folded: string, all = false):
 }
 
 /**
- * The lines of `text[0, n)` that hold a trigger word, read in order. The trigger scan runs over
- * the folded text when folding kept every offset (`folded` given), else over each line folded
- * alone (a reply with "İ", which lower-cases to two code units).
+ * The lines of `text[from, n)` that hold a trigger word, read in order up to the first refusal
+ * or "not found". Each line's first
+ * LINE_CHARS characters are scanned once for trigger words (in the folded text when folding
+ * kept every offset, `folded` given; else the line folded alone, for a reply with "İ", which
+ * lower-cases to two code units); a line that holds one meets the patterns it marked. A word
+ * in the comment markers or running past the part that is read is marked too: that only tries
+ * a pattern more, and the pattern decides.
  */
-function readReply(text: string, n: number, folded: string | undefined): Said {
+function readReply(text: string, n: number, folded: string | undefined, from = 0): Said {
   const said: Said = {};
-  let start = 0;
-  while (start < n && said.refused === undefined) {
-    let end: number;
-    // where the line's first trigger word may start (none before it)
-    let from = start;
-    if (folded !== undefined) {
-      const hit = nextTrigger(folded, start, n);
-      if (hit < 0) break;
-      start = folded.lastIndexOf('\n', hit) + 1;
-      end = folded.indexOf('\n', hit);
-      if (end < 0) end = n;
-      // a word past the part of the line that is read cannot be in a match
-      if (hit >= start + LINE_CHARS) {
-        start = end + 1;
-        continue;
-      }
-      from = hit;
-    } else {
-      end = text.indexOf('\n', start);
-      if (end < 0 || end > n) end = n;
-    }
-    const [b, e] = lineBounds(text, start, end);
+  let start = from;
+  while (start < n && said.refused === undefined && said.notFound === undefined) {
+    let end = text.indexOf('\n', start);
+    if (end < 0 || end > n) end = n;
+    const lineStart = start;
     start = end + 1;
+    if (
+      folded !== undefined &&
+      !markPatterns(folded, lineStart, Math.min(end, lineStart + LINE_CHARS))
+    ) {
+      continue;
+    }
+    const [b, e] = lineBounds(text, lineStart, end);
     if (b === e) continue;
     const line = text.slice(b, e);
-    const foldedLine = folded === undefined ? line.toLowerCase() : folded.slice(b, e);
-    markPatterns(foldedLine, Math.max(0, from - b), foldedLine.length);
-    readLine(said, line, foldedLine);
+    if (folded !== undefined) {
+      readLine(said, line, folded.slice(b, e));
+      continue;
+    }
+    const foldedLine = line.toLowerCase();
+    if (markPatterns(foldedLine, 0, foldedLine.length)) readLine(said, line, foldedLine);
   }
   return said;
 }
 
 /**
- * What a reply without registration data says it is. A refusal wins over "no entries found"
- * (AFNIC says both when it refuses), and "not found" over "reserved" ("All rights reserved").
+ * Whether the reply's first line of text says the name is not found: "No match for X.",
+ * "NOT FOUND", "Domain not found." (Verisign and most gTLD registries, CNNIC, SWITCH...). A
+ * server that opens with that has answered, and the rest is its notice: the reply is not read
+ * further. Only a first line of plain text: a banner of comments may hold prose that reads like
+ * one ("whether a name is still available or not"), so a reply that opens with a comment, or
+ * with anything else, is read whole, its data first (see parse.ts).
+ */
+export function opensWithNotFound(text: string): boolean {
+  let start = 0;
+  while (start < text.length && isSpace(text.charCodeAt(start))) start++;
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  // a comment or banner line (% # * > ; [ -) may be a notice's prose
+  if (start === end || isLeadMark(text.charCodeAt(start))) return false;
+  const said = readReply(text.slice(0, end), end, undefined, start);
+  return said.notFound !== undefined && said.refused === undefined;
+}
+
+/**
+ * What a reply without registration data says it is. The first line that says the query was
+ * refused, or that the name is not found, is the server's answer, and the lines after it are
+ * not read: AFNIC refuses with "Too many requests" before its "No entries found", and .br's
+ * limit notice comes first too. "Not found" wins over "reserved" ("All rights reserved").
  * Undefined when it says none of them: an error page, an empty or cut-off reply.
  */
 export function classifyReply(text: string): Classified | undefined {

@@ -6,9 +6,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, sep } from 'node:path';
 import { parse as parseHost } from 'tldts';
 import { LookupError } from '../../contract/errors';
-import type { LinkParams, Services } from '../../contract/services';
+import type { CallOptions, LinkParams, Services } from '../../contract/services';
 import type { LinkResult, QueryResult } from '../../contract/shapes';
-import { callDeadline } from '../deadline';
 import { anchorsOf } from './anchors';
 import { ResultCache, DEFAULT_CACHE_TTL_MS } from './cache';
 import { extractTargets, type Occurrence } from './extract';
@@ -320,9 +319,16 @@ class CheckRun {
     let networkTries = 0;
     let waits = 0;
     for (;;) {
-      const outcome = await this.limiter
-        .run(check.host, () => this.callLink(check.url, fragments), this.options.signal)
-        .catch((err: unknown) => asLookupError(err));
+      let outcome: LinkResult | LookupError;
+      try {
+        outcome = await this.limiter.run(
+          check.host,
+          () => this.callLink(check.url, fragments),
+          this.options.signal,
+        );
+      } catch (err) {
+        outcome = asLookupError(err);
+      }
       if (this.options.signal?.aborted) throw new LookupError('cancelled', 'cancelled');
       if (outcome instanceof LookupError) {
         endsTheRun(outcome);
@@ -342,23 +348,14 @@ class CheckRun {
     }
   }
 
-  private async callLink(url: string, fragments: string[]): Promise<LinkResult> {
-    const timeoutMs = this.options.linkTimeoutMs ?? 30_000;
-    const outer = this.options.signal;
-    const deadline = callDeadline(timeoutMs, outer);
-    try {
-      const params: LinkParams = { url };
-      if (fragments.length > 0) params.fragments = fragments;
-      if (this.options.server) params.server = this.options.server;
-      return await this.services.meta.link(params, { signal: deadline.signal });
-    } catch (err) {
-      if (deadline.expired() && !outer?.aborted) {
-        throw new LookupError('upstream_timeout', `no answer within ${timeoutMs / 1000} s`);
-      }
-      throw err;
-    } finally {
-      deadline.dispose();
-    }
+  /** One call of the link operation, within the link's deadline (the backend keeps it). */
+  private callLink(url: string, fragments: string[]): Promise<LinkResult> {
+    const params: LinkParams = { url };
+    if (fragments.length > 0) params.fragments = fragments;
+    if (this.options.server) params.server = this.options.server;
+    const call: CallOptions = { timeoutMs: this.options.linkTimeoutMs ?? 30_000 };
+    if (this.options.signal) call.signal = this.options.signal;
+    return this.services.meta.link(params, call);
   }
 
   /** Findings for one link's outcome; true when it is good (and may be cached). */

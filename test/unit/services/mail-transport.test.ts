@@ -5,7 +5,9 @@ import * as assert from 'node:assert/strict';
 import { LookupError } from '../../../src/contract/errors';
 import type { MtaStsResult, TlsResult } from '../../../src/contract/shapes';
 import { mailSetup, mxVerdict } from '../../../src/services/mail';
+import { EmbeddedServices } from '../../../src/services/embedded';
 import { FakeServices, FIXED } from '../../support/fake-services';
+import { startDnsServer } from '../../support/dns-server';
 
 describe('services/mail transport', () => {
   it('asks STARTTLS of each MX host on the default port (25), and the MTA-STS policy', async () => {
@@ -55,6 +57,38 @@ describe('services/mail transport', () => {
     assert.deepEqual(setup.mta_sts_policy, {
       error: { code: 'upstream_timeout', message: 'late' },
     });
+  });
+
+  it('the embedded engine asks the MX records once for the transport and the MTA-STS policy', async () => {
+    // No address for the MX host or the policy host: both fail at once, with no connection.
+    const dns = await startDnsServer({
+      records: [
+        { name: 'example.test', type: 'MX', data: { preference: 10, exchange: 'mx.example.test' } },
+        { name: '_mta-sts.example.test', type: 'TXT', data: ['v=STSv1; id=1'] },
+      ],
+    });
+    try {
+      const setup = await mailSetup(new EmbeddedServices(), 'example.test', {
+        server: dns.address,
+      });
+      const mx = dns.queries.filter((q) => q.type === 'MX' && q.name === 'example.test');
+      assert.equal(mx.length, 1, JSON.stringify(dns.queries));
+      // both used that one answer
+      assert.ok(Array.isArray(setup.transport));
+      assert.deepEqual(
+        setup.transport.map((t) => t.host),
+        ['mx.example.test'],
+      );
+      const policy = setup.mta_sts_policy;
+      assert.ok(policy !== undefined && !('error' in policy), JSON.stringify(policy));
+      assert.equal(policy.record, 'v=STSv1; id=1');
+      assert.deepEqual(
+        policy.problems.map((p) => p.code),
+        ['policy_unavailable'],
+      );
+    } finally {
+      await dns.close();
+    }
   });
 
   describe('mxVerdict', () => {

@@ -64,6 +64,46 @@ describe('whois parse', function () {
     );
   });
 
+  it("takes a reply's first statement as its answer, and a first line of not found as final", function () {
+    // Opening with "not found": the notice after it is not read, whatever it holds.
+    const notice = 'NOTICE: you may not use this data to enable high volume queries.\n';
+    assert.equal(
+      code(() =>
+        parseWhois(`No match for "X.COM".\n${notice}Domain Name: X.COM\nName Server: NS1.X.COM\n`),
+      ),
+      'not_found',
+    );
+    // A banner first: the reply is read whole, and its data wins over prose in the banner.
+    const banner = '% Names that are not registered may be available.\n%\n';
+    assert.equal(
+      code(() => parseWhois(`${banner}Domain Name: x.com\nName Server: ns1.x.com\n`)),
+      'returned',
+    );
+    // A refusal first wins (AFNIC refuses before its "No entries found")...
+    assert.equal(
+      code(() => parseWhois('%% Too many requests...\n%%\n%% No entries found.\n')),
+      'rate_limited',
+    );
+    // ...and a "not found" first is the answer, a limit notice after it is not a refusal of it.
+    assert.equal(
+      code(() => parseWhois('% No entries found.\n%\n% Query rate limit exceeded\n')),
+      'not_found',
+    );
+  });
+
+  it('gives its verdict as a LookupError without a stack trace (an answer, not a fault)', function () {
+    try {
+      parseWhois('No match for "X.COM".\n');
+      assert.fail('no error');
+    } catch (err) {
+      assert.ok(err instanceof LookupError);
+      assert.equal(err.code, 'not_found');
+      assert.doesNotMatch(err.stack ?? '', /\n\s+at /);
+    }
+    // and the stack trace limit is as it was
+    assert.ok(new Error('x').stack?.includes('\n    at '));
+  });
+
   it('finds the referral a registry reply gives', function () {
     assert.equal(
       findReferral('Registrar WHOIS Server: whois.markmonitor.com\n'),

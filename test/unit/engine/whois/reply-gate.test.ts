@@ -31,7 +31,7 @@ function everyLine(text: string): Classified | undefined {
       .replace(/[\s\]<]+$/, '');
     if (line === '') continue;
     readLine(said, line, line.toLowerCase(), true);
-    if (said.refused !== undefined) break;
+    if (said.refused !== undefined || said.notFound !== undefined) break;
   }
   if (said.refused !== undefined) return { kind: 'rate_limited', line: clean(said.refused) };
   if (said.notFound !== undefined) return { kind: 'not_found', line: clean(said.notFound) };
