@@ -2,6 +2,7 @@
 // the field kinds (kept to the rules across fields that BIND checks), and data broken in one
 // place. The type-table round trip and the zone differential against BIND both write theirs
 // with it.
+import { serviceNames } from '../../src/engine/dns/rdata/services';
 import { TYPES, type FieldKind } from '../../src/engine/dns/rdata/types';
 
 export type Random = () => number;
@@ -80,6 +81,11 @@ function ipv6(r: Random): string {
  * registrations.
  */
 export const NOT_IN_BIND_918 = new Set(['CLA', 'IPN']);
+
+/** WKS service names the table has for TCP. */
+const TCP_SERVICES = [...serviceNames()]
+  .filter(([, lines]) => lines.some((l) => l.protocols.includes('t')))
+  .map(([name]) => name);
 
 /** Mnemonics the generated data names (bit maps, covered types): those BIND 9.18 knows. */
 export const TYPE_NAMES = Object.keys(TYPES).filter((t) => !NOT_IN_BIND_918.has(t));
@@ -349,10 +355,12 @@ export function constrained(r: Random, type: string, fields: string[]): string[]
       fields[0] = '0'; // the one flags value defined
       break;
     case 'WKS':
-      // service names are the protocol's: TCP's here, with some of its well-known names
+      // service names are the protocol's: TCP's here, any of the table's, now and then in capitals
       fields[1] = 'tcp';
-      if (r() < 0.5)
-        fields[2] = `${fields[2]} ${pick(r, ['smtp', 'http', 'SSH', 'domain'])}`.trim();
+      if (r() < 0.5) {
+        const service = pick(r, TCP_SERVICES);
+        fields[2] = `${fields[2]} ${r() < 0.2 ? service.toUpperCase() : service}`.trim();
+      }
       break;
     case 'X25':
       // RFC 1183 section 3.1: decimal digits (BIND asks for 4 at least)

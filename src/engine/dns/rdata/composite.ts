@@ -7,6 +7,7 @@ import type { FieldCodec } from './field-codec';
 import { ipv6Text, readIPv4, readIPv6 } from './addresses';
 import { name } from './name-field';
 import { fail, NoPresentation, type TokenReader, type WireReader } from './reader';
+import { servicePortByName } from './services';
 import { coveredType, typeMnemonic } from './types';
 import { WireWriter } from './writer';
 
@@ -228,48 +229,10 @@ const PROTOCOLS: Record<string, number> = {
   UDP: 17,
 };
 
-/**
- * Service names for WKS ports (IANA "Service Name and Transport Protocol Port Number
- * Registry"), those of the well-known range that the system's services file carries, with the
- * protocols they are registered for there (t: TCP, u: UDP).
- */
-const SERVICES: Record<string, [number, string]> = {
-  echo: [7, 'tu'],
-  discard: [9, 'tu'],
-  daytime: [13, 'tu'],
-  'ftp-data': [20, 't'],
-  ftp: [21, 't'],
-  ssh: [22, 't'],
-  telnet: [23, 't'],
-  smtp: [25, 't'],
-  time: [37, 'tu'],
-  whois: [43, 't'],
-  domain: [53, 'tu'],
-  gopher: [70, 't'],
-  finger: [79, 't'],
-  http: [80, 't'],
-  kerberos: [88, 'tu'],
-  pop3: [110, 't'],
-  sunrpc: [111, 'tu'],
-  auth: [113, 't'],
-  nntp: [119, 't'],
-  ntp: [123, 'u'],
-  imap2: [143, 't'],
-  snmp: [161, 'tu'],
-  ldap: [389, 'tu'],
-  https: [443, 'tu'],
-  submission: [587, 't'],
-  imaps: [993, 't'],
-  pop3s: [995, 't'],
-};
-
-/** A WKS service: a port number, or a name registered for the record's protocol. */
+/** A WKS service: a port number, or a name of the services table for the record's protocol. */
 function servicePort(text: string, protocol: number): number | undefined {
   if (/^\d+$/.test(text)) return Number(text);
-  const service = SERVICES[text.toLowerCase()];
-  if (service === undefined) return undefined;
-  const transport = protocol === 6 ? 't' : protocol === 17 ? 'u' : undefined;
-  return transport === undefined || service[1].includes(transport) ? service[0] : undefined;
+  return servicePortByName(text, protocol);
 }
 
 const proto: FieldCodec = {
@@ -350,7 +313,13 @@ const wksPorts = flatBitmap({
   what: 'port',
   max: 65535,
   parse: (text, protocol) =>
-    servicePort(text, protocol) ?? { code: 'bad-wks', message: `unknown service "${text}"` },
+    servicePort(text, protocol) ?? {
+      code: 'bad-wks',
+      message:
+        `unknown service "${text}"${protocol === 6 ? ' for TCP' : protocol === 17 ? ' for UDP' : ''}: ` +
+        "BIND looks service names up in its server's services file, and HostLens knows the " +
+        'names common to all of them; write the port number, which reads the same everywhere',
+    },
   text: String,
 });
 
