@@ -33,10 +33,12 @@ export function tokenFromHeader(value: string | undefined): string | undefined {
 
 export class TokenSet {
   private readonly digests: Buffer[];
+  private readonly keys: string[];
 
   constructor(tokens: readonly string[]) {
     if (tokens.length === 0) throw new Error('At least one API token is required');
     this.digests = tokens.map(digest);
+    this.keys = this.digests.map((d) => d.toString('hex').slice(0, 32));
   }
 
   /**
@@ -44,7 +46,7 @@ export class TokenSet {
    * instance that has the token; the token cannot be recovered from it.
    */
   keyOf(index: number): string {
-    return this.digests[index].toString('hex').slice(0, 32);
+    return this.keys[index];
   }
 
   /** Index of the configured token the header carries, or -1. */

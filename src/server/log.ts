@@ -58,7 +58,10 @@ export function loggedTarget(target: string, tokens: readonly string[]): string 
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
   const hide = (text: string): boolean => tokens.some((t) => t !== '' && text.includes(t));
-  if (hide(path) || hide(decoded(path))) return '[hidden]';
+  // Raw and decoded: a token may arrive percent-encoded.
+  const hideEither = (raw: string, plain: string): boolean =>
+    hide(raw) || (plain !== raw && hide(plain));
+  if (hideEither(path, decoded(path))) return '[hidden]';
   if (q < 0) return path;
   const pairs = target
     .slice(q + 1)
@@ -67,8 +70,9 @@ export function loggedTarget(target: string, tokens: readonly string[]): string 
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
       const value = eq < 0 ? '' : pair.slice(eq + 1);
-      if (hide(name) || hide(decoded(name))) return '[hidden]';
-      if (!KNOWN_PARAMS.has(decoded(name)) || hide(value) || hide(decoded(value))) {
+      const plainName = decoded(name);
+      if (hideEither(name, plainName)) return '[hidden]';
+      if (!KNOWN_PARAMS.has(plainName) || hideEither(value, decoded(value))) {
         return `${name}=[hidden]`;
       }
       return pair;
@@ -76,7 +80,9 @@ export function loggedTarget(target: string, tokens: readonly string[]): string 
   return `${path}?${pairs.join('&')}`;
 }
 
+/** The text with its percent-escapes (and `+` as space) decoded; as it is when it has none. */
 function decoded(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
@@ -88,18 +94,31 @@ function decoded(text: string): string {
  * A line writer for a stream whose reader may go away (`hostlens serve | head -1`, a log
  * shipper restarting): a write error such as EPIPE stops further writes instead of throwing
  * from an 'error' event nobody handles, so losing the log never stops the server.
+ *
+ * Lines written in one turn of the event loop go out in one write at its end (stdout to a file
+ * is a synchronous write: one system call per request was a tenth of a cached answer's cost);
+ * whatever is still held when the process exits is written then, so no line is lost.
  */
 export function streamLines(stream: NodeJS.WritableStream): (line: string) => void {
   let broken = false;
+  let held = '';
   stream.on('error', () => {
     broken = true;
   });
-  return (line) => {
-    if (broken) return;
+  const flush = () => {
+    const text = held;
+    held = '';
+    if (broken || text === '') return;
     try {
-      stream.write(`${line}\n`);
+      stream.write(text);
     } catch {
       broken = true;
     }
+  };
+  process.once('exit', flush);
+  return (line) => {
+    if (broken) return;
+    if (held === '') setImmediate(flush);
+    held += `${line}\n`;
   };
 }

@@ -20,8 +20,13 @@ const MISSING_CODE: Record<string, ErrorCode> = { host: 'invalid_host', url: 'in
 
 export type ParsedParams = OperationParams;
 
+/** Each operation's parameter names, built once rather than for every request. */
+const PARAM_NAMES: ReadonlyMap<Operation, ReadonlySet<string>> = new Map(
+  OPERATIONS.map((op) => [op, new Set(op.params.map((p) => p.name))]),
+);
+
 export function parseParams(op: Operation, query: URLSearchParams): ParsedParams {
-  const known = new Set(op.params.map((p) => p.name));
+  const known = PARAM_NAMES.get(op) ?? new Set(op.params.map((p) => p.name));
   for (const name of query.keys()) {
     if (!known.has(name)) {
       throw new LookupError(

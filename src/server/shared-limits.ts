@@ -1,8 +1,10 @@
 // Per-token limits kept in Redis, so N instances behind a load balancer enforce one budget.
-// A valid request is admitted by one Lua script (rate, cached answer, slot: one round trip);
-// each check is a Lua script, atomic on the Redis server and timed by the Redis clock, so
-// instances with skewed clocks still agree. When Redis cannot be used the same check runs on
-// this instance's LocalLimits: the budget is then per instance until Redis is back.
+// Each check is a Lua script, atomic on the Redis server and timed by the Redis clock, so
+// instances with skewed clocks still agree. Valid requests are admitted in batches: the
+// admissions asked for in one turn of the event loop go to Redis as one script (rate, cached
+// answer, slot for each, in arrival order), so a request costs at most one round trip and a busy
+// instance pays one command, one write and one read for many. When Redis cannot be used the same
+// checks run on this instance's LocalLimits: the budget is then per instance until Redis is back.
 import {
   concurrencyRefusal,
   rateRefusal,
@@ -13,25 +15,32 @@ import {
 import type { RedisLink } from './redis';
 
 // The Redis clock in ms, and the two limits as Lua functions the scripts below share.
-// take: the token bucket, refilled by elapsed time; takes one if there is one and answers
-// (1 or 0, tokens left). enter: the open requests, a sorted set scored by when each lease runs
-// out, so the slots of an instance that died come back by themselves; answers 1 when a slot
-// was taken.
+// refill/store: the token bucket, refilled by elapsed time, read and written back (a batch
+// reads each bucket once and writes it once, whatever it took). take: takes one if there is one
+// and answers (1 or 0, tokens left). enter: the open requests, a sorted set scored by when each
+// lease runs out, so the slots of an instance that died come back by themselves; answers 1 when
+// a slot was taken.
 const PRELUDE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local function take(key, burst, per_ms)
+local function refill(key, burst, per_ms)
   local b = redis.call('HMGET', key, 'tokens', 'updated')
   local tokens = tonumber(b[1]) or burst
   local updated = tonumber(b[2]) or now
-  tokens = math.min(burst, tokens + math.max(0, now - updated) * per_ms)
+  return math.min(burst, tokens + math.max(0, now - updated) * per_ms)
+end
+local function store(key, tokens, burst, per_ms)
+  redis.call('HSET', key, 'tokens', tostring(tokens), 'updated', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil(burst / per_ms) + 1000)
+end
+local function take(key, burst, per_ms)
+  local tokens = refill(key, burst, per_ms)
   local taken = 0
   if tokens >= 1 then
     tokens = tokens - 1
     taken = 1
   end
-  redis.call('HSET', key, 'tokens', tostring(tokens), 'updated', tostring(now))
-  redis.call('PEXPIRE', key, math.ceil(burst / per_ms) + 1000)
+  store(key, tokens, burst, per_ms)
   return taken, tokens
 end
 local function enter(key, max, lease, member)
@@ -56,47 +65,81 @@ const ENTER = `${PRELUDE}
 return enter(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3])
 `;
 
-// What a valid request needs before any work, in one round trip. KEYS: bucket, open set,
-// cache entry ('' when the cache is off); ARGV: burst, per ms, max, lease ms, member.
-// Returns {0, tokens left} when the rate refuses, {1, answer} for a cached answer (no slot
-// taken), {2} when the concurrency budget refuses, {3} when a slot was taken.
+// What valid requests need before any work, for a batch of them in one round trip. KEYS, three
+// a request: bucket, open set, cache entry ('' when the cache is off); ARGV: burst, per ms, max,
+// lease ms, then one member a request. Each request in order, as if alone: its rate first, then
+// its cached answer, then a slot. One reply a request: {0, tokens left} when the rate refuses,
+// {1, answer} for a cached answer (no slot taken), {2} when the concurrency budget refuses, {3}
+// when a slot was taken.
 const ADMIT = `${PRELUDE}
-local taken, tokens = take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
-if taken == 0 then
-  return {0, tostring(tokens)}
-end
-if KEYS[3] ~= '' then
-  local cached = redis.call('GET', KEYS[3])
-  if cached then
-    return {1, cached}
+local burst, per_ms = tonumber(ARGV[1]), tonumber(ARGV[2])
+local max, lease = tonumber(ARGV[3]), tonumber(ARGV[4])
+local buckets = {}
+local answers = {}
+local replies = {}
+for i = 1, #KEYS / 3 do
+  local bucket, open, entry = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
+  local tokens = buckets[bucket] or refill(bucket, burst, per_ms)
+  if tokens < 1 then
+    replies[i] = {0, tostring(tokens)}
+  else
+    tokens = tokens - 1
+    local cached = false
+    if entry ~= '' then
+      cached = answers[entry]
+      if cached == nil then
+        cached = redis.call('GET', entry)
+        answers[entry] = cached
+      end
+    end
+    if cached then
+      replies[i] = {1, cached}
+    elseif enter(open, max, lease, ARGV[4 + i]) == 1 then
+      replies[i] = {3}
+    else
+      replies[i] = {2}
+    end
   end
+  buckets[bucket] = tokens
 end
-if enter(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]) == 1 then
-  return {3}
+for bucket, tokens in pairs(buckets) do
+  store(bucket, tokens, burst, per_ms)
 end
-return {2}
+return replies
 `;
+
+type AdmitReply = [0, string] | [1, string] | [2] | [3];
+
+/** An admission waiting for its batch to go to Redis. */
+interface Waiting {
+  key: string;
+  /** '' when the cache is off */
+  cacheKey: string;
+  /** The request's entry in the token's open set, should it take a slot. */
+  member: string;
+  resolve: (admission: Admission) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Admissions sent at most in one script call: a larger batch goes out at once, and the rest of
+ * the turn's in the next (a bound on the script's time in Redis, which runs nothing else then).
+ */
+const MAX_BATCH = 128;
 
 /** The scripts as client commands: ioredis sends each by its SHA1 once Redis knows it. */
 interface LimitCommands {
   hostlensTake(key: string, burst: number, perMs: number): Promise<[number, string]>;
   hostlensEnter(key: string, max: number, leaseMs: number, member: string): Promise<number>;
-  hostlensAdmit(
-    rateKey: string,
-    openKey: string,
-    cacheKey: string,
-    burst: number,
-    perMs: number,
-    max: number,
-    leaseMs: number,
-    member: string,
-  ): Promise<[0, string] | [1, string] | [2] | [3]>;
+  /** numberOfKeys first: a batch has three keys a request. */
+  hostlensAdmit(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<AdmitReply[]>;
 }
 
 export class SharedLimits implements TokenLimits {
   private seq = 0;
   private readonly instance = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   private readonly commands: LimitCommands;
+  private waiting: Waiting[] = [];
 
   constructor(
     private readonly redis: RedisLink,
@@ -106,7 +149,11 @@ export class SharedLimits implements TokenLimits {
   ) {
     redis.client.defineCommand('hostlensTake', { numberOfKeys: 1, lua: TAKE });
     redis.client.defineCommand('hostlensEnter', { numberOfKeys: 1, lua: ENTER });
-    redis.client.defineCommand('hostlensAdmit', { numberOfKeys: 3, lua: ADMIT });
+    redis.client.defineCommand('hostlensAdmit', { lua: ADMIT });
+    // A batch is already one command for many requests: it goes out as soon as it is made
+    // rather than wait another turn for the client's own pipeline.
+    redis.client.options.autoPipeliningIgnoredCommands ??= [];
+    redis.client.options.autoPipeliningIgnoredCommands.push('hostlensAdmit');
     this.commands = redis.client as unknown as LimitCommands;
   }
 
@@ -124,7 +171,7 @@ export class SharedLimits implements TokenLimits {
     if (this.redis.usable) {
       const { burst, perMs } = this.local.rate;
       const reply = await this.unlessRedisFails(() =>
-        this.commands.hostlensTake(`${this.redis.keyPrefix}rate:${key}`, burst, perMs),
+        this.commands.hostlensTake(this.rateKey(key), burst, perMs),
       );
       if (reply) {
         if (reply[0] === 1) return;
@@ -136,7 +183,7 @@ export class SharedLimits implements TokenLimits {
 
   async enter(key: string): Promise<() => void> {
     if (this.redis.usable) {
-      const setKey = `${this.redis.keyPrefix}open:${key}`;
+      const setKey = this.openKey(key);
       const member = `${this.instance}:${++this.seq}`;
       const taken = await this.unlessRedisFails(() =>
         this.commands.hostlensEnter(setKey, this.local.budget.max, this.leaseMs, member),
@@ -147,31 +194,66 @@ export class SharedLimits implements TokenLimits {
     return this.local.enter(key);
   }
 
-  async admit(key: string, cacheKey: string | undefined): Promise<Admission> {
-    if (this.redis.usable) {
-      const { burst, perMs } = this.local.rate;
-      const openKey = `${this.redis.keyPrefix}open:${key}`;
+  admit(key: string, cacheKey: string | undefined): Promise<Admission> {
+    if (!this.redis.usable) return this.local.admit(key);
+    return new Promise<Admission>((resolve, reject) => {
       const member = `${this.instance}:${++this.seq}`;
-      const reply = await this.unlessRedisFails(() =>
-        this.commands.hostlensAdmit(
-          `${this.redis.keyPrefix}rate:${key}`,
-          openKey,
-          cacheKey ?? '',
-          burst,
-          perMs,
-          this.local.budget.max,
-          this.leaseMs,
-          member,
-        ),
-      );
-      if (reply) {
-        if (reply[0] === 0) throw rateRefusal(Number(reply[1]), perMs);
-        if (reply[0] === 1) return { cached: reply[1] };
-        if (reply[0] === 2) throw concurrencyRefusal(this.local.budget.max);
-        return { leave: this.leaver(openKey, member) };
-      }
+      this.waiting.push({ key, cacheKey: cacheKey ?? '', member, resolve, reject });
+      if (this.waiting.length === 1) setImmediate(this.sendWaiting);
+      else if (this.waiting.length >= MAX_BATCH) this.sendWaiting();
+    });
+  }
+
+  /** Sends the admissions asked for since the last batch as one script call. */
+  private readonly sendWaiting = (): void => {
+    const batch = this.waiting;
+    if (batch.length === 0) return;
+    this.waiting = [];
+    if (!this.redis.usable) return this.admitLocally(batch);
+    const { burst, perMs } = this.local.rate;
+    const keys: string[] = [];
+    const members: string[] = [];
+    for (const one of batch) {
+      keys.push(this.rateKey(one.key), this.openKey(one.key), one.cacheKey);
+      members.push(one.member);
     }
-    return this.local.admit(key);
+    this.commands
+      .hostlensAdmit(
+        keys.length,
+        ...keys,
+        burst,
+        perMs,
+        this.local.budget.max,
+        this.leaseMs,
+        ...members,
+      )
+      .then(
+        (replies) => batch.forEach((one, i) => this.settle(one, replies[i])),
+        (err: unknown) => {
+          this.redis.failed(err);
+          this.admitLocally(batch);
+        },
+      );
+  };
+
+  private settle(one: Waiting, reply: AdmitReply): void {
+    if (reply[0] === 0) one.reject(rateRefusal(Number(reply[1]), this.local.rate.perMs));
+    else if (reply[0] === 1) one.resolve({ cached: reply[1] });
+    else if (reply[0] === 2) one.reject(concurrencyRefusal(this.local.budget.max));
+    else one.resolve({ leave: this.leaver(this.openKey(one.key), one.member) });
+  }
+
+  /** Redis failed or went away: this instance's limits decide, as for any request meanwhile. */
+  private admitLocally(batch: Waiting[]): void {
+    for (const one of batch) this.local.admit(one.key).then(one.resolve, one.reject);
+  }
+
+  private rateKey(key: string): string {
+    return `${this.redis.keyPrefix}rate:${key}`;
+  }
+
+  private openKey(key: string): string {
+    return `${this.redis.keyPrefix}open:${key}`;
   }
 
   private leaver(setKey: string, member: string): () => void {

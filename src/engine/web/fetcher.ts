@@ -162,7 +162,7 @@ export class WebSession {
       if (next === undefined) {
         return { hops, url, status: response.statusCode, headers: response.headers, response };
       }
-      discard(response);
+      discard(response, request.method === 'HEAD');
       hops.push({ status_code: response.statusCode, location: next.href });
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         return { hops, url, status: response.statusCode, headers: response.headers };
@@ -276,17 +276,18 @@ export class WebSession {
     };
     if (request.language !== undefined) headers['accept-language'] = request.language;
     if (cookie !== undefined) headers.cookie = cookie;
+    const head = request.method === 'HEAD';
     const pending = this.agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: request.method ?? 'GET',
+      method: head ? 'HEAD' : 'GET',
       headers,
       signal: this.signal,
       // undici closes the connection after every HEAD by default (a server might send a body
       // anyway and garble the next answer): a link check's HEADs to one host would each open a
       // connection. Such a server's next answer fails to parse, an upstream_error the link
       // check tries again on a fresh connection.
-      ...(request.method === 'HEAD' ? { reset: false } : {}),
+      reset: head ? false : undefined,
     });
     try {
       return await abortable(pending, this.signal);
@@ -398,11 +399,18 @@ function tooLarge(maxBytes: number): LookupError {
 const DRAIN_BYTES = 64 * 1024;
 const DRAIN_MS = 2_000;
 
-/** Lets go of a response body we will not read: drained when small, else cut off. */
-export function discard(response: Dispatcher.ResponseData): void {
+/**
+ * Lets go of a response body we will not read: drained when small, else cut off. `bodyless`:
+ * the answer to a HEAD, which has no content (RFC 9110 section 9.3.2), so nothing to time.
+ */
+export function discard(response: Dispatcher.ResponseData, bodyless = false): void {
   const body = response.body;
-  body.on('error', () => undefined);
+  body.on('error', ignore);
   if (body.destroyed) return;
+  if (bodyless) {
+    body.dump({ limit: DRAIN_BYTES }).catch(ignore);
+    return;
+  }
   const timer = setTimeout(() => body.destroy(), DRAIN_MS);
   timer.unref();
   body.dump({ limit: DRAIN_BYTES }).then(
@@ -419,6 +427,8 @@ export function discard(response: Dispatcher.ResponseData): void {
 export function connectionReturned(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+function ignore(): void {}
 
 /** Cuts a response off without reading more of it (the caller gave up on it). */
 function abandon(response: Dispatcher.ResponseData): void {

@@ -319,9 +319,16 @@ class CheckRun {
     let networkTries = 0;
     let waits = 0;
     for (;;) {
-      const outcome = await this.limiter
-        .run(check.host, () => this.callLink(check.url, fragments), this.options.signal)
-        .catch((err: unknown) => asLookupError(err));
+      let outcome: LinkResult | LookupError;
+      try {
+        outcome = await this.limiter.run(
+          check.host,
+          () => this.callLink(check.url, fragments),
+          this.options.signal,
+        );
+      } catch (err) {
+        outcome = asLookupError(err);
+      }
       if (this.options.signal?.aborted) throw new LookupError('cancelled', 'cancelled');
       if (outcome instanceof LookupError) {
         endsTheRun(outcome);
