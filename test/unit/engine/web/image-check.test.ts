@@ -112,6 +112,13 @@ describe('image sizes only from images that decode', () => {
       }
       assertMeasured(fixture('progressive.jpg'), 'jpg', 40, 24);
       assertMeasured(fixture('restart.jpg'), 'jpg', 40, 24);
+      for (const name of [
+        'progressive-restart.jpg',
+        'progressive-gray.jpg',
+        'progressive-422.jpg',
+      ]) {
+        assertMeasured(fixture(name), 'jpg', 41, 23);
+      }
       // Bytes after EOI are not part of the image.
       assertMeasured(Buffer.concat([jpeg(8, 8), Buffer.from('trailing')]), 'jpg', 8, 8);
     });
