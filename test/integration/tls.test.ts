@@ -13,7 +13,8 @@ import type { PanelOutcome } from '../../src/editor/panels/runView';
 import type { ZoneCertificateReport } from '../../src/editor/zone/checkCertificates';
 import { startDnsServer } from '../support/dns-server';
 import { makeTestPki, type TestPki } from '../support/tls-pki';
-import { serveHttpsPage, serveTls, serveTlsByName, type Listening } from '../support/tls-server';
+import { serveHttpsPage, serveTls, type Listening } from '../support/tls-server';
+import { serveZoneTls, ZONE_TLS_PKI, zoneTlsRecords } from '../support/zone-tls';
 
 function label(node: ResultNode): string {
   const l = node.toTreeItem().label;
@@ -30,11 +31,7 @@ describe('TLS certificates in VS Code', function () {
 
   before(async function () {
     this.timeout(180_000);
-    pki = makeTestPki({
-      hostile: false,
-      names: ['good.zone.test', 'strict.zone.test'],
-      flawed: { 'soon.zone.test': 'expires_soon', 'old.zone.test': 'expired' },
-    });
+    pki = makeTestPki(ZONE_TLS_PKI);
     server = await serveTls(pki.loopback);
     site = await serveHttpsPage(
       pki.loopback,
@@ -136,33 +133,15 @@ describe('TLS certificates in VS Code', function () {
     // The command looks up port 443, as it must; a loopback address of its own (127/8) keeps
     // two runs on one machine apart. Binding 443 needs root (as CI runs) or the capability.
     const address = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
-    const names = ['good', 'soon', 'old', 'strict'].map((n) => `${n}.zone.test`);
     let tls: Listening;
     try {
-      tls = await serveTlsByName(Object.fromEntries(names.map((n) => [n, pki.leaves[n]])), {
-        host: address,
-        port: 443,
-      });
+      tls = await serveZoneTls(pki, { host: address, port: 443 });
     } catch (err) {
       if ((err as { code?: string }).code !== 'EACCES') throw err;
       console.log('      skipped: binding port 443 needs root or CAP_NET_BIND_SERVICE');
       this.skip();
     }
-    const dns = await startDnsServer({
-      records: [
-        ...names.map((name) => ({ name, type: 'A', data: address })),
-        {
-          name: 'zone.test',
-          type: 'CAA',
-          data: { flags: 0, tag: 'issue', value: 'hostlenstest.example' },
-        },
-        {
-          name: 'strict.zone.test',
-          type: 'CAA',
-          data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
-        },
-      ],
-    });
+    const dns = await startDnsServer({ records: zoneTlsRecords(address) });
     const zone = [
       '$ORIGIN zone.test.',
       '$TTL 300',

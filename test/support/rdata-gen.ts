@@ -347,6 +347,11 @@ export function constrained(r: Random, type: string, fields: string[]): string[]
       else if (fields[3] === '') fields[3] = bytes(r, 8).toString('base64');
       fields[1] = '3';
       break;
+    case 'KEYDATA':
+      // as KEY's, three fields on: flags 0xC000 go without a key, all others with one
+      if ((Number(fields[3]) & 0xc000) === 0xc000) fields[6] = '';
+      else if (fields[6] === '') fields[6] = bytes(r, 8).toString('base64');
+      break;
     case 'DNSKEY':
     case 'CDNSKEY':
       fields[1] = '3'; // RFC 4034 section 2.1.2: the protocol field is 3

@@ -6,9 +6,10 @@
 // answer in, not by whole replies of known servers. Each pattern is matched against one line
 // at a time, comment markers removed, so a phrase never spans a legal notice's sentences.
 //
-// Cost: about one read of the reply. The text is lower-cased once; one pass over it with a
-// table of the two first characters of the trigger words (TRIGGERS) finds the few lines that
-// hold one, and such a line meets only the patterns whose source spells a word it holds. Every
+// Cost: at most one read of the reply, up to the first line that answers. One pass over it
+// with a table of the first three characters of the trigger words (TRIGGERS), reading ASCII as
+// lower case in place, finds the few lines that hold one; such a line is lower-cased and meets
+// only the patterns whose source spells a word it holds. Every
 // quantifier in a pattern is bounded and a line is capped, so a line costs time linear in its
 // length. (Case-insensitive Unicode matching of the three long alternations on every line, as
 // before, took 2.7 ms on one .es reply, 170x the corpus median.) The phrases and the words
@@ -95,38 +96,54 @@ function startsAt(folded: string, i: number, d: number, t: Trigger): boolean {
  */
 function marksAt(folded: string, i: number, a: number, b: number, c: number, d: number): boolean {
   const slot = TRIPLE_SLOT[tripleHash(a, b, c)];
-  let marked = slot !== 0 && markAt(folded, i, d, slot);
+  let any = slot !== 0 && markAt(folded, i, d, slot);
   if (a >= 128) {
     const pair = PAIR_SLOT[pairHash(a, b)];
-    if (pair !== 0 && markAt(folded, i, d, pair)) marked = true;
+    if (pair !== 0 && markAt(folded, i, d, pair)) any = true;
   }
-  return marked;
+  return any;
 }
 
 /** Marks the patterns of the words of `slot` that start at folded[i]; whether any does. */
 function markAt(folded: string, i: number, d: number, slot: number): boolean {
-  let marked = false;
+  let any = false;
   for (const t of SLOT_WORDS[slot - 1]) {
     if (!startsAt(folded, i, d, t)) continue;
-    marked = true;
-    for (const p of t.patterns) tried[p] = stamp;
+    any = true;
+    mark(t.patterns);
   }
-  return marked;
+  return any;
 }
 
 /**
- * Marks the patterns whose words start in `folded[from, to)`: `tried[p] = stamp`, a new stamp
- * for each call. Whether it marked any.
+ * The patterns a line's words mark: `tried[p] === stamp`, and listed in marked[0, markedCount)
+ * so that a line meets only them. A new stamp for each line.
  */
 const tried = new Uint32Array(PATTERNS.length);
 let stamp = 0;
+const marked: number[] = [];
+let markedCount = 0;
 
-function markPatterns(folded: string, from: number, to: number): boolean {
+function newStamp(): void {
   if (++stamp === 0xffffffff) {
     tried.fill(0);
     stamp = 1;
   }
-  let marked = false;
+  markedCount = 0;
+}
+
+function mark(patterns: number[]): void {
+  for (const p of patterns) {
+    if (tried[p] === stamp) continue;
+    tried[p] = stamp;
+    marked[markedCount++] = p;
+  }
+}
+
+/** Marks the patterns whose words start in `folded[from, to)`; whether it marked any. */
+function markPatterns(folded: string, from: number, to: number): boolean {
+  newStamp();
+  let any = false;
   // Three characters are read at each position; past `safe` the third and fourth may be beyond
   // the text, and are read as 0 and -1 (the tail, at most three positions).
   const len = folded.length;
@@ -136,18 +153,71 @@ function markPatterns(folded: string, from: number, to: number): boolean {
   let i = from;
   for (; i < safe; i++) {
     const c = folded.charCodeAt(i + 2);
-    if (marksAt(folded, i, a, b, c, folded.charCodeAt(i + 3))) marked = true;
+    if (marksAt(folded, i, a, b, c, folded.charCodeAt(i + 3))) any = true;
     a = b;
     b = c;
   }
   for (; i + 1 < to; i++) {
     const c = i + 2 < len ? folded.charCodeAt(i + 2) : 0;
     const d = i + 3 < len ? folded.charCodeAt(i + 3) : -1;
-    if (marksAt(folded, i, a, b, c, d)) marked = true;
+    if (marksAt(folded, i, a, b, c, d)) any = true;
     a = b;
     b = c;
   }
-  return marked;
+  return any;
+}
+
+/** ASCII lower-cased as String.prototype.toLowerCase does it: A-Z to a-z, the rest as it is. */
+const ASCII_FOLD = new Uint8Array(128).map((_, c) => (c >= 65 && c <= 90 ? c + 32 : c));
+
+/**
+ * markPatterns over `text[from, to)` read as lower case, without folding it first: for a line of
+ * ASCII, which is most of a reply (its legal notice). 1 when it marked any pattern, 0 when none,
+ * -1 when the line holds another character (its words are read from the line folded whole, as
+ * toLowerCase may change its length: "İ"). Lower-casing a whole reply cost more than this scan
+ * where the reply held one character beyond Latin-1, which makes V8 fold it character by
+ * character.
+ */
+function markAscii(text: string, from: number, to: number): number {
+  newStamp();
+  let any = 0;
+  const len = text.length;
+  const a0 = from < len ? text.charCodeAt(from) : 0;
+  const b0 = from + 1 < len ? text.charCodeAt(from + 1) : 0;
+  if (a0 >= 128 || b0 >= 128) return -1;
+  let a = ASCII_FOLD[a0];
+  let b = ASCII_FOLD[b0];
+  for (let i = from; i + 1 < to; i++) {
+    const raw = i + 2 < len ? text.charCodeAt(i + 2) : 0;
+    if (raw >= 128) return -1;
+    const c = ASCII_FOLD[raw];
+    const slot = TRIPLE_SLOT[tripleHash(a, b, c)];
+    if (slot !== 0 && markFoldedAt(text, i, slot)) any = 1;
+    a = b;
+    b = c;
+  }
+  return any;
+}
+
+/** markAt on text read as lower-case ASCII. */
+function markFoldedAt(text: string, i: number, slot: number): boolean {
+  let any = false;
+  for (const t of SLOT_WORDS[slot - 1]) {
+    if (!foldedAt(text, i, t.word)) continue;
+    any = true;
+    mark(t.patterns);
+  }
+  return any;
+}
+
+/** Whether `word` (lower case) is at text[i], the text read as lower-case ASCII. */
+function foldedAt(text: string, i: number, word: string): boolean {
+  if (i + word.length > text.length) return false;
+  for (let k = 0; k < word.length; k++) {
+    const c = text.charCodeAt(i + k);
+    if (c >= 128 || ASCII_FOLD[c] !== word.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 /** A limit notice that says the answer follows in a reduced form is not a refusal. */
@@ -216,8 +286,13 @@ const KIND_RANGE: Record<ReplyKind, [number, number]> = {
 /** Whether a pattern of `kind` (one marked tried, or any when `all`) matches the folded line. */
 function says(kind: ReplyKind, folded: string, all: boolean): boolean {
   const [from, to] = KIND_RANGE[kind];
-  for (let p = from; p < to; p++) {
-    if ((all || tried[p] === stamp) && PATTERNS[p].re.test(folded)) return true;
+  if (all) {
+    for (let p = from; p < to; p++) if (PATTERNS[p].re.test(folded)) return true;
+    return false;
+  }
+  for (let k = 0; k < markedCount; k++) {
+    const p = marked[k];
+    if (p >= from && p < to && PATTERNS[p].re.test(folded)) return true;
   }
   return false;
 }
@@ -238,14 +313,13 @@ export function readLine(said: Said, line: string, folded: string, all = false):
 
 /**
  * The lines of `text[from, n)` that hold a trigger word, read in order up to the first refusal
- * or "not found". Each line's first
- * LINE_CHARS characters are scanned once for trigger words (in the folded text when folding
- * kept every offset, `folded` given; else the line folded alone, for a reply with "İ", which
- * lower-cases to two code units); a line that holds one meets the patterns it marked. A word
- * in the comment markers or running past the part that is read is marked too: that only tries
- * a pattern more, and the pattern decides.
+ * or "not found". Each line's first LINE_CHARS characters are scanned once for trigger words
+ * (markAscii; a line beyond ASCII is folded whole and scanned folded), and a line that holds one
+ * is folded and meets the patterns its words marked. A word in the comment markers or running
+ * past the part that is read is marked too: that only tries a pattern more, and the pattern
+ * decides.
  */
-function readReply(text: string, n: number, folded: string | undefined, from = 0): Said {
+function readReply(text: string, n: number, from = 0): Said {
   const said: Said = {};
   let start = from;
   while (start < n && said.refused === undefined && said.notFound === undefined) {
@@ -253,21 +327,13 @@ function readReply(text: string, n: number, folded: string | undefined, from = 0
     if (end < 0 || end > n) end = n;
     const lineStart = start;
     start = end + 1;
-    if (
-      folded !== undefined &&
-      !markPatterns(folded, lineStart, Math.min(end, lineStart + LINE_CHARS))
-    ) {
-      continue;
-    }
+    const ascii = markAscii(text, lineStart, Math.min(end, lineStart + LINE_CHARS));
+    if (ascii === 0) continue;
     const [b, e] = lineBounds(text, lineStart, end);
     if (b === e) continue;
     const line = text.slice(b, e);
-    if (folded !== undefined) {
-      readLine(said, line, folded.slice(b, e));
-      continue;
-    }
-    const foldedLine = line.toLowerCase();
-    if (markPatterns(foldedLine, 0, foldedLine.length)) readLine(said, line, foldedLine);
+    const folded = line.toLowerCase();
+    if (ascii > 0 || markPatterns(folded, 0, folded.length)) readLine(said, line, folded);
   }
   return said;
 }
@@ -287,7 +353,7 @@ export function opensWithNotFound(text: string): boolean {
   if (end < 0) end = text.length;
   // a comment or banner line (% # * > ; [ -) may be a notice's prose
   if (start === end || isLeadMark(text.charCodeAt(start))) return false;
-  const said = readReply(text.slice(0, end), end, undefined, start);
+  const said = readReply(text, end, start);
   return said.notFound !== undefined && said.refused === undefined;
 }
 
@@ -301,9 +367,7 @@ export function opensWithNotFound(text: string): boolean {
 export function classifyReply(text: string): Classified | undefined {
   // What a server says about the query comes before any megabyte of filler: only the first
   // CLASSIFY_BYTES are read.
-  const n = Math.min(text.length, CLASSIFY_BYTES);
-  const folded = (n === text.length ? text : text.slice(0, n)).toLowerCase();
-  const said = readReply(text, n, folded.length === n ? folded : undefined);
+  const said = readReply(text, Math.min(text.length, CLASSIFY_BYTES));
   if (said.refused !== undefined) return { kind: 'rate_limited', line: clean(said.refused) };
   if (said.notFound !== undefined) return { kind: 'not_found', line: clean(said.notFound) };
   if (said.reserved !== undefined) return { kind: 'reserved', line: clean(said.reserved) };

@@ -9,9 +9,11 @@
 //   (RRSIG) right after it;
 // - in an RRset, the records in the canonical order of their data (RFC 4034 section 6.3);
 // - NSEC3 records (and their signatures) after all others, as BIND keeps them in a tree apart;
-// - base64 and hex in pieces of 56 characters, hex and base32hex in capitals.
+// - base64 and hex in pieces of 56 characters, hex and base32hex in capitals;
+// - types BIND dumps in the RFC 3597 form (those it does not know, KEYDATA) as TYPEnnn \\# ...
 import { presentationText, splitLabels } from '../dns/names';
-import { parseRdata } from '../dns/rdata/text';
+import { genericText, parseRdata } from '../dns/rdata/text';
+import { specOf } from '../dns/rdata/types';
 import { tokenizeLine } from './lexer';
 import type { ZoneRecord } from './types';
 
@@ -66,15 +68,33 @@ export function printRecords(records: readonly ZoneRecord[]): string[] {
   for (const set of ordered) {
     const owner = presentationText(set.owner);
     const data = set.records.sort((a, b) => compareWire(a.wire, b.wire));
-    for (const r of data) lines.push(`${owner} ${set.ttl} IN ${r.type} ${bindStyle(r)}`);
+    for (const r of data) {
+      const generic = dumpedGeneric(r);
+      const type = generic ? `TYPE${r.typeCode}` : r.type;
+      const text = generic ? genericText(Buffer.from(r.wire, 'hex'), 'bind') : bindStyle(r);
+      lines.push(`${owner} ${set.ttl} IN ${type} ${text}`);
+    }
   }
   return lines;
+}
+
+/**
+ * Whether BIND's dump writes the record in the RFC 3597 form: a type the table does not have,
+ * or one BIND dumps so though it reads its form (KEYDATA).
+ */
+function dumpedGeneric(r: ZoneRecord): boolean {
+  const spec = specOf(r.typeCode);
+  return spec === undefined || spec.dumpsGeneric === true;
 }
 
 /** The record's data as BIND's dump writes it: its text read again in that style. */
 function bindStyle(r: ZoneRecord): string {
   const parsed = parseRdata(r.type, tokenizeLine(r.data).tokens, '.', 'bind');
-  return 'code' in parsed ? r.data : parsed.data;
+  if ('code' in parsed) return r.data;
+  // data of its type with no presentation of it (an AMTRELAY relay type past 3)
+  return parsed.data.startsWith('\\# ')
+    ? genericText(Buffer.from(parsed.wire, 'hex'), 'bind')
+    : parsed.data;
 }
 
 /**

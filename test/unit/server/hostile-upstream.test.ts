@@ -205,7 +205,7 @@ describe('hostile upstreams through hostlens serve (issue 29)', function () {
       'upstream_error',
     ],
     ...(['gif', 'jpg', 'webp', 'bmp', 'ico', 'avif'] as const).map((format): Case => [
-      `a ${format.toUpperCase()} that lies about its size`,
+      `${/^[aeio]/.test(format) ? 'an' : 'a'} ${format.toUpperCase()} that lies about its size`,
       () => `/meta/image${q({ url: `${web.address}/lying-image/${format}` })}`,
       'upstream_error',
     ]),

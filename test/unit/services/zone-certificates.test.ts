@@ -13,7 +13,8 @@ import {
 import type { DomainService } from '../../../src/contract/services';
 import { startDnsServer, type DnsFixture } from '../../support/dns-server';
 import { makeTestPki, type TestPki } from '../../support/tls-pki';
-import { serveSilence, serveTlsByName, type Listening } from '../../support/tls-server';
+import { serveSilence, type Listening } from '../../support/tls-server';
+import { serveZoneTls, ZONE_TLS_PKI, zoneTlsRecords } from '../../support/zone-tls';
 
 const ZONE = `$ORIGIN zone.test.
 $TTL 300
@@ -43,37 +44,9 @@ describe('certificates of zone names', function () {
 
   before(async function () {
     this.timeout(120_000);
-    pki = makeTestPki({
-      hostile: false,
-      names: ['good.zone.test', 'strict.zone.test'],
-      flawed: { 'soon.zone.test': 'expires_soon', 'old.zone.test': 'expired' },
-    });
-    server = await serveTlsByName({
-      'good.zone.test': pki.leaves['good.zone.test'],
-      'soon.zone.test': pki.leaves['soon.zone.test'],
-      'old.zone.test': pki.leaves['old.zone.test'],
-      'strict.zone.test': pki.leaves['strict.zone.test'],
-    });
-    dns = await startDnsServer({
-      records: [
-        ...['good', 'soon', 'old', 'strict'].map((n) => ({
-          name: `${n}.zone.test`,
-          type: 'A',
-          data: '127.0.0.1',
-        })),
-        // RFC 8659: the zone allows the test CA; strict names another CA of its own
-        {
-          name: 'zone.test',
-          type: 'CAA',
-          data: { flags: 0, tag: 'issue', value: 'hostlenstest.example' },
-        },
-        {
-          name: 'strict.zone.test',
-          type: 'CAA',
-          data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
-        },
-      ],
-    });
+    pki = makeTestPki(ZONE_TLS_PKI);
+    server = await serveZoneTls(pki);
+    dns = await startDnsServer({ records: zoneTlsRecords('127.0.0.1') });
     domain = new EmbeddedServices({ extraCa: [pki.ca] });
   });
   after(async () => {

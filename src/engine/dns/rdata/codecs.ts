@@ -14,7 +14,15 @@ import { name } from './name-field';
 import { fail, type Token, type WireReader } from './reader';
 import { decodeSvcParams, encodeSvcParams } from './svcb';
 import { parseTtl } from './ttl';
-import { ALGORITHMS, coveredType, typeCode, typeMnemonic, typeName, type FieldKind } from './types';
+import {
+  ALGORITHMS,
+  coveredType,
+  printedTypeName,
+  typeCode,
+  typeMnemonic,
+  typeName,
+  type FieldKind,
+} from './types';
 import { WireWriter } from './writer';
 import type { FieldCodec } from './field-codec';
 
@@ -264,15 +272,16 @@ function sigTime(text: string): number | undefined {
 
 function readSigTime(text: string): number | undefined {
   if (/^\d{14}$/.test(text)) {
-    const ms = Date.UTC(
-      Number(text.slice(0, 4)),
-      Number(text.slice(4, 6)) - 1,
-      Number(text.slice(6, 8)),
-      Number(text.slice(8, 10)),
-      Number(text.slice(10, 12)),
-      Number(text.slice(12, 14)),
+    const [year, month, day, hour, minute, second] = [0, 4, 6, 8, 10, 12].map((at) =>
+      Number(text.slice(at, at === 0 ? 4 : at + 2)),
     );
-    return Number.isNaN(ms) ? undefined : (ms / 1000) % 2 ** 32;
+    // each field in its range, as BIND's dns_time64_fromtext holds them (a leap second, 60,
+    // counts into the next minute)
+    const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    if (month < 1 || month > 12 || day < 1 || day > days) return undefined;
+    if (hour > 23 || minute > 59 || second > 60) return undefined;
+    const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+    return (ms / 1000) % 2 ** 32;
   }
   if (/^\d{1,10}$/.test(text) && Number(text) <= 4294967295) return Number(text);
   return undefined;
@@ -503,7 +512,7 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
     missing: 'a type',
     code: 'unknown-type',
     parse: coveredType,
-    text: typeName,
+    text: printedTypeName,
     asText: true,
   }),
   // SIG's covered type, printed as a bare number when it has no mnemonic (as BIND prints it)
@@ -700,13 +709,13 @@ export const CODECS: Record<FieldKind, FieldCodec> = {
       r.index = r.tokens.length;
       const sorted = [...codes].sort((a, b) => a - b);
       out.octets(typeBitmap(sorted));
-      return sorted.map(typeName).join(' ');
+      return sorted.map(printedTypeName).join(' ');
     },
     print(w, out) {
       const from = w.at;
       const codes = bitmapTypes(w);
       copy(out, w.message.subarray(from, w.at));
-      return codes.map(typeName).join(' ');
+      return codes.map(printedTypeName).join(' ');
     },
     value: (w) => bitmapTypes(w).map(typeName),
   }),

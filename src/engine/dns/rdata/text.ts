@@ -190,11 +190,15 @@ function joinFields(fields: string[]): string {
   return text;
 }
 
-/** The RFC 3597 text of record data the table cannot read. */
-export function genericText(wire: Uint8Array): string {
+/**
+ * The RFC 3597 text of record data the table cannot read: hex in capitals, as BIND prints it,
+ * and in the 'bind' style in pieces of 56 digits, as its master-file dump writes them.
+ */
+export function genericText(wire: Uint8Array, style?: 'bind'): string {
   if (wire.length === 0) return '\\# 0';
-  // hex in capitals, as BIND prints it
-  return `\\# ${wire.length} ${Buffer.from(wire).toString('hex').toUpperCase()}`;
+  const hex = Buffer.from(wire).toString('hex').toUpperCase();
+  if (style !== 'bind') return `\\# ${wire.length} ${hex}`;
+  return `\\# ${wire.length} ${(hex.match(/.{1,56}/g) ?? []).join(' ')}`;
 }
 
 /**

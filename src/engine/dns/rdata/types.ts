@@ -78,6 +78,11 @@ export interface TypeSpec {
    * canonical texts and the data's wire length: what breaks it, or undefined.
    */
   check?(fields: string[], wireLength: number): { code: string; message: string } | undefined;
+  /**
+   * whether BIND's master-file dump writes the type as TYPEnnn in the RFC 3597 form, though it
+   * reads its own form (KEYDATA, a type of BIND's private range)
+   */
+  dumpsGeneric?: boolean;
   rfc: string;
   summary: string;
 }
@@ -437,6 +442,16 @@ export const TYPES: Record<string, TypeSpec> = {
   IPN: entry(264, 'node:u64', 'draft-johnson-dns-ipn-cla', 'bundle protocol node number'),
   TA: entry(32768, DS, 'IANA (Weiler)', 'DNSSEC trust authority', { check: digestLength }),
   DLV: entry(32769, DS, 'RFC 4431', 'lookaside validation (obsolete)', { check: digestLength }),
+  // BIND's own type in the private range (RFC 6895 section 3.1), the state of an RFC 5011
+  // trust anchor in its managed-keys zones: three times, then a DNSKEY's data
+  KEYDATA: entry(
+    65533,
+    'refresh:date addHoldDown:date removeHoldDown:date flags:u16 protocol:u8 algorithm:alg key:base64-opt',
+    'BIND (private use)',
+    "RFC 5011 trust anchor state (BIND's managed-keys zones)",
+    // the key's flags as KEY's: 0xC000 goes without a key (BIND reads it so)
+    { dumpsGeneric: true, check: (fields) => keyPresence(fields.slice(3)) },
+  ),
   // Older and rarer types, with the field kinds of composite.ts
   WKS: entry(
     11,
@@ -527,14 +542,14 @@ const BY_CODE = new Map([
   ...Object.entries(MNEMONICS_ONLY).map(([name, code]) => [code, name] as const),
   ...Object.entries(TYPES).map(([name, spec]) => [spec.code, name] as const),
 ]);
+const SPEC_BY_CODE = new Map(Object.values(TYPES).map((spec) => [spec.code, spec]));
 const BY_NAME = new Map(Object.entries(TYPES).map(([name, spec]) => [name, spec.code]));
 const MNEMONIC_CODES = new Map(Object.entries(MNEMONICS_ONLY));
 const SPECS = new Map(Object.entries(TYPES));
 
 /** The spec of a type by its code, undefined for a type the table does not have. */
 export function specOf(code: number): TypeSpec | undefined {
-  const name = BY_CODE.get(code);
-  return name === undefined ? undefined : SPECS.get(name);
+  return SPEC_BY_CODE.get(code);
 }
 
 /** The fields of a type by its mnemonic (a map: looked up once per record). */
@@ -601,6 +616,14 @@ export function typeName(code: number): string {
 }
 
 /**
+ * A type as record data names it in print (bit maps, covered types): its mnemonic, but TYPEnnn
+ * for a type BIND dumps in the RFC 3597 form (KEYDATA), as BIND prints it there too.
+ */
+export function printedTypeName(code: number): string {
+  return SPEC_BY_CODE.get(code)?.dumpsGeneric === true ? `TYPE${code}` : typeName(code);
+}
+
+/**
  * A type a record names (covered by a signature, synchronised): a mnemonic, TYPEnnn, or a bare
  * number, which BIND reads there too (not in the NSEC bit maps).
  */
@@ -611,7 +634,7 @@ export function coveredType(text: string): number | { failure: string } {
 
 /** A type's mnemonic, or its number when it has none. */
 export function typeMnemonic(code: number): string {
-  const name = typeName(code);
+  const name = printedTypeName(code);
   return name.startsWith('TYPE') ? String(code) : name;
 }
 

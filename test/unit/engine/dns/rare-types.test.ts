@@ -110,12 +110,25 @@ describe('engine/dns rare record types', () => {
       ['TYPE128', '\\# 0', 'meta-type'],
       ['TYPE0', '\\# 0', 'meta-type'],
       ['SSHFP', '1 1 0123', 'bad-digest'],
+      // BIND's times: each field in its range (dns_time64_fromtext), February 29 in leap years only
+      ['RRSIG', 'A 13 2 300 20300230000000 20300101000000 1 a. AAAA', 'bad-time'],
+      ['RRSIG', 'A 13 2 300 20300101240000 20300101000000 1 a. AAAA', 'bad-time'],
+      ['KEYDATA', '20301301000000 20300101000000 20300101000000 257 3 8 AwEA', 'bad-time'],
+      // KEYDATA's key as KEY's: only flags 0xC000 go without one
+      ['KEYDATA', '20300101000000 20300101000000 20300101000000 257 3 8', 'missing-rdata'],
+      ['KEYDATA', '20300101000000 20300101000000 20300101000000 49152 3 8 AwEA', 'extra-rdata'],
     ];
     for (const [type, text, code] of cases)
       assert.equal(read(type, text), `error ${code}`, `${type} ${text}`);
   });
 
   it('prints wire data with no presentation of its type in the RFC 3597 form, as BIND does', () => {
+    // KEYDATA (BIND's private 65533) it reads in its own form and dumps as TYPE65533 \\# ...
+    assert.equal(
+      read('KEYDATA', '20300101000000 20300101000000 19700101000000 257 3 8 AwEA'),
+      '20300101000000 20300101000000 19700101000000 257 3 8 AwEA',
+    );
+    assert.equal(read('NSEC', 'a. A KEYDATA'), 'a. A TYPE65533');
     const relayType4 = Buffer.from('0a04', 'hex');
     const printed = printRdata(relayType4, 0, relayType4.length, TYPES.AMTRELAY, true);
     assert.equal(printed.text, '\\# 2 0A04');
