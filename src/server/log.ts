@@ -32,8 +32,8 @@ export interface NoticeEvent {
 
 export type LogEvent = AccessEvent | ClientErrorEvent | NoticeEvent;
 
-export function formatLog(event: LogEvent, format: LogFormat, now = new Date()): string {
-  const time = now.toISOString();
+export function formatLog(event: LogEvent, format: LogFormat, now?: Date): string {
+  const time = now === undefined ? isoNow() : now.toISOString();
   if (format === 'json') return JSON.stringify({ time, ...event });
   switch (event.kind) {
     case 'access':
@@ -46,6 +46,19 @@ export function formatLog(event: LogEvent, format: LogFormat, now = new Date()):
   }
 }
 
+// The time of the last line, reused by the lines of the same millisecond.
+let lastMs = Number.NaN;
+let lastIso = '';
+
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 /** Every parameter an operation takes: only their values are worth logging. */
 const KNOWN_PARAMS = new Set(OPERATIONS.flatMap((op) => op.params.map((p) => p.name)));
 
@@ -55,13 +68,51 @@ const KNOWN_PARAMS = new Set(OPERATIONS.flatMap((op) => op.params.map((p) => p.n
  * value holding one of the service's tokens, raw or percent-encoded, is hidden too.
  */
 export function loggedTarget(target: string, tokens: readonly string[]): string {
+  return loggableAsIs(target, tokens) ? target : targetByParts(target, tokens);
+}
+
+function holdsToken(text: string, tokens: readonly string[]): boolean {
+  return tokens.some((t) => t !== '' && text.includes(t));
+}
+
+/**
+ * Whether targetByParts would leave the target as it is: no token in the whole of it, raw or
+ * decoded, and only parameters an operation takes. A token in any part of the target is in the
+ * whole, and decoding the whole decodes each part alike (an escape never spans the `?`, `&` and
+ * `=` between parts; when any escape is malformed the parts are looked at one by one), so the
+ * common request is logged after two scans and no copies.
+ */
+function loggableAsIs(target: string, tokens: readonly string[]): boolean {
+  let plain = target;
+  if (target.includes('%') || target.includes('+')) {
+    try {
+      plain = decodeURIComponent(target.replace(/\+/g, ' '));
+    } catch {
+      return false;
+    }
+  }
+  if (holdsToken(target, tokens) || (plain !== target && holdsToken(plain, tokens))) return false;
+  const q = target.indexOf('?');
+  if (q < 0) return true;
+  for (let at = q + 1; at <= target.length;) {
+    let end = target.indexOf('&', at);
+    if (end < 0) end = target.length;
+    const eq = target.indexOf('=', at);
+    // A name spelt with escapes is not one of ours as written: the parts decide.
+    if (!KNOWN_PARAMS.has(target.slice(at, eq >= 0 && eq < end ? eq : end))) return false;
+    at = end + 1;
+  }
+  return true;
+}
+
+/** loggedTarget part by part: the path, then each parameter's name and value. */
+export function targetByParts(target: string, tokens: readonly string[]): string {
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
-  const hide = (text: string): boolean => tokens.some((t) => t !== '' && text.includes(t));
   // Raw and decoded: a token may arrive percent-encoded.
-  const hideEither = (raw: string, plain: string): boolean =>
-    hide(raw) || (plain !== raw && hide(plain));
-  if (hideEither(path, decoded(path))) return '[hidden]';
+  const hide = (raw: string, plain: string): boolean =>
+    holdsToken(raw, tokens) || (plain !== raw && holdsToken(plain, tokens));
+  if (hide(path, decoded(path))) return '[hidden]';
   if (q < 0) return path;
   const pairs = target
     .slice(q + 1)
@@ -71,8 +122,8 @@ export function loggedTarget(target: string, tokens: readonly string[]): string 
       const name = eq < 0 ? pair : pair.slice(0, eq);
       const value = eq < 0 ? '' : pair.slice(eq + 1);
       const plainName = decoded(name);
-      if (hideEither(name, plainName)) return '[hidden]';
-      if (!KNOWN_PARAMS.has(plainName) || hideEither(value, decoded(value))) {
+      if (hide(name, plainName)) return '[hidden]';
+      if (!KNOWN_PARAMS.has(plainName) || hide(value, decoded(value))) {
         return `${name}=[hidden]`;
       }
       return pair;

@@ -65,58 +65,70 @@ const ENTER = `${PRELUDE}
 return enter(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3])
 `;
 
-// What valid requests need before any work, for a batch of them in one round trip. KEYS, three
-// a request: bucket, open set, cache entry ('' when the cache is off); ARGV: burst, per ms, max,
-// lease ms, then one member a request. Each request in order, as if alone: its rate first, then
-// its cached answer, then a slot. One reply a request: {0, tokens left} when the rate refuses,
-// {1, answer} for a cached answer (no slot taken), {2} when the concurrency budget refuses, {3}
-// when a slot was taken.
+// What valid requests need before any work, for a batch of them in one round trip. KEYS: the
+// bucket and open set of each token asked for (KEYS[2t - 1], KEYS[2t] for token t), then the
+// cache entries asked for. ARGV: burst, per ms, max, lease ms, the instance's member prefix, the
+// batch's first sequence number, the number of tokens, and the requests as "token entry" pairs
+// (entry 0 when the cache is not asked). Each request in order, as if alone: its rate first,
+// then its cached answer, then a slot (member prefix:sequence). Each bucket is read and written
+// once, each entry read once. Returns {outcomes, refs, values}: a request's outcome (0 the rate
+// refused, 1 a cached answer, 2 the concurrency budget refused, 3 a slot taken) and, for 0 and
+// 1, where its tokens left or its answer are in values: an answer goes back once, however many
+// requests of the batch it answers.
 const ADMIT = `${PRELUDE}
 local burst, per_ms = tonumber(ARGV[1]), tonumber(ARGV[2])
 local max, lease = tonumber(ARGV[3]), tonumber(ARGV[4])
+local member, seq, token_count = ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7])
 local buckets = {}
-local answers = {}
-local replies = {}
-for i = 1, #KEYS / 3 do
-  local bucket, open, entry = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
-  local tokens = buckets[bucket] or refill(bucket, burst, per_ms)
+local answer_at = {}
+local outcomes, refs, values = {}, {}, {}
+local i = 0
+for t, e in string.gmatch(ARGV[8], '(%d+) (%d+)') do
+  i = i + 1
+  t, e = tonumber(t), tonumber(e)
+  local tokens = buckets[t] or refill(KEYS[2 * t - 1], burst, per_ms)
+  local outcome, ref = 3, 0
   if tokens < 1 then
-    replies[i] = {0, tostring(tokens)}
+    values[#values + 1] = tostring(tokens)
+    outcome, ref = 0, #values
   else
     tokens = tokens - 1
-    local cached = false
-    if entry ~= '' then
-      cached = answers[entry]
-      if cached == nil then
-        cached = redis.call('GET', entry)
-        answers[entry] = cached
+    local at = false
+    if e > 0 then
+      at = answer_at[e]
+      if at == nil then
+        local cached = redis.call('GET', KEYS[2 * token_count + e])
+        at = false
+        if cached then
+          values[#values + 1] = cached
+          at = #values
+        end
+        answer_at[e] = at
       end
     end
-    if cached then
-      replies[i] = {1, cached}
-    elseif enter(open, max, lease, ARGV[4 + i]) == 1 then
-      replies[i] = {3}
-    else
-      replies[i] = {2}
+    if at then
+      outcome, ref = 1, at
+    elseif enter(KEYS[2 * t], max, lease, member .. ':' .. (seq + i - 1)) == 0 then
+      outcome = 2
     end
   end
-  buckets[bucket] = tokens
+  buckets[t] = tokens
+  outcomes[i], refs[i] = outcome, ref
 end
-for bucket, tokens in pairs(buckets) do
-  store(bucket, tokens, burst, per_ms)
+for t, tokens in pairs(buckets) do
+  store(KEYS[2 * t - 1], tokens, burst, per_ms)
 end
-return replies
+return {outcomes, refs, values}
 `;
 
-type AdmitReply = [0, string] | [1, string] | [2] | [3];
+/** ADMIT's reply: each request's outcome and reference into the values. */
+type AdmitReply = [outcomes: number[], refs: number[], values: string[]];
 
 /** An admission waiting for its batch to go to Redis. */
 interface Waiting {
   key: string;
   /** '' when the cache is off */
   cacheKey: string;
-  /** The request's entry in the token's open set, should it take a slot. */
-  member: string;
   resolve: (admission: Admission) => void;
   reject: (err: unknown) => void;
 }
@@ -132,7 +144,7 @@ interface LimitCommands {
   hostlensTake(key: string, burst: number, perMs: number): Promise<[number, string]>;
   hostlensEnter(key: string, max: number, leaseMs: number, member: string): Promise<number>;
   /** numberOfKeys first: a batch has three keys a request. */
-  hostlensAdmit(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<AdmitReply[]>;
+  hostlensAdmit(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<AdmitReply>;
 }
 
 export class SharedLimits implements TokenLimits {
@@ -197,8 +209,7 @@ export class SharedLimits implements TokenLimits {
   admit(key: string, cacheKey: string | undefined): Promise<Admission> {
     if (!this.redis.usable) return this.local.admit(key);
     return new Promise<Admission>((resolve, reject) => {
-      const member = `${this.instance}:${++this.seq}`;
-      this.waiting.push({ key, cacheKey: cacheKey ?? '', member, resolve, reject });
+      this.waiting.push({ key, cacheKey: cacheKey ?? '', resolve, reject });
       if (this.waiting.length === 1) setImmediate(this.sendWaiting);
       else if (this.waiting.length >= MAX_BATCH) this.sendWaiting();
     });
@@ -210,38 +221,64 @@ export class SharedLimits implements TokenLimits {
     if (batch.length === 0) return;
     this.waiting = [];
     if (!this.redis.usable) return this.admitLocally(batch);
-    const { burst, perMs } = this.local.rate;
-    const keys: string[] = [];
-    const members: string[] = [];
+    // Each token's keys and each cache entry once, however many requests name them.
+    const tokenAt = new Map<string, number>();
+    const entryAt = new Map<string, number>();
+    const tokenKeys: string[] = [];
+    const entryKeys: string[] = [];
+    let requests = '';
     for (const one of batch) {
-      keys.push(this.rateKey(one.key), this.openKey(one.key), one.cacheKey);
-      members.push(one.member);
+      let t = tokenAt.get(one.key);
+      if (t === undefined) {
+        t = tokenAt.size + 1;
+        tokenAt.set(one.key, t);
+        tokenKeys.push(this.rateKey(one.key), this.openKey(one.key));
+      }
+      let e = one.cacheKey === '' ? 0 : entryAt.get(one.cacheKey);
+      if (e === undefined) {
+        e = entryAt.size + 1;
+        entryAt.set(one.cacheKey, e);
+        entryKeys.push(one.cacheKey);
+      }
+      requests += `${t} ${e} `;
     }
+    const firstSeq = this.seq + 1;
+    this.seq += batch.length;
+    const { burst, perMs } = this.local.rate;
     this.commands
       .hostlensAdmit(
-        keys.length,
-        ...keys,
+        tokenKeys.length + entryKeys.length,
+        ...tokenKeys,
+        ...entryKeys,
         burst,
         perMs,
         this.local.budget.max,
         this.leaseMs,
-        ...members,
+        this.instance,
+        firstSeq,
+        tokenAt.size,
+        requests,
       )
       .then(
-        (replies) => batch.forEach((one, i) => this.settle(one, replies[i])),
+        ([outcomes, refs, values]) => {
+          batch.forEach((one, i) => {
+            const outcome = outcomes[i];
+            const value = values[refs[i] - 1];
+            if (outcome === 0) one.reject(rateRefusal(Number(value), perMs));
+            else if (outcome === 1) one.resolve({ cached: value });
+            else if (outcome === 2) one.reject(concurrencyRefusal(this.local.budget.max));
+            else {
+              const member = `${this.instance}:${firstSeq + i}`;
+              one.resolve({ leave: this.leaver(this.openKey(one.key), member) });
+            }
+          });
+        },
         (err: unknown) => {
           this.redis.failed(err);
           this.admitLocally(batch);
         },
       );
   };
-
-  private settle(one: Waiting, reply: AdmitReply): void {
-    if (reply[0] === 0) one.reject(rateRefusal(Number(reply[1]), this.local.rate.perMs));
-    else if (reply[0] === 1) one.resolve({ cached: reply[1] });
-    else if (reply[0] === 2) one.reject(concurrencyRefusal(this.local.budget.max));
-    else one.resolve({ leave: this.leaver(this.openKey(one.key), one.member) });
-  }
 
   /** Redis failed or went away: this instance's limits decide, as for any request meanwhile. */
   private admitLocally(batch: Waiting[]): void {

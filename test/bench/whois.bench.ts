@@ -3,7 +3,10 @@
 // whoiser's parseDomainWhois: time per reply (median of alternating rounds; the fastest round
 // beside it), the ratio (whoiser / ours, target >= 5), and for whois-parser each parser's field
 // agreement with its expectations. A second row per corpus times every reply alone and names
-// the slowest against the corpus median (target: none over 10x).
+// the slowest against the corpus median (target: none over 10x). Both sides make their full
+// parse call on the same strings: for a reply without data ours classifies it and throws the
+// contract's LookupError (not_found, rate_limited), caught here; whoiser returns its label map
+// and does not tell a free name from a registered one.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 
 export interface RedisFixture {
   url: string;
@@ -104,4 +105,26 @@ export async function startRedisServer(): Promise<RedisFixture> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The commands clients send while `run` runs, lower-cased, as MONITOR shows them: each with its
+ * source, a client's address or "lua" for what a script runs on the server (left out here).
+ */
+export async function commandsSentDuring(url: string, run: () => Promise<void>): Promise<string[]> {
+  const client = new Redis(url);
+  const monitor = await client.monitor();
+  const sent: string[] = [];
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source !== 'lua') sent.push(String(args[0]).toLowerCase());
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 50));
+    await run();
+    await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    monitor.disconnect();
+    client.disconnect();
+  }
+  return sent;
 }
