@@ -7,7 +7,7 @@ import type { LinkRecheck } from '../../src/editor/commands/checkLinksInWorkspac
 import type { HostLensApi } from '../../src/editor/extension';
 import type { CheckReport } from '../../src/services/check/index';
 import { startTestWeb, type TestWeb } from '../unit/services/check/test-web';
-import { askProviders } from '../support/editor-requests';
+import { codeActionsUntil } from '../support/editor-requests';
 
 describe('Check Links in Workspace', function () {
   this.timeout(60000);
@@ -97,19 +97,22 @@ describe('Check Links in Workspace', function () {
     const document = await vscode.workspace.openTextDocument(readme());
     await vscode.window.showTextDocument(document);
     const moved = new vscode.Range(3, 7, 3, 8);
-    const actions = await askProviders<vscode.CodeAction[]>(
-      'vscode.executeCodeActionProvider',
-      document.uri,
-      moved,
+    const actions = await codeActionsUntil(document.uri, moved, (list) =>
+      list.some((a) => a.title.startsWith('Replace with')),
     );
     const replace = actions.find((a) => a.title.startsWith('Replace with'));
-    assert.ok(replace?.edit, actions.map((a) => a.title).join(', '));
+    assert.ok(
+      replace?.edit,
+      `${actions.map((a) => a.title).join(', ')}; line 4: ${document.lineAt(3).text}; its problems: ${problems(
+        document.uri,
+      )
+        .filter((p) => p.startsWith('4:'))
+        .join(', ')}`,
+    );
     assert.ok(await vscode.workspace.applyEdit(replace.edit));
     assert.equal(document.lineAt(3).text, `Moved: http://good.test:${testWeb.web.port}/ok`);
-    const soon = await askProviders<vscode.CodeAction[]>(
-      'vscode.executeCodeActionProvider',
-      document.uri,
-      new vscode.Range(11, 6, 11, 7),
+    const soon = await codeActionsUntil(document.uri, new vscode.Range(11, 6, 11, 7), (list) =>
+      list.some((a) => a.title.startsWith('Open WHOIS')),
     );
     const whois = soon.find((a) => a.title === 'Open WHOIS of soon-hostlens-fixture.com');
     assert.ok(whois, soon.map((a) => a.title).join(', '));
@@ -124,8 +127,12 @@ describe('Check Links in Workspace', function () {
     const document = await vscode.workspace.openTextDocument(readme());
     const editor = await vscode.window.showTextDocument(document);
     // The redirect was fixed above; now break a link and save.
-    await editor.edit((e) =>
+    const edited = await editor.edit((e) =>
       e.insert(new vscode.Position(1, 0), `[new](http://good.test:${testWeb.web.port}/gone) `),
+    );
+    assert.ok(
+      edited && document.isDirty,
+      `the edit applied (${edited}, dirty ${document.isDirty})`,
     );
     // On save no command argument names the nameserver: the setting does. The extension
     // reads settings when VS Code announces the change, which may come after update()
@@ -152,7 +159,11 @@ describe('Check Links in Workspace', function () {
       });
     });
     try {
-      assert.ok(await document.save(), 'the document was saved');
+      const before = `dirty ${document.isDirty}, version ${document.version}`;
+      assert.ok(
+        await document.save(),
+        `the document was saved (before: ${before}; after: dirty ${document.isDirty}, saves seen: ${saves.length})`,
+      );
       const result = await stage(
         rechecked,
         () =>

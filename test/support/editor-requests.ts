@@ -22,3 +22,26 @@ export async function askProviders<T>(command: string, ...args: unknown[]): Prom
     }
   }
 }
+
+/**
+ * Code actions at a range, asked until `wanted` finds what it looks for (or 10 s pass; then the
+ * last answer, for the test's assertion to show). A cancelled request does not always throw:
+ * VS Code drops the actions of the providers that had not answered when the set of providers
+ * changed, and returns the others' (the Markdown extension registers its own while it starts).
+ */
+export async function codeActionsUntil(
+  uri: vscode.Uri,
+  range: vscode.Range,
+  wanted: (actions: vscode.CodeAction[]) => boolean,
+): Promise<vscode.CodeAction[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const actions = await askProviders<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      uri,
+      range,
+    );
+    if (wanted(actions) || Date.now() > deadline) return actions;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
