@@ -164,8 +164,11 @@ export class SharedLimits implements TokenLimits {
     redis.client.defineCommand('hostlensAdmit', { lua: ADMIT });
     // A batch is already one command for many requests: it goes out as soon as it is made
     // rather than wait another turn for the client's own pipeline.
+    // A slot's release goes out at once too: were it left for the pipeline's next turn, an
+    // admission batch sent first would still count that slot as open and refuse a request the
+    // budget has room for (50 clients under a budget of 64 were refused this way).
     redis.client.options.autoPipeliningIgnoredCommands ??= [];
-    redis.client.options.autoPipeliningIgnoredCommands.push('hostlensAdmit');
+    redis.client.options.autoPipeliningIgnoredCommands.push('hostlensAdmit', 'zrem');
     this.commands = redis.client as unknown as LimitCommands;
   }
 

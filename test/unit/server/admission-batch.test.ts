@@ -134,6 +134,20 @@ describe('batched admissions through Redis', function () {
     assert.equal(await outcome(shared.admit('t', undefined)), 'slot');
   });
 
+  it('counts a slot freed before a request asks as free, even when its batch was already due', async () => {
+    // Under load a turn often reads another request first (its batch is then due), then ends a
+    // request (its slot is released), then reads a request for that slot. The release came
+    // before the ask: the batch must not overtake it (50 clients under a budget of 64 were
+    // refused when releases waited for the client's pipeline).
+    const shared = await limits(100, 1);
+    const first = await shared.admit('t', undefined);
+    assert.ok(first.cached === undefined);
+    const other = outcome(shared.admit('u', undefined));
+    first.leave();
+    const next = outcome(shared.admit('t', undefined));
+    assert.deepEqual(await Promise.all([other, next]), ['slot', 'slot']);
+  });
+
   it('splits a turn of more admissions than a batch holds, and decides every one', async () => {
     const shared = await limits(250, 1_000);
     let outcomes: Outcome[] = [];
