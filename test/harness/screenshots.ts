@@ -10,6 +10,8 @@ import { EmbeddedServices } from '../../src/services/embedded';
 import { startDemoFixtures, WORKSPACE } from './fixtures';
 import { makeTestPki } from '../support/tls-pki';
 import { serveHttpsPage, serveTls } from '../support/tls-server';
+import { startDnsServer } from '../support/dns-server';
+import { serveZoneTls, ZONE_TLS_PKI, zoneTlsRecords } from '../support/zone-tls';
 
 const root = path.resolve(__dirname, '..', '..');
 const outDir = path.join(root, 'screenshots');
@@ -23,6 +25,9 @@ const workspace = WORKSPACE;
 type Shot = (page: Page) => Promise<Clip | void>;
 type Clip = { x: number; y: number; width: number; height: number };
 const SHOT_TOKEN = 'screenshot-token-0123456789abcdef';
+/** The hover-TLS shot's nameserver and the address its names have (port 53 and 443 there). */
+const TLS_HOVER_NAMESERVER = '127.53.0.2';
+const TLS_HOVER_ADDRESS = '127.44.0.1';
 
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
@@ -98,6 +103,32 @@ async function main(): Promise<void> {
       await tlsServer.close();
       await expiredSite.close();
       pki.close();
+    }
+    // The hover's TLS line: a name of a second loopback nameserver (port 53 of its own address)
+    // whose A record points at port 443 of another loopback address, where a TLS listener
+    // serves each name's certificate from a test PKI the settings trust (one expires soon).
+    // Port 443, like 53, needs root: without it there is no such shot.
+    const zonePki = makeTestPki(ZONE_TLS_PKI);
+    const zoneTls = await serveZoneTls(zonePki, { host: TLS_HOVER_ADDRESS, port: 443 }).catch(
+      () => undefined,
+    );
+    const zoneDns = await startDnsServer({
+      records: zoneTlsRecords(TLS_HOVER_ADDRESS),
+      // Authoritative for zone.test alone, as Knot or NSD would be: it refuses other names.
+      behaviour: ({ name }) => (/(?:^|\.)zone\.test\.?$/i.test(name) ? undefined : 'refused'),
+      host: TLS_HOVER_NAMESERVER,
+      port: 53,
+    }).catch(() => undefined);
+    try {
+      if (zoneTls && zoneDns) {
+        await session(env, zoneDns.host, 'Default Dark Modern', [['34-hover-tls', hoverTlsLine]], {
+          'hostlens.tls.caFiles': [zonePki.caFile],
+        });
+      } else console.log('34-hover-tls: not taken (ports 443 and 53 need root)');
+    } finally {
+      await zoneTls?.close();
+      await zoneDns?.close();
+      zonePki.close();
     }
     // The remote backend: first with no token, then with one typed into the password box.
     await session(
@@ -493,6 +524,38 @@ async function zoneCompareUnreachable(page: Page): Promise<void> {
     .waitFor({ state: 'visible', timeout: 30000 });
   await page.mouse.move(900, 500);
   await page.waitForTimeout(1000);
+}
+
+/** A hover on a name whose certificate expires soon: the TLS line under its addresses. */
+async function hoverTlsLine(page: Page): Promise<void> {
+  // A zone file starts HostLens; the hover is then on a new, untitled file (every language).
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('shop.test.zone');
+  await page.waitForTimeout(800);
+  await page.keyboard.press('Enter');
+  await page.locator('.view-line').first().waitFor({ state: 'visible', timeout: 20000 });
+  // Not runCommand: the palette puts "Compare New Untitled Text Files" first.
+  await page.keyboard.press('F1');
+  await input.fill('>File: New Untitled Text File');
+  const row = page
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'New Untitled Text File' })
+    .filter({ hasNotText: 'Compare' })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 20000 });
+  await row.click();
+  await page.waitForTimeout(800);
+  await page.keyboard.type('soon.zone.test');
+  const target = page.locator('.view-line span', { hasText: /^soon\.zone\.test$/ }).first();
+  await target.waitFor({ state: 'visible', timeout: 20000 });
+  await page.waitForTimeout(1000);
+  await target.hover();
+  await page.locator('.monaco-hover-content', { hasText: 'TLS' }).first().waitFor({
+    state: 'visible',
+    timeout: 30000,
+  });
+  await page.waitForTimeout(1500);
 }
 
 /** Show TLS Certificate on HOST:PORT, the chain and the leaf's details expanded. */
