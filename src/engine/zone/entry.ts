@@ -1,8 +1,7 @@
 // One entry of a master file (a record or a directive, possibly spread over lines by
 // parentheses) parsed against the context the entries before it left: origin, $TTL, the last
 // owner and TTL (RFC 1035 section 5.1, RFC 2308 section 4).
-import type { LineTokens, ScannedEntry, Token } from './lexer';
-import { scanEntry, tokenizeLine } from './lexer';
+import { emptyScannedEntry, scanEntry, tokenizeLine, type LineTokens, type Token } from './lexer';
 import { isAtOrBelow, isNameError, parseName } from '../dns/names';
 import { readRdata, splitCharString } from '../dns/rdata/text';
 import { CLASSES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
@@ -357,15 +356,7 @@ export function parseText(
   options: { fullLexer?: boolean } = {},
 ): Parsed {
   const out = new EntryBuilder(env, { ...ctx }, rows, []);
-  const scanned: ScannedEntry = {
-    tokens: [],
-    pool: [],
-    leadingBlank: false,
-    lines: 0,
-    endLine: 0,
-    endColumn: 0,
-    next: -1,
-  };
+  const scanned = emptyScannedEntry();
   // the lines of the entry being gathered, pending[0, pendingCount): one array for the text
   const pending: LineTokens[] = [];
   let pendingCount = 0;

@@ -116,6 +116,19 @@ export interface ScannedEntry {
   next: number;
 }
 
+/** An empty ScannedEntry for scanEntry to fill (one per parse, reused for every entry). */
+export function emptyScannedEntry(): ScannedEntry {
+  return {
+    tokens: [],
+    pool: [],
+    leadingBlank: false,
+    lines: 0,
+    endLine: 0,
+    endColumn: 0,
+    next: -1,
+  };
+}
+
 /**
  * The one-shot parser's fast path: the entry that starts at `from` (line `line`) read straight
  * from the text, with no string per line and no per-line token lists. It gives the tokens

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startOf } from '../../../../src/engine/zone/document';
 import { parseText } from '../../../../src/engine/zone/entry';
-import { scanEntry, MAX_LINE_CHARS, type ScannedEntry } from '../../../../src/engine/zone/lexer';
+import { emptyScannedEntry, scanEntry, MAX_LINE_CHARS } from '../../../../src/engine/zone/lexer';
 import { RecordRows } from '../../../../src/engine/zone/rows';
 import { generateZone as generateDiffZone } from '../../../support/zone-gen';
 import { generateZone, MUTATIONS, ORIGIN } from '../../../support/zone-generator';
@@ -131,15 +131,7 @@ describe('engine/zone fast path (scanEntry) against the full lexer', () => {
   });
 
   it('scanEntry reads parenthesised entries across lines, and declines what it does not read', () => {
-    const out: ScannedEntry = {
-      tokens: [],
-      pool: [],
-      leadingBlank: false,
-      lines: 0,
-      endLine: 0,
-      endColumn: 0,
-      next: -1,
-    };
+    const out = emptyScannedEntry();
     const text = 'x\n  MX ( 10 ; c\n  mail )\nnext';
     assert.equal(scanEntry(text, 2, 1, out), true);
     assert.deepEqual(
