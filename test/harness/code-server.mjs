@@ -71,11 +71,14 @@ export async function startCodeServer(options = {}) {
   const home = join(root, 'home');
   const userData = join(root, 'user-data');
   const extensions = join(root, 'extensions');
-  for (const dir of [home, join(userData, 'User'), extensions]) mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(userData, 'User', 'settings.json'),
-    JSON.stringify({ ...USER_SETTINGS, ...(options.extraSettings ?? {}) }, null, 2),
-  );
+  for (const dir of [home, join(userData, 'User'), join(userData, 'Machine'), extensions]) {
+    mkdirSync(dir, { recursive: true });
+  }
+  const settings = JSON.stringify({ ...USER_SETTINGS, ...(options.extraSettings ?? {}) }, null, 2);
+  writeFileSync(join(userData, 'User', 'settings.json'), settings);
+  // code-server is a remote window: there a machine-scoped setting (hostlens.tls.caFiles, the
+  // backend and its URLs) is read from the remote's settings (Machine/), never from the user's.
+  writeFileSync(join(userData, 'Machine', 'settings.json'), settings);
   const port = await freePort();
   if (await portAnswers(port)) throw new Error(`port ${port} already answers; refusing to start`);
   const env = {
