@@ -529,13 +529,8 @@ async function zoneCompareUnreachable(page: Page): Promise<void> {
 /** A hover on a name whose certificate expires soon: the TLS line under its addresses. */
 async function hoverTlsLine(page: Page): Promise<void> {
   // A zone file starts HostLens; the hover is then on a new, untitled file (every language).
-  await page.keyboard.press('Control+P');
+  await openFile(page, 'shop.test.zone');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('shop.test.zone');
-  await page.waitForTimeout(800);
-  await page.keyboard.press('Enter');
-  await page.locator('.view-line').first().waitFor({ state: 'visible', timeout: 20000 });
   // Not runCommand: the palette puts "Compare New Untitled Text Files" first.
   await page.keyboard.press('F1');
   await input.fill('>File: New Untitled Text File');
