@@ -1,13 +1,11 @@
 // A private signed DNS hierarchy on loopback: a root, two TLDs and zones under them, keys made
 // and zones signed with BIND's dnssec-keygen / dnssec-signzone at the start of a run, served by
 // one knotd. Used by the DNSSEC tests (against delv) and the DNSSEC bench.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createSocket } from 'node:dgram';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as packet from 'dns-packet';
-import { findTool, freePort, knotConfig } from './knot';
+import { answersSoa, findTool, knotConfig, launchKnotd, type KnotdProcess } from './knot';
 
 export { findTool };
 
@@ -214,15 +212,6 @@ function tamper(file: string, zone: string): void {
 export async function startHierarchy(zones: ZoneSpec[] = ZONES): Promise<Hierarchy> {
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-dnssec-'));
   const { files, rootDs } = buildZones(dir, zones);
-  const port = await freePort();
-  writeFileSync(
-    join(dir, 'knot.conf'),
-    knotConfig(
-      dir,
-      port,
-      [...files].map(([domain, file]) => ({ domain, file })),
-    ),
-  );
   const anchorsFile = join(dir, 'anchors.txt');
   writeFileSync(anchorsFile, `; the private root of the DNSSEC tests\n${rootDs}\n`);
   const delvAnchorsFile = join(dir, 'delv-anchors.conf');
@@ -231,87 +220,37 @@ export async function startHierarchy(zones: ZoneSpec[] = ZONES): Promise<Hierarc
     delvAnchorsFile,
     `trust-anchors {\n  . static-ds ${tag} ${alg} ${dtype} "${digest}";\n};\n`,
   );
-  const knot: ChildProcess = spawn(findTool('knotd')!, ['-c', join(dir, 'knot.conf')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  knot.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const close = async () => {
-    if (knot.exitCode === null) {
-      const exited = new Promise((resolve) => knot.once('exit', resolve));
-      knot.kill('SIGTERM');
-      const timer = setTimeout(() => knot.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
+  let knot: KnotdProcess;
   try {
-    await waitUntilServing(
-      port,
-      zones,
-      () => knot.exitCode,
-      () => log,
-    );
+    // Knot loads zones in the background: it serves once every zone answers its SOA
+    knot = await launchKnotd(findTool('knotd')!, {
+      dir,
+      config: (port) =>
+        knotConfig(
+          dir,
+          port,
+          [...files].map(([domain, file]) => ({ domain, file })),
+        ),
+      serving: async (port) => {
+        const answers = await Promise.all(zones.map((z) => answersSoa(port, z.name)));
+        return answers.every(Boolean);
+      },
+      timeoutMs: 15000,
+    });
   } catch (err) {
-    await close();
+    rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   return {
-    server: `127.0.0.1:${port}`,
+    server: `127.0.0.1:${knot.port}`,
     host: '127.0.0.1',
-    port,
+    port: knot.port,
     anchorsFile,
     delvAnchorsFile,
     zones,
-    close,
+    close: async () => {
+      await knot.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
-}
-
-/** Every zone answers its SOA (Knot loads zones in the background). */
-async function waitUntilServing(
-  port: number,
-  zones: ZoneSpec[],
-  exitCode: () => number | null,
-  log: () => string,
-): Promise<void> {
-  const deadline = Date.now() + 15000;
-  const pending = new Set(zones.map((z) => z.name));
-  while (Date.now() < deadline && pending.size > 0) {
-    if (exitCode() !== null) throw new Error(`knotd exited (${exitCode()}): ${log()}`);
-    for (const zone of [...pending]) {
-      if (await answersSoa(port, zone)) pending.delete(zone);
-    }
-    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (pending.size > 0)
-    throw new Error(`knotd did not serve ${[...pending].join(', ')} in time: ${log()}`);
-}
-
-function answersSoa(port: number, zone: string): Promise<boolean> {
-  const socket = createSocket('udp4');
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      socket.close();
-      resolve(false);
-    }, 300);
-    socket.on('message', (msg: Buffer) => {
-      clearTimeout(timer);
-      socket.close();
-      try {
-        const reply = packet.decode(msg);
-        resolve(
-          (reply as { rcode?: string }).rcode === 'NOERROR' &&
-            (reply.answers ?? []).some((a) => a.type === 'SOA'),
-        );
-      } catch {
-        resolve(false);
-      }
-    });
-    socket.send(
-      packet.encode({ type: 'query', id: 1, questions: [{ name: zone, type: 'SOA' }] }),
-      port,
-      '127.0.0.1',
-    );
-  });
 }

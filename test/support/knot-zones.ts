@@ -1,13 +1,12 @@
 // Knot DNS on a loopback port serving given zone texts, for the zone drift tests (unit and
 // VS Code). Zones with `transfer` allow AXFR from 127.0.0.1; the others refuse it.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { askRecords } from '../../src/engine/zone/axfr';
-import { findTool, freePort, knotConfig } from './knot';
+import { findTool, freeServicePort, knotConfig, launchKnotd, type KnotdProcess } from './knot';
 
-export { freePort };
+export { freeServicePort as freePort };
 
 export interface KnotZone {
   name: string;
@@ -29,44 +28,44 @@ export function findKnotd(): string | undefined {
 
 export async function startKnot(knotd: string, zones: KnotZone[]): Promise<KnotServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-knot-zone-'));
-  const port = await freePort();
   const files = zones.map((zone) => {
     const file = join(dir, `${zone.name}.zone`);
     writeFileSync(file, zone.text);
     return { domain: zone.name, file, transfer: zone.transfer };
   });
-  writeFileSync(join(dir, 'knot.conf'), knotConfig(dir, port, files));
-  let log = '';
-  const knot: ChildProcess = spawn(knotd, ['-c', join(dir, 'knot.conf')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  knot.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const close = async () => {
-    // knotd writes into its directory until it has exited
-    if (knot.exitCode === null) {
-      const exited = new Promise((resolve) => knot.once('exit', resolve));
-      knot.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    }
+  let knot: KnotdProcess;
+  try {
+    knot = await launchKnotd(knotd, {
+      dir,
+      config: (port) => knotConfig(dir, port, files),
+      serving: (port) => servesEveryZone(port, zones),
+      timeoutMs: 10000,
+    });
+  } catch (err) {
     rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
-  };
-  const deadline = Date.now() + 10000;
-  for (;;) {
-    if (knot.exitCode !== null) throw new Error(`knotd exited: ${log}`);
-    try {
-      const soas = await Promise.all(
-        zones.map((z) =>
-          askRecords(`${z.name}.`, 6, { address: '127.0.0.1', port }, { timeoutMs: 500 }),
-        ),
-      );
-      if (soas.every((soa) => soa.length === 1)) break;
-    } catch (err) {
-      if (Date.now() > deadline) {
-        await close();
-        throw err;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    throw err;
   }
-  return { server: `127.0.0.1:${port}`, port, dir, close };
+  return {
+    server: `127.0.0.1:${knot.port}`,
+    port: knot.port,
+    dir,
+    close: async () => {
+      await knot.stop();
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    },
+  };
+}
+
+/** Every zone's SOA, asked through the engine's AXFR-side client (the one the drift tests use). */
+async function servesEveryZone(port: number, zones: KnotZone[]): Promise<boolean> {
+  try {
+    const soas = await Promise.all(
+      zones.map((z) =>
+        askRecords(`${z.name}.`, 6, { address: '127.0.0.1', port }, { timeoutMs: 500 }),
+      ),
+    );
+    return soas.every((soa) => soa.length === 1);
+  } catch {
+    return false;
+  }
 }

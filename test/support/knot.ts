@@ -1,12 +1,12 @@
-// Knot DNS (knotd) serving zone files on a loopback port, for conformance tests. A free port
-// is only free until someone else binds it, so a start that fails to bind (knotd exits or
-// logs "address already in use") is retried on another port.
+// Knot DNS (knotd) serving zone files on a loopback port, for conformance tests, and the one
+// launcher every knotd of the tests goes through.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import * as packet from 'dns-packet';
+import { closedUdpPort, freeServicePort } from './ports';
 
 export interface KnotZone {
   origin: string;
@@ -20,6 +20,8 @@ export interface KnotServer {
   close(): Promise<void>;
 }
 
+export { closedUdpPort, freeServicePort };
+
 export function findTool(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
   for (const dir of dirs) {
@@ -32,15 +34,6 @@ export function findTool(name: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** A loopback port free at the moment of asking (the callers retry if someone takes it). */
-export async function freePort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
 }
 
 /** A zone as knotd.conf names it: its domain, its file, and whether 127.0.0.1 may AXFR it. */
@@ -81,65 +74,105 @@ export function knotConfig(dir: string, port: number, zones: KnotConfigZone[]): 
   ].join('\n');
 }
 
-/** Starts knotd and waits until it answers the first zone's SOA; retries on a taken port. */
+/** Starts knotd and waits until it answers the first zone's SOA. */
 export async function startKnot(knotd: string, zones: KnotZone[]): Promise<KnotServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'hostlens-knot-'));
+  try {
+    const knot = await launchKnotd(knotd, {
+      dir,
+      config: (port) =>
+        knotConfig(
+          dir,
+          port,
+          zones.map((z) => ({ domain: z.origin, file: z.file })),
+        ),
+      serving: (port) => answersSoa(port, zones[0].origin),
+      timeoutMs: 10000,
+    });
+    return {
+      port: knot.port,
+      address: `127.0.0.1:${knot.port}`,
+      close: async () => {
+        await knot.stop();
+        rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+      },
+    };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    throw err;
+  }
+}
+
+export interface KnotdLaunch {
+  /** Where knot.conf goes (the caller owns and removes the folder). */
+  dir: string;
+  config(port: number): string;
+  /** Whether knotd on `port` serves what the caller needs yet. */
+  serving(port: number): Promise<boolean>;
+  timeoutMs: number;
+}
+
+export interface KnotdProcess {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs knotd with the config for a free port and waits until `serving` says yes. A free port
+ * is only free until someone else binds it, so a start that loses its port (knotd exits or
+ * logs "address already in use") is retried on another one.
+ */
+export async function launchKnotd(knotd: string, launch: KnotdLaunch): Promise<KnotdProcess> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const dir = mkdtempSync(join(tmpdir(), 'hostlens-knot-'));
-    const port = await freePort();
-    writeFileSync(
-      join(dir, 'knot.conf'),
-      knotConfig(
-        dir,
-        port,
-        zones.map((z) => ({ domain: z.origin, file: z.file })),
-      ),
-    );
-    const child = spawn(knotd, ['-c', join(dir, 'knot.conf')], {
+    const port = await freeServicePort();
+    writeFileSync(join(launch.dir, 'knot.conf'), launch.config(port));
+    const child = spawn(knotd, ['-c', join(launch.dir, 'knot.conf')], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let log = '';
     child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const close = async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-        await exited;
-        clearTimeout(timer);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    };
+    const stop = () => stopChild(child);
     try {
-      await waitUntilServing(child, port, zones[0].origin, () => log);
-      return { port, address: `127.0.0.1:${port}`, close };
+      await waitUntilServing(child, port, launch, () => log);
+      return { port, stop };
     } catch (err) {
       lastError = err;
-      await close();
+      await stop();
       if (!/address already in use|exited/i.test(String(err))) break;
     }
   }
   throw lastError instanceof Error ? lastError : new Error(String(lastError));
 }
 
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  // knotd writes into its folder until it has exited, so the caller waits before removing it
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
 async function waitUntilServing(
   child: ChildProcess,
   port: number,
-  origin: string,
+  launch: KnotdLaunch,
   log: () => string,
 ): Promise<void> {
-  const deadline = Date.now() + 10000;
+  const deadline = Date.now() + launch.timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`knotd exited (${child.exitCode}): ${log()}`);
     if (/address already in use/i.test(log())) throw new Error(`knotd: ${log()}`);
-    if (await answersSoa(port, origin)) return;
+    if (await launch.serving(port)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`knotd did not serve ${origin} in time: ${log()}`);
+  throw new Error(`knotd did not serve in time: ${log()}`);
 }
 
 /** One UDP SOA question, asked with dns-packet so the engine under test is not involved. */
-function answersSoa(port: number, origin: string): Promise<boolean> {
+export function answersSoa(port: number, origin: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createSocket('udp4');
     const timer = setTimeout(() => done(false), 300);
@@ -163,38 +196,4 @@ function answersSoa(port: number, origin: string): Promise<boolean> {
       '127.0.0.1',
     );
   });
-}
-
-/**
- * A loopback UDP port nothing listens on, below the kernel's ephemeral range: a port taken
- * from that range can be handed straight back to the client's own socket, which then asks
- * itself (and reads its query as a malformed answer) instead of meeting a closed port.
- */
-export async function closedUdpPort(): Promise<number> {
-  const below = ephemeralLow();
-  for (;;) {
-    const port = 1024 + Math.floor(Math.random() * (below - 1024));
-    const socket = createSocket('udp4');
-    const bound = await new Promise<boolean>((resolve) => {
-      socket.once('error', () => resolve(false));
-      socket.bind(port, '127.0.0.1', () => resolve(true));
-    });
-    if (!bound) continue; // taken: the failed socket is already closed
-    await new Promise<void>((resolve) => socket.close(() => resolve()));
-    return port;
-  }
-}
-
-/** The kernel's lowest ephemeral port (Linux), or the usual 32768 where it cannot be read. */
-function ephemeralLow(): number {
-  try {
-    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
-      .trim()
-      .split(/\s+/)
-      .map(Number);
-    if (Number.isInteger(low) && low > 2048) return low;
-  } catch {
-    // not Linux: fall through
-  }
-  return 32768;
 }

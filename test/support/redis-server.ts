@@ -3,10 +3,10 @@
 // it back on the same port, empty.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freeServicePort } from './ports';
 
 export interface RedisFixture {
   url: string;
@@ -24,17 +24,6 @@ export interface RedisFixture {
 
 export const REDIS_SERVER = process.env.HOSTLENS_REDIS_SERVER ?? 'redis-server';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** Whether a redis-server binary can be run here. */
 export function redisServerAvailable(): Promise<boolean> {
   return new Promise((resolve) => {
@@ -46,7 +35,7 @@ export function redisServerAvailable(): Promise<boolean> {
 
 export async function startRedisServer(): Promise<RedisFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'hostlens-redis-'));
-  const port = await freePort();
+  const port = await freeServicePort();
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
