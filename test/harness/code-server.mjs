@@ -21,6 +21,9 @@ const USER_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'window.restoreWindows': 'none',
   'editor.hover.delay': 300,
+  // Saves happen when a test says so: a save from elsewhere would make `document.save()` of
+  // an edited file return false (nothing left to save).
+  'files.autoSave': 'off',
 };
 
 export async function freePort() {

@@ -16,6 +16,8 @@ export interface ReferenceResult {
   result: string;
   explanation?: string;
   reason?: string;
+  /** the void look-ups it counted (RFC 7208 section 4.6.4) */
+  voids?: number;
 }
 
 export interface Reference {

@@ -70,6 +70,8 @@ export type Answer =
       aliased?: boolean;
       /** with `aliased`: the names of the chain, the asked one included, each once */
       aliasNames?: number;
+      /** with `aliased`: the chain ended at a name that does not exist (RCODE 3) */
+      nxdomain?: boolean;
     }
   /**
    * timeout, SERVFAIL, REFUSED: the answer is unknown; `detail` says where and how when the
@@ -111,7 +113,12 @@ export async function ask(
   const owner = (n: string | undefined): string => (n ?? '').toLowerCase().replace(/\.$/, '');
   const names = new Set(aliases.map((r) => owner(r.name)));
   names.add(owner(aliases[aliases.length - 1].value));
-  return { kind: 'void', aliased: true, aliasNames: names.size };
+  return {
+    kind: 'void',
+    aliased: true,
+    aliasNames: names.size,
+    nxdomain: result.status === 'NXDOMAIN',
+  };
 }
 
 /**

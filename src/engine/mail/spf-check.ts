@@ -121,6 +121,8 @@ interface State {
   aliasedVoids: number;
   /** the void look-ups pyspf counts for those: one a name of each chain */
   aliasNames: number;
+  /** those of a term whose chain ended at a name that does not exist (RCODE 3) */
+  aliasedNxdomain: number;
   /** void address questions of a ptr term's PTR names outside its target (Mail::SPF skips them) */
   voidsOutsidePtrTarget: number;
   maxLookups: number;
@@ -158,6 +160,7 @@ export async function checkHost(
     voidTerms: 0,
     aliasedVoids: 0,
     aliasNames: 0,
+    aliasedNxdomain: 0,
     voidsOutsidePtrTarget: 0,
     maxLookups: options.maxLookups ?? SPF_MAX_LOOKUPS,
     maxVoids: options.maxVoidLookups ?? SPF_MAX_VOID_LOOKUPS,
@@ -282,7 +285,7 @@ async function askCounted(
   }
   if (answer.kind === 'void') {
     if (isVoidLookup(answer)) foundNothing(state, term);
-    else if (term !== undefined) countAliased(state, answer.aliasNames);
+    else if (term !== undefined) countAliased(state, answer);
     return undefined;
   }
   return answer.records;
@@ -322,27 +325,47 @@ function voidReadingsDiffer(state: State): string | undefined {
   );
 }
 
-function countAliased(state: State, names: number | undefined): void {
+/**
+ * A question answered by a CNAME chain that ends without records: no void look-up here, as
+ * Mail::SPF counts (see aliasesCountedByPyspf). `explanation`: exp='s question, which pyspf
+ * asks without counting but whose chain it follows with questions it does count.
+ */
+function countAliased(
+  state: State,
+  answer: { aliasNames?: number; nxdomain?: boolean },
+  explanation = false,
+): void {
   state.aliasedVoids += 1;
   // the asked name and where its CNAME leads, when the answer does not show the chain
-  state.aliasNames += names ?? 2;
+  const names = answer.aliasNames ?? 2;
+  state.aliasNames += explanation ? names - 1 : names;
+  if (answer.nxdomain === true && !explanation) state.aliasedNxdomain += 1;
 }
 
 /**
- * The problem line when pyspf's count of CNAME chains would pass the limit. An answer that holds
- * a CNAME chain ending without records has an answer count above 0: section 4.6.4 does not make
- * it void, nor does Mail::SPF. pyspf follows the chain with a question of its own and counts a
- * void look-up at each name of it (spf.py's dns(), once in the recursion and once on return),
- * one a name of the chain (a loop stops where a name repeats).
+ * The problem line when pyspf's count of CNAME chains would pass the limit; the two libraries
+ * disagree here. Mail::SPF counts a question whose answer section is empty, so an answer that
+ * holds a CNAME chain ending without records is not void; section 4.6.4 counts answers with an
+ * answer count of 0, and the verdict follows both. pyspf follows the chain with questions of
+ * its own and counts a void look-up at each name of it (spf.py's dns(), once in the recursion
+ * and once on return; a loop stops where a name repeats), exp='s asked name aside. The
+ * section's other clause, RCODE 3, makes a chain that ends at a name that does not exist void:
+ * said too when that alone would pass the limit.
  */
 function aliasesCountedByPyspf(state: State): string | undefined {
   if (state.aliasedVoids === 0 || state.voids > state.maxVoids) return undefined;
   if (state.voids + state.aliasNames <= state.maxVoids) return undefined;
+  const n = state.aliasedVoids;
+  const line =
+    `${n} ${n === 1 ? 'question was' : 'questions were'} answered by a CNAME that leads to no ` +
+    `records: Mail::SPF does not count such an answer as void (it is not empty), nor does ` +
+    `this check, but pyspf counts each name of the chain, and receivers running it give ` +
+    `permerror (more than ${state.maxVoids} void look-ups)`;
+  const nx = state.aliasedNxdomain;
+  if (state.voids + nx <= state.maxVoids) return line;
   return (
-    `${state.aliasedVoids} ${state.aliasedVoids === 1 ? 'question was' : 'questions were'} ` +
-    `answered by a CNAME that leads to no records: RFC 7208 section 4.6.4 and Mail::SPF do not ` +
-    `count such an answer as void, but pyspf counts each name of the chain, and receivers ` +
-    `running it give permerror (more than ${state.maxVoids} void look-ups)`
+    `${line}; RFC 7208 section 4.6.4 words a "Name Error" (RCODE 3) answer as void, and ` +
+    `${nx} of these chains ended at a name that does not exist`
   );
 }
 
@@ -400,7 +423,7 @@ async function matches(
       const answer = await ask(state.lookup, await target(), 'A', state.signal);
       if (answer.kind === 'error') throw new SpfAbort('temperror', `exists: ${answer.code}`);
       if (isVoidLookup(answer)) foundNothing(state, term);
-      else if (answer.kind === 'void') countAliased(state, answer.aliasNames);
+      else if (answer.kind === 'void') countAliased(state, answer);
       return answer.kind === 'records';
     }
     case 'include':
@@ -507,6 +530,7 @@ async function explain(state: State, spec: string, ctx: MacroContext): Promise<s
   try {
     const name = await expandDomainSpec(spec, ctx);
     const answer = await ask(state.lookup, name, 'TXT', state.signal);
+    if (answer.kind === 'void' && answer.aliased === true) countAliased(state, answer, true);
     if (answer.kind !== 'records' || answer.records.length !== 1) return undefined;
     return await expandMacroString(answer.records[0].value ?? '', ctx, true);
   } catch (err) {

@@ -60,6 +60,8 @@ while (my $line = <STDIN>) {
         );
         my $result = $server->process($request);
         $out{result} = $result->code;
+        # The void look-ups it counted (RFC 7208 section 4.6.4), as pyspf's driver reports them.
+        $out{voids} = $request->state('void_dns_lookups_count') // 0;
         if ($result->code eq 'fail') {
             my $text = $result->authority_explanation;
             $out{explanation} = "$text" if defined $text && "$text" ne '';

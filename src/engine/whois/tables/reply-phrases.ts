@@ -7,17 +7,17 @@
 export const NOT_FOUND = [
   // English
   /\bno match(es|ing)?\b/,
-  /\bno (entr(y|ies)|records?|data|objects?|domains?( records?)?|information|results?|such (domain|object))\b.{0,60}\b(found|match(es|ing)?|available|exists?|for)\b/,
-  /^no (entries|data|records?|objects?|results?|information)\b/,
+  /\b(no entr(y|ies)|no records?|no data|no objects?|no domains?( records?)?|no information|no results?|no such (domain|object))\b.{0,60}\b(found|match(es|ing)?|available|exists?|for)\b/,
+  /^(no entries|no data|no records?|no objects?|no results?|no information)\b/,
   /\bnot found\b/,
   /\bnothing found\b/,
   /\b(does|did) not exist\b/,
   /\bno such (domain|object|record)\b/,
-  /\bnot (have|find|locate) (an? |any )?(entr(y|ies)|records?|data|domain|object)\b/,
+  /\b(not have|not find|not locate) (an? |any )?(entr(y|ies)|records?|data|domain|object)\b/,
   /\bcould not find\b/,
   /^no found\b/,
   /\bnot (yet )?assigned\b/,
-  /\bnot (been |yet )?regist(e)?red\b/,
+  /\b(not regist|not been regist|not yet regist)(e)?red\b/,
   /\bis not a registered\b/,
   /\b(is|are) (available|free)\b\.?$/,
   /\bavailable for (registration|purchase)\b/,
@@ -29,7 +29,7 @@ export const NOT_FOUND = [
   // French, Spanish, Portuguese, Italian
   /\baucun(e)? (résultat|objet|enregistrement|domaine|entrée)\b/,
   /\bn'existe pas\b|\bnon trouvé/,
-  /\bno (se ha )?(encontr|exist)|\bno (está|esta) registrad|\bsin resultados\b/,
+  /\b(no encontr|no exist|no se ha (encontr|exist))|\b(no está|no esta) registrad|\bsin resultados\b/,
   /\bnão (foi )?(encontrad|existe|registrad)|\bnenhum (resultado|registro|objeto)\b/,
   /\bnon (trovat|esist|registrat)|\bnessun (risultato|dato|oggetto)\b/,
   // German, Dutch, Polish, Hungarian, Turkish, Czech
@@ -111,12 +111,18 @@ export const RESERVED = [
  * generates lines from every pattern and checks that they do).
  */
 export const TRIGGERS = [
-  ...['no ', 'not', 'found', 'exist', 'availab', 'free', 'assign', 'returned 0', 'reserv'],
+  // "no" and "not" only with the word that follows them: alone they are in every legal notice
+  // ("cannot", "is not liable", "no warranty"), and such a line met a dozen patterns.
+  ...['no match', 'no entr', 'no record', 'no data', 'no object', 'no domain', 'no inform'],
+  ...['no result', 'no such', 'no found', 'not have', 'not find', 'not locat', 'not regist'],
+  ...['not been', 'not yet', 'not a regist', 'not known'],
+  ...['found', 'exist', 'availab', 'free', 'assign', 'returned 0', 'reserv'],
   ...['restrict', 'limit', 'exceed', 'reached', 'quota', 'too many', 'only ', 'go away'],
   ...['slow down', 'denied', 'refus', 'reject', 'block', 'bann', 'blacklist', 'throttl'],
   ...['again', 'wait'],
   // French, Spanish, Portuguese, Italian
   ...['aucun', "n'exist", 'non ', 'rejet', 'bloqu', 'trop de', 'réserv', 'sin result'],
+  ...['no encontr', 'no exist', 'no se ha', 'no está', 'no esta'],
   ...['rechaz', 'negad', 'demasiadas', 'límite', 'não', 'nenhum', 'recusad', 'excesso'],
   ...['muitas', 'nessun', 'rifiut', 'negat', 'blocc', 'troppe', 'riservat'],
   // German, Dutch, Polish, Hungarian, Turkish, Czech

@@ -43,12 +43,17 @@ describe('resolveLookup', () => {
 
 describe('ask(): an answer that holds only a CNAME chain', () => {
   const cname = (name: string, value: string) => ({ name, type: 'CNAME', value, ttl: 60 });
-  const answer = (records: ReturnType<typeof cname>[], chain?: ReturnType<typeof cname>[]) =>
-    (() => Promise.resolve({ records, ...(chain ? { chain } : {}) })) as unknown as DnsLookup;
+  const answer = (
+    records: ReturnType<typeof cname>[],
+    chain?: ReturnType<typeof cname>[],
+    status: 'NOERROR' | 'NXDOMAIN' = 'NOERROR',
+  ) =>
+    (() =>
+      Promise.resolve({ records, status, ...(chain ? { chain } : {}) })) as unknown as DnsLookup;
 
   it('is not void (section 4.6.4), and names each name of the chain once', async () => {
     const one = await ask(answer([cname('a.test', 'b.test.')]), 'a.test', 'A');
-    assert.deepEqual(one, { kind: 'void', aliased: true, aliasNames: 2 });
+    assert.deepEqual(one, { kind: 'void', aliased: true, aliasNames: 2, nxdomain: false });
     assert.equal(isVoidLookup(one), false);
     // a loop stops where a name repeats: h3 -> h1 -> h2 -> h1
     const loop = await ask(
@@ -59,7 +64,11 @@ describe('ask(): an answer that holds only a CNAME chain', () => {
       'h3.test',
       'A',
     );
-    assert.deepEqual(loop, { kind: 'void', aliased: true, aliasNames: 3 });
+    assert.deepEqual(loop, { kind: 'void', aliased: true, aliasNames: 3, nxdomain: false });
+    // a chain that ends at a name that does not exist: RCODE 3 with the chain in the answer
+    const gone = await ask(answer([], [cname('a.test', 'gone.test')], 'NXDOMAIN'), 'a.test', 'A');
+    assert.deepEqual(gone, { kind: 'void', aliased: true, aliasNames: 2, nxdomain: true });
+    assert.equal(isVoidLookup(gone), false);
     assert.deepEqual(await ask(answer([]), 'a.test', 'A'), { kind: 'void' });
   });
 });

@@ -67,6 +67,23 @@ describe('link operation connections', function () {
     }
   });
 
+  it('answers once the connection is back in the pool: links sent back to back, a few at a time, open no more connections than run at once', async function () {
+    const services = new EmbeddedServices({});
+    connections = 0;
+    try {
+      const paths = ['/ok', '/gone', '/moved', '/ok', '/ok', '/gone', '/moved', '/ok'];
+      // three lanes, each sending its next link the moment the last one is answered (the
+      // workspace check's per-host lanes); a connection still busy would make the pool open more
+      const lane = async () => {
+        for (const path of paths) await services.meta.link({ url: `${base}${path}` });
+      };
+      await Promise.all([lane(), lane(), lane()]);
+      assert.ok(connections <= 3, `${connections} connections for 3 lanes`);
+    } finally {
+      await services.close();
+    }
+  });
+
   it('cuts off a large unwanted body instead of reading it to keep the connection', async function () {
     const services = new EmbeddedServices({});
     try {
