@@ -491,7 +491,7 @@ function record(
   }
   const type = typeName(code);
   const rdataTokens = tokens.slice(i);
-  const parsed = readRdata(type, rdataTokens, out.ctx.origin);
+  const parsed = readRdata(type, rdataTokens, out.ctx.origin, undefined, true);
   const lastToken = tokens[tokens.length - 1];
   if ('code' in parsed) {
     const t = rdataTokens[parsed.token] ?? tokens[tokens.length - 1];
