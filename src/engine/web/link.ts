@@ -35,7 +35,6 @@ export async function link(params: LinkParams, options?: WebOptions): Promise<Li
     const wanted = fragments.filter((f) => !alwaysPresent(f));
     if (wanted.length === 0) {
       const head = await session.follow(start, { accept: HTML_ACCEPT, method: 'HEAD' });
-      if (head.response) discard(head.response, true);
       if (!refusedHead(head)) return verdict(head, 'HEAD');
       await connectionReturned();
     }

@@ -2,7 +2,7 @@
 // parentheses) parsed against the context the entries before it left: origin, $TTL, the last
 // owner and TTL (RFC 1035 section 5.1, RFC 2308 section 4).
 import { emptyScannedEntry, scanEntry, tokenizeLine, type LineTokens, type Token } from './lexer';
-import { isAtOrBelow, isNameError, parseName } from '../dns/names';
+import { isAtOrBelow, isNameError, parseName, type NameError, type ParsedName } from '../dns/names';
 import { readRdata, splitCharString } from '../dns/rdata/text';
 import { CLASSES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
@@ -194,6 +194,14 @@ function span(t: Token): { start: number; end: number } {
  */
 class EntryBuilder {
   hasError = false;
+  /**
+   * The last name read by ownerName, and from what: records of one owner come together
+   * ("www A", "www AAAA", or a blank owner), and each would otherwise make the full name and
+   * its key again.
+   */
+  private lastText: string | undefined;
+  private lastOrigin: string | undefined;
+  private lastName: ParsedName | undefined;
   constructor(
     readonly env: EntryEnv,
     readonly ctx: Context,
@@ -211,6 +219,25 @@ class EntryBuilder {
     if (this.env.fileLabel !== undefined) p.file = this.env.fileLabel;
     this.problems.push(p);
     return p;
+  }
+  /** parseName(text, origin), the last answer kept (a pure function of the two). */
+  ownerName(text: string, origin: string | undefined): ParsedName | NameError {
+    if (text === this.lastText && origin === this.lastOrigin && this.lastName !== undefined) {
+      return this.lastName;
+    }
+    const parsed = parseName(text, origin);
+    if (isNameError(parsed)) return parsed;
+    this.lastText = text;
+    this.lastOrigin = origin;
+    this.lastName = parsed;
+    return parsed;
+  }
+  /** The key of an absolute name as written (the owner of the record before, mostly). */
+  keyOf(owner: string): string {
+    if (owner === this.lastName?.text) return this.lastName.key;
+    // the owner as written: its key is not always its lower case (`\065` is `a`)
+    const parsed = this.ownerName(owner, undefined);
+    return isNameError(parsed) ? owner.toLowerCase() : parsed.key;
   }
   done(): Parsed {
     return { problems: this.problems, ctx: this.ctx };
@@ -429,7 +456,7 @@ function record(
   if (!leadingBlank) {
     const t = tokens[i++];
     ownerToken = t;
-    const parsed = parseName(t.text, out.ctx.origin);
+    const parsed = out.ownerName(t.text, out.ctx.origin);
     if (isNameError(parsed)) {
       out.problem(parsed.code, parsed.message, tokenRange(t));
       return;
@@ -443,9 +470,7 @@ function record(
       return;
     }
     owner = out.ctx.lastOwner;
-    // the owner as written: its key is not always its lower case (`\065` is `a`)
-    const parsed = parseName(owner, undefined);
-    ownerKey = isNameError(parsed) ? owner.toLowerCase() : parsed.key;
+    ownerKey = out.keyOf(owner);
   }
   let ttl: number | undefined;
   let ttlToken: PlacedToken | undefined;
