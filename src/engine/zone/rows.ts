@@ -14,14 +14,20 @@ import { WireWriter } from '../dns/rdata/writer';
 export class Names {
   private readonly ids = new Map<string, number>();
   readonly text: string[] = [];
+  /** the name asked last and its id: an owner's records come one after the other */
+  private lastName = '';
+  private lastId = -1;
 
   id(name: string): number {
+    if (name === this.lastName) return this.lastId;
     let id = this.ids.get(name);
     if (id === undefined) {
       id = this.text.length;
       this.text.push(name);
       this.ids.set(name, id);
     }
+    this.lastName = name;
+    this.lastId = id;
     return id;
   }
 
