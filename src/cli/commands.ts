@@ -18,6 +18,8 @@ export interface CommandIo {
    * show (the host, the IP asked…).
    */
   print(value: unknown, params?: Record<string, string | string[] | undefined>): void;
+  /** Writes text to stdout as it is (a command that writes its own format). */
+  write(text: string): void;
 }
 
 /** Runs a command with its arguments (the output options already taken out); the exit code. */

@@ -11,6 +11,7 @@ import { COMMANDS, findCommand, type Command } from './commands';
 import { closest } from './mistyped';
 import {
   decideOutput,
+  emit,
   loadRenderer,
   printError,
   printResult,
@@ -29,18 +30,18 @@ export async function main(
 ): Promise<number> {
   const [command, ...args] = argv;
   if (command === undefined || command === 'help' || HELP_FLAGS.has(command)) {
-    process.stdout.write(usage());
+    emit(terminal, 1, usage());
     return command === undefined ? 2 : 0;
   }
   if (command === '--version' || command === '-v') {
-    process.stdout.write(`${VERSION}\n`);
+    emit(terminal, 1, `${VERSION}\n`);
     return 0;
   }
   const known = findCommand(command) ?? findOperation(command.replace(/-/g, '_'));
   // `hostlens COMMAND --help` (anywhere before a `--`) answers with the command's usage.
   const beforeDashes = args.indexOf('--') === -1 ? args : args.slice(0, args.indexOf('--'));
   if (known && beforeDashes.some((a) => HELP_FLAGS.has(a))) {
-    process.stdout.write(commandHelp(known));
+    emit(terminal, 1, commandHelp(known));
     return 0;
   }
   const commandFormats = known && 'load' in known ? (known.formats ?? []) : [];
@@ -84,6 +85,7 @@ async function runCommand(
     args,
     {
       print: (value, params = {}) => printResult(command.name, value, params, output, terminal),
+      write: (text) => emit(terminal, 1, text),
     },
     command,
   );

@@ -3,6 +3,7 @@
 // same choice: one readable line, or the problem JSON.
 import { toLookupError, toProblem, LookupError } from '../contract/errors';
 import type { renderText } from './text/index';
+import { isTerminal, processWriter, type Fd } from './stdio';
 import { makeGlyphs, makeStyle } from './text/style';
 
 export type Format = 'text' | 'json';
@@ -15,16 +16,27 @@ export interface Terminal {
   columns?: number;
   env: Readonly<Record<string, string | undefined>>;
   now(): Date;
+  /** writes to stdout (1) or stderr (2); without it, process.stdout and process.stderr */
+  write?: (fd: Fd, text: string) => void;
 }
 
 export function processTerminal(): Terminal {
+  const stdoutIsTTY = isTerminal(1);
+  const stderrIsTTY = isTerminal(2);
   return {
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    stdoutIsTTY,
+    stderrIsTTY,
+    columns: stdoutIsTTY ? process.stdout.columns : undefined,
     env: process.env,
     now: () => new Date(),
+    write: processWriter(stdoutIsTTY, stderrIsTTY),
   };
+}
+
+/** Writes to stdout (1) or stderr (2) as the terminal (or the output made for it) says. */
+export function emit(to: Pick<Terminal, 'write'>, fd: Fd, text: string): void {
+  if (to.write !== undefined) to.write(fd, text);
+  else (fd === 1 ? process.stdout : process.stderr).write(text);
 }
 
 export interface OutputFlags {
@@ -44,6 +56,8 @@ export interface Output {
   ascii: boolean;
   /** the text renderers, loaded (by loadRenderer) only when the answer is printed as text */
   renderText?: typeof renderText;
+  /** the terminal's writer */
+  write?: Terminal['write'];
 }
 
 export const OUTPUT_OPTIONS = [
@@ -119,6 +133,7 @@ export function decideOutput(flags: OutputFlags, terminal: Terminal): Output {
     colour: !noColor && terminal.stdoutIsTTY,
     errorColour: !noColor && terminal.stderrIsTTY,
     ascii: flags.ascii,
+    write: terminal.write,
   };
 }
 
@@ -137,7 +152,9 @@ export function printResult(
   terminal: Terminal,
 ): void {
   if (output.format === 'json' || !output.renderText) {
-    process.stdout.write(
+    emit(
+      terminal,
+      1,
       `${output.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)}\n`,
     );
     return;
@@ -150,20 +167,25 @@ export function printResult(
     width: terminal.stdoutIsTTY && terminal.columns ? terminal.columns : Infinity,
     params,
   });
-  process.stdout.write(`${text}\n`);
+  emit(terminal, 1, `${text}\n`);
 }
 
 /** Prints a failure and answers the exit status: 2 for bad input, 1 for a failed look-up. */
-export function printError(err: unknown, output: Pick<Output, 'format' | 'errorColour'>): number {
+export function printError(
+  err: unknown,
+  output: Pick<Output, 'format' | 'errorColour' | 'write'>,
+): number {
   const error = toLookupError(err);
   if (output.format === 'json') {
-    process.stderr.write(`${JSON.stringify(toProblem(error))}\n`);
+    emit(output, 2, `${JSON.stringify(toProblem(error))}\n`);
   } else {
     const style = makeStyle(output.errorColour);
     // The first line is the error; what follows (a usage line) is help, printed after it.
     const [first = '', ...more] = error.detail.split('\n');
     const help = more.join('\n').trim();
-    process.stderr.write(
+    emit(
+      output,
+      2,
       `${style.bold('hostlens:')} ${style.red(`${error.code}:`)} ${first}\n${help === '' ? '' : `${help}\n`}`,
     );
   }

@@ -16,6 +16,8 @@ export interface ReferenceResult {
   result: string;
   explanation?: string;
   reason?: string;
+  /** Mail::SPF: why expanding a fail's explanation threw (the result stands) */
+  explanation_error?: string;
   /** the void look-ups it counted (RFC 7208 section 4.6.4) */
   voids?: number;
 }

@@ -336,10 +336,21 @@ function mutateMore(
       break;
     }
     case 'generate-offset': {
-      // BIND adds the offset in a signed 32-bit integer
+      // BIND adds the offset in a signed 32-bit integer; it reads the offset and the width
+      // with sscanf, which keeps the low 32 bits of a C long (so wraps past 32 bits and sticks
+      // past 64), and formats into 128 characters
       const start = pick([0, 0, 1, 5]);
-      const offset = pick([2147483647, 2147483646, -5, 2147483640]);
-      insert(`$GENERATE ${start}-${start + 2} o\${${offset}} A 192.0.2.84`);
+      const offset = pick([
+        ...['2147483647', '2147483646', '-5', '2147483640', '4294967296', '99999999999'],
+        ...['-2147483649', '-4294967295', '99999999999999999999', '-99999999999999999999'],
+      ]);
+      if (rand() < 0.5) {
+        insert(`$GENERATE ${start}-${start + 2} o\${${offset}} A 192.0.2.84`);
+      } else {
+        const width = pick(['3', '127', '128', '4294967297', '-4294967295', '-1', '+2']);
+        const base = pick(['d', 'x', 'o', 'n']);
+        insert(`$GENERATE ${start}-${start + 2} w$ TXT v\${${offset},${width},${base}}`);
+      }
       break;
     }
     case 'date-directive':

@@ -28,14 +28,14 @@ const OPTION_VALUES: Record<string, readonly string[]> = {
 };
 const OUTPUT_SWITCHES = OUTPUT_OPTIONS.filter((o) => o !== '--format');
 
-export const run: CommandRun = (args, _io, command) => {
+export const run: CommandRun = (args, io, command) => {
   const shell = args[0];
   if (args.length !== 1 || !SHELLS.includes(shell as Shell))
     throw new LookupError(
       'invalid_argument',
       `Name a shell: bash, zsh or fish\nusage: ${command.usage}`,
     );
-  process.stdout.write(completionScript(shell as Shell, commandSpecs(COMMANDS)));
+  io.write(completionScript(shell as Shell, commandSpecs(COMMANDS)));
   return Promise.resolve(0);
 };
 

@@ -1,7 +1,7 @@
 // DNSKEY key tags (RFC 4034 appendix B) and DS digests (RFC 4034 section 5.1.4, RFC 4509,
 // RFC 6605), where both the zone checks (zone/: a DS that matches no key of the file) and the
 // validator (dnssec/: the chain of trust) take them from.
-import { createHash } from 'node:crypto';
+import { lazyCrypto } from '../builtins';
 import { keyWire } from './names';
 
 export interface DnskeyData {
@@ -52,5 +52,5 @@ export function keyTag(key: DnskeyData): number {
 export function dsDigest(owner: string, key: DnskeyData, digestType: number): Buffer | undefined {
   const hash = DIGESTS[digestType]?.hash;
   if (hash === undefined) return undefined;
-  return createHash(hash).update(keyWire(owner)).update(dnskeyRdata(key)).digest();
+  return lazyCrypto().createHash(hash).update(keyWire(owner)).update(dnskeyRdata(key)).digest();
 }

@@ -125,6 +125,18 @@ interface State {
   aliasedNxdomain: number;
   /** void address questions of a ptr term's PTR names outside its target (Mail::SPF skips them) */
   voidsOutsidePtrTarget: number;
+  /** void address questions of MX hosts listed after one that matched (Mail::SPF stops there) */
+  voidsAfterMxMatch: number;
+  /** records that reached a result with an exp= that names %{p} (Mail::SPF expands it then) */
+  expNamingP: number;
+  /** a %{p} term has counted the void questions of validating the client's name */
+  pCounted: boolean;
+  /** the void questions counted for exp='s %{p} (see countExpValidation) */
+  expVoids: number;
+  /** the void questions of validating the client's name, once known */
+  ptrVoids?: number;
+  /** those, for a fail's explanation text that names %{p} when no term had counted them */
+  explanationPVoids: number;
   maxLookups: number;
   maxVoids: number;
   base: Omit<MacroContext, 'domain' | 'validatedName'>;
@@ -162,6 +174,11 @@ export async function checkHost(
     aliasNames: 0,
     aliasedNxdomain: 0,
     voidsOutsidePtrTarget: 0,
+    voidsAfterMxMatch: 0,
+    expNamingP: 0,
+    pCounted: false,
+    expVoids: 0,
+    explanationPVoids: 0,
     maxLookups: options.maxLookups ?? SPF_MAX_LOOKUPS,
     maxVoids: options.maxVoidLookups ?? SPF_MAX_VOID_LOOKUPS,
     base: {
@@ -183,8 +200,12 @@ export async function checkHost(
     };
     const problems = [
       voidReadingsDiffer(state),
+      expValidationCounted(state),
       aliasesCountedByPyspf(state),
       ptrNamesSkippedByMailSpf(state),
+      mxHostsAfterMatchSkippedByMailSpf(state),
+      expValidatedAgainByMailSpf(state),
+      explanationPCountedByPyspf(state),
     ].filter((p): p is string => p !== undefined);
     if (problems.length > 0) result.problems = problems;
     return result;
@@ -196,7 +217,9 @@ export async function checkHost(
   try {
     const record = await fetchPolicy(state, domain);
     if (record === undefined) return done({ result: 'none' });
-    return done(await evaluate(state, domain, record, true));
+    const outcome = await evaluate(state, domain, record, true);
+    await validateForExp(state);
+    return done(outcome);
   } catch (err) {
     if (err instanceof SpfAbort) return done({ result: err.result, reason: err.reason });
     throw err;
@@ -230,11 +253,15 @@ async function evaluate(
   if (firstError) {
     throw new SpfAbort('permerror', `${domain}: ${firstError.message} in "${firstError.term}"`);
   }
+  const reachedResult = async () => {
+    if (parsed.exp !== undefined && /%\{p/i.test(parsed.exp)) await countExpValidation(state);
+  };
   for (const mech of parsed.mechanisms) {
     throwIfAborted(state.signal);
     if (mech.name !== 'all' && mech.name !== 'ip4' && mech.name !== 'ip6') countLookup(state);
     const term: Term = { void: false };
     if (await matches(state, mech, macroContext(state, domain, term), term)) {
+      await reachedResult();
       const result = QUALIFIER_RESULT[mech.qualifier];
       const outcome: Outcome = { result, mechanism: mech.text };
       if (result === 'fail' && useExp && parsed.exp !== undefined) {
@@ -245,6 +272,7 @@ async function evaluate(
       return outcome;
     }
   }
+  await reachedResult();
   if (parsed.redirect !== undefined) {
     countLookup(state);
     const term: Term = { void: false };
@@ -316,12 +344,48 @@ function voidLimitText(state: State): string {
  * another verdict than counting them per DNS query, as pyspf and Mail::SPF do.
  */
 function voidReadingsDiffer(state: State): string | undefined {
-  if (state.voids <= state.maxVoids || state.voidTerms > state.maxVoids) return undefined;
+  const termVoids = state.voids - state.expVoids;
+  if (termVoids <= state.maxVoids || state.voidTerms > state.maxVoids) return undefined;
+  // the questions Mail::SPF does not ask (see the problem lines about them)
+  const mailSpfAsks = termVoids - state.voidsAfterMxMatch - state.voidsOutsidePtrTarget;
+  const who = mailSpfAsks > state.maxVoids ? 'pyspf or Mail::SPF' : 'pyspf';
   return (
-    `${state.voids} DNS queries found nothing in ${state.voidTerms} ` +
-    `${state.voidTerms === 1 ? 'term' : 'terms'}: receivers running pyspf or Mail::SPF count ` +
+    `${termVoids} DNS queries found nothing in ${state.voidTerms} ` +
+    `${state.voidTerms === 1 ? 'term' : 'terms'}: receivers running ${who} count ` +
     `the queries and give permerror; RFC 7208 section 4.6.4 limits the "terms" whose queries ` +
     `return no answer, and by that wording the policy is within the limit of ${state.maxVoids}`
+  );
+}
+
+/**
+ * exp='s %{p}, when a record that names it there reaches a result: pyspf expands exp= as it
+ * reads a record and Mail::SPF whenever the record reaches a result, whatever the result, and
+ * both count the void look-ups of validating the client's name for it, so the verdict counts
+ * them too, once a check, unless a %{p} term already has (pyspf validates once a check;
+ * Mail::SPF each time: expValidatedAgainByMailSpf). Not a term: section 4.6.4 does not count
+ * exp='s look-ups, said in expValidationCounted.
+ */
+async function countExpValidation(state: State): Promise<void> {
+  state.expNamingP += 1;
+  if (state.pCounted) return;
+  state.pCounted = true;
+  const n = (await ptrLookup(state)).voidQueries;
+  if (state.voids > state.maxVoids) throw new SpfAbort('permerror', voidLimitText(state));
+  state.expVoids = n;
+  state.voids += n;
+  if (state.voids > state.maxVoids) throw new SpfAbort('permerror', voidLimitText(state));
+}
+
+/** The problem line when exp='s %{p} alone passed the void limit (see countExpValidation). */
+function expValidationCounted(state: State): string | undefined {
+  if (state.expVoids === 0 || state.voids <= state.maxVoids) return undefined;
+  if (state.voids - state.expVoids > state.maxVoids) return undefined;
+  return (
+    `${state.expVoids} of the void look-ups ${state.expVoids === 1 ? 'was' : 'were'} of ` +
+    `validating the client's name for the %{p} of exp=: pyspf and Mail::SPF count them ` +
+    `whatever the result and give permerror; RFC 7208 uses exp= only after a fail (section ` +
+    `6.2) and does not count its look-ups (section 4.6.4), and by that wording the policy is ` +
+    `within the limit of ${state.maxVoids}`
   );
 }
 
@@ -376,15 +440,91 @@ function aliasesCountedByPyspf(state: State): string | undefined {
  * evaluation goes on to the terms after.
  */
 function ptrNamesSkippedByMailSpf(state: State): string | undefined {
-  if (state.voids <= state.maxVoids) return undefined;
-  if (state.voids - state.voidsOutsidePtrTarget > state.maxVoids) return undefined;
-  const n = state.voidsOutsidePtrTarget;
+  return skippedByMailSpf(
+    state,
+    state.voidsOutsidePtrTarget,
+    `PTR names outside a ptr term's target: RFC 7208 section 5.5 validates every name ` +
+      `returned and pyspf counts them too, but Mail::SPF asks only the names under the ` +
+      `target, so receivers running it stay within the limit of ${state.maxVoids} there and ` +
+      `may reach another verdict`,
+  );
+}
+
+/** The problem line when only `skipped` void address questions passed the limit. */
+function skippedByMailSpf(state: State, skipped: number, whose: string): string | undefined {
+  if (state.voids <= state.maxVoids || state.voids - skipped > state.maxVoids) return undefined;
   return (
-    `${n} of the void look-ups ${n === 1 ? 'was' : 'were'} the address ` +
-    `${n === 1 ? 'question' : 'questions'} of PTR names outside a ptr term's target: RFC 7208 ` +
-    `section 5.5 validates every name returned and pyspf counts them too, but Mail::SPF asks ` +
-    `only the names under the target, so receivers running it stay within the limit of ` +
-    `${state.maxVoids} there and may reach another verdict`
+    `${skipped} of the void look-ups ${skipped === 1 ? 'was' : 'were'} the address ` +
+    `${skipped === 1 ? 'question' : 'questions'} of ${whose}`
+  );
+}
+
+/**
+ * The problem line when the void limit was passed only with the address questions of MX hosts
+ * listed after one that matched. Section 5.4 looks up the MX hosts' addresses and matches when
+ * any matches, without an order; pyspf looks up every host and counts every void one, as this
+ * check does, and Mail::SPF stops at the first host that matches.
+ */
+function mxHostsAfterMatchSkippedByMailSpf(state: State): string | undefined {
+  return skippedByMailSpf(
+    state,
+    state.voidsAfterMxMatch,
+    `MX hosts listed after one that matched: pyspf counts them too, but Mail::SPF stops at ` +
+      `the first MX host that matches, so receivers running it find the mx mechanism matching ` +
+      `there, within the limit of ${state.maxVoids}`,
+  );
+}
+
+/**
+ * Validates the client's name once when a record that reached a result names %{p} in its exp=,
+ * for expValidatedAgainByMailSpf; a failure there changes nothing.
+ */
+async function validateForExp(state: State): Promise<void> {
+  if (state.expNamingP === 0) return;
+  try {
+    state.ptrVoids = (await ptrLookup(state)).voidQueries;
+  } catch (err) {
+    if (err instanceof LookupError && err.code === 'cancelled') throw err;
+  }
+}
+
+/**
+ * The problem line when Mail::SPF's expansion of exp= would pass the void limit. Section 6.2
+ * uses exp= only after a fail, and section 4.6.4 does not count its look-ups; Mail::SPF expands
+ * a record's exp= whenever the record reaches a result, whatever the result, and counts the
+ * void look-ups of validating the client's name for its %{p} each time.
+ */
+function expValidatedAgainByMailSpf(state: State): string | undefined {
+  if (state.expNamingP === 0 || state.ptrVoids === undefined) return undefined;
+  if (state.voids > state.maxVoids) return undefined;
+  const extra = state.ptrVoids * state.expNamingP - state.expVoids;
+  if (extra <= 0 || state.voids + extra <= state.maxVoids) return undefined;
+  return (
+    `exp= names the explanation with %{p}: Mail::SPF expands it whatever the result and counts ` +
+    `the void look-ups of validating the client's name again (${extra} here), so receivers ` +
+    `running it give permerror (more than ${state.maxVoids} void look-ups); RFC 7208 uses ` +
+    `exp= only after a fail (section 6.2) and does not count its look-ups (section 4.6.4)`
+  );
+}
+
+/**
+ * The problem line when the %{p} of a fail's explanation text would pass the void limit in
+ * pyspf, which expands exp= and its text as it reads a record, whatever the result, and counts
+ * the void look-ups of validating the client's name. Mail::SPF gives the fail and counts them
+ * when the text is expanded, throwing its void-limit error there rather than giving a result;
+ * section 6.2 expands the explanation only after a fail and section 4.6.4 does not count its
+ * look-ups, and the verdict follows both.
+ */
+function explanationPCountedByPyspf(state: State): string | undefined {
+  const n = state.explanationPVoids;
+  if (n === 0 || state.voids > state.maxVoids || state.voids + n <= state.maxVoids) {
+    return undefined;
+  }
+  return (
+    `the explanation names %{p}: pyspf expands it as it reads the record, whatever the ` +
+    `result, and counts the void look-ups of validating the client's name (${n} here), so ` +
+    `receivers running it give permerror (more than ${state.maxVoids} void look-ups); Mail::SPF ` +
+    `gives fail and raises its void-limit error when it expands the text`
   );
 }
 
@@ -444,12 +584,31 @@ async function matchMx(state: State, name: string, mech: Mechanism, term: Term):
   if (records.length > MAX_NAMES) {
     throw new SpfAbort('permerror', `${name} has more than ${MAX_NAMES} MX records`);
   }
-  // Every target is asked at once; a target whose address look-up is void makes the term
-  // void (section 4.6.4) even when another target matches, so the result does not depend on
-  // which answer arrives first.
+  // Every target is asked at once and the answers are read in the records' order, so the
+  // result does not depend on which answer arrives first. A target whose address look-up is
+  // void makes the term void (section 4.6.4) even when another target matches, as pyspf
+  // counts; Mail::SPF stops at the first target that matches (mxHostsAfterMatchSkippedByMailSpf).
   const hosts = records.map((r) => stripDot(r.value ?? '')).filter((h) => h !== '');
-  const lists = await Promise.all(hosts.map((h) => addresses(state, h, term)));
-  return lists.some((list) => list.some((a) => inPrefix(state.ip, a, mech)));
+  const type: RecordType = state.ip.kind() === 'ipv4' ? 'A' : 'AAAA';
+  const answers = await Promise.all(hosts.map((h) => ask(state.lookup, h, type, state.signal)));
+  let matched = false;
+  answers.forEach((answer, i) => {
+    if (answer.kind === 'error') {
+      throw new SpfAbort(
+        'temperror',
+        `The ${type} look-up of ${hosts[i]} failed: ${failureText(answer)}`,
+      );
+    }
+    if (answer.kind === 'records') {
+      matched ||= answer.records.some((r) => inPrefix(state.ip, r.value ?? '', mech));
+    } else if (isVoidLookup(answer)) {
+      if (matched) state.voidsAfterMxMatch += 1;
+      foundNothing(state, term);
+    } else {
+      countAliased(state, answer);
+    }
+  });
+  return matched;
 }
 
 /**
@@ -507,6 +666,7 @@ async function matchPtr(state: State, target: string, term: Term): Promise<boole
 /** %{p}: a validated name in <domain> if there is one, then any validated name. */
 async function validatedName(state: State, domain: string, term?: Term): Promise<string> {
   const names = await validatedNames(state, term);
+  if (term !== undefined) state.pCounted = true;
   const d = domain.toLowerCase();
   return names.find((n) => isSubdomainOf(n, d)) ?? names[0] ?? 'unknown';
 }
@@ -532,7 +692,11 @@ async function explain(state: State, spec: string, ctx: MacroContext): Promise<s
     const answer = await ask(state.lookup, name, 'TXT', state.signal);
     if (answer.kind === 'void' && answer.aliased === true) countAliased(state, answer, true);
     if (answer.kind !== 'records' || answer.records.length !== 1) return undefined;
-    return await expandMacroString(answer.records[0].value ?? '', ctx, true);
+    const text = answer.records[0].value ?? '';
+    if (/%\{p/i.test(text) && !state.pCounted) {
+      state.explanationPVoids = (await ptrLookup(state)).voidQueries;
+    }
+    return await expandMacroString(text, ctx, true);
   } catch (err) {
     if (err instanceof LookupError) throw err;
     return undefined;

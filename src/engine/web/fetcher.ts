@@ -77,7 +77,7 @@ export interface ChainEnd {
   url: URL;
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** the last response with its body unread; absent when the walk stopped on an error */
+  /** the last response with its body unread; absent for HEAD and when the walk stopped on an error */
   response?: Dispatcher.ResponseData;
   error?: 'redirect_loop' | 'too_many_redirects';
 }
@@ -152,7 +152,9 @@ export class WebSession {
           error: 'redirect_loop',
         };
       seen.add(key);
-      const response = await this.request(url, request, cookie);
+      // a GET's response, with a body to read or let go; a HEAD's answer has none
+      const full = request.method === 'HEAD' ? undefined : await this.request(url, request, cookie);
+      const response = full ?? (await this.head(url, request, cookie));
       jar.store(url, response.headers['set-cookie']);
       const location = header(response.headers, 'location');
       const next =
@@ -160,9 +162,11 @@ export class WebSession {
           ? resolveLocation(location, url)
           : undefined;
       if (next === undefined) {
-        return { hops, url, status: response.statusCode, headers: response.headers, response };
+        const end: ChainEnd = { hops, url, status: response.statusCode, headers: response.headers };
+        if (full) end.response = full;
+        return end;
       }
-      discard(response, request.method === 'HEAD');
+      if (full) discard(full);
       hops.push({ status_code: response.statusCode, location: next.href });
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         return { hops, url, status: response.statusCode, headers: response.headers };
@@ -269,25 +273,12 @@ export class WebSession {
   }
 
   private async request(url: URL, request: ChainRequest, cookie: string | undefined) {
-    const headers: Record<string, string> = {
-      'user-agent': USER_AGENT,
-      accept: request.accept,
-      'accept-encoding': 'gzip, deflate, br',
-    };
-    if (request.language !== undefined) headers['accept-language'] = request.language;
-    if (cookie !== undefined) headers.cookie = cookie;
-    const head = request.method === 'HEAD';
     const pending = this.agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: head ? 'HEAD' : 'GET',
-      headers,
+      method: 'GET',
+      headers: requestHeaders(request, cookie),
       signal: this.signal,
-      // undici closes the connection after every HEAD by default (a server might send a body
-      // anyway and garble the next answer): a link check's HEADs to one host would each open a
-      // connection. Such a server's next answer fails to parse, an upstream_error the link
-      // check tries again on a fresh connection.
-      reset: head ? false : undefined,
     });
     try {
       return await abortable(pending, this.signal);
@@ -296,11 +287,81 @@ export class WebSession {
     }
   }
 
+  /**
+   * A HEAD request: its status and headers, through undici's handler interface. The answer has
+   * no content (RFC 9110 section 9.3.2), so no body stream is built for it, none is let go
+   * (a link check makes thousands), and it is given once the response is complete.
+   */
+  private head(
+    url: URL,
+    request: ChainRequest,
+    cookie: string | undefined,
+  ): Promise<Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>> {
+    const signal = this.signal;
+    return new Promise((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      let answer: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'> | undefined;
+      let settled = false;
+      const settle = (err?: unknown) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        if (err === undefined && answer) resolve(answer);
+        else reject(this.toError(err ?? new Error('no response'), url));
+      };
+      // The signal ends the wait at once, also for a request still waiting for its connection.
+      const onAbort = () => {
+        controller?.abort(signal.reason as Error);
+        settle(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.agent.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'HEAD',
+          headers: requestHeaders(request, cookie),
+          // undici closes the connection after every HEAD by default (a server might send a
+          // body anyway and garble the next answer): a link check's HEADs to one host would
+          // each open a connection. Such a server's next answer fails to parse, an
+          // upstream_error the link check tries again on a fresh connection.
+          reset: false,
+        },
+        {
+          onRequestStart: (started) => {
+            controller = started;
+            if (settled) started.abort(signal.reason as Error);
+          },
+          onResponseStart: (_c, statusCode, headers) => {
+            // 1xx interim answers are followed by the real one
+            if (statusCode >= 200) answer = { statusCode, headers };
+          },
+          onResponseData: () => undefined,
+          onResponseEnd: () => settle(),
+          onResponseError: (_c, err) => settle(err),
+        },
+      );
+    });
+  }
+
   private abortAsCancelled(reason: unknown): void {
     this.controller.abort(
       new LookupError('cancelled', 'The request was cancelled', { cause: reason }),
     );
   }
+}
+
+/** What every request of a chain says about itself and what it accepts. */
+function requestHeaders(request: ChainRequest, cookie: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    'user-agent': USER_AGENT,
+    accept: request.accept,
+    'accept-encoding': 'gzip, deflate, br',
+  };
+  if (request.language !== undefined) headers['accept-language'] = request.language;
+  if (cookie !== undefined) headers.cookie = cookie;
+  return headers;
 }
 
 /**
@@ -399,18 +460,11 @@ function tooLarge(maxBytes: number): LookupError {
 const DRAIN_BYTES = 64 * 1024;
 const DRAIN_MS = 2_000;
 
-/**
- * Lets go of a response body we will not read: drained when small, else cut off. `bodyless`:
- * the answer to a HEAD, which has no content (RFC 9110 section 9.3.2), so nothing to time.
- */
-export function discard(response: Dispatcher.ResponseData, bodyless = false): void {
+/** Lets go of a response body we will not read: drained when small, else cut off. */
+export function discard(response: Dispatcher.ResponseData): void {
   const body = response.body;
   body.on('error', ignore);
   if (body.destroyed) return;
-  if (bodyless) {
-    body.dump({ limit: DRAIN_BYTES }).catch(ignore);
-    return;
-  }
   const timer = setTimeout(() => body.destroy(), DRAIN_MS);
   timer.unref();
   body.dump({ limit: DRAIN_BYTES }).then(

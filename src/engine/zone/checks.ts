@@ -59,6 +59,8 @@ export class ZoneChecks {
   private refHead: Int32Array = new Int32Array(0);
   private refNext: Int32Array = new Int32Array(0);
   private liveRows = 0;
+  /** live rows whose owner is a wildcard (`*.x`) */
+  private wildcardRows = 0;
   /** owners below the apex holding NS records: delegations */
   private readonly cuts = new Set<string>();
   /** owners holding DNAME records, and how many each (find.ts) */
@@ -100,6 +102,16 @@ export class ZoneChecks {
     // point at a dirty name or sit below a new cut are all among them already.
     const firstLoad = this.liveRows === 0 && delta.removed.length === 0;
     this.grow();
+    // the owners the delta touches, and whether each held records before it
+    const heldBefore = new Map<number, boolean>();
+    if (!firstLoad) {
+      for (const rows of [delta.removed, delta.added]) {
+        for (const row of rows) {
+          const key = this.rows.key(row);
+          if (!heldBefore.has(key)) heldBefore.set(key, this.head[key] !== -1);
+        }
+      }
+    }
     for (const r of delta.removed) this.remove(r, dirty, cutsChanged);
     for (const r of delta.added) this.add(r, dirty, cutsChanged);
     if (!firstLoad) {
@@ -111,9 +123,36 @@ export class ZoneChecks {
           else if (name.startsWith('*.')) cutsChanged.add(parentKey(name) ?? '.');
         }
       }
+      // An owner that came or went makes its empty ancestors exist or not (empty non-terminals,
+      // RFC 4592 section 2.2.2), and a wildcard answers only for names that do not: what the
+      // names at and below them find moves (find.ts). Only a zone with wildcards can tell.
+      if (this.wildcardRows > 0) {
+        for (const [key, held] of heldBefore) {
+          if (held === (this.head[key] !== -1)) continue;
+          const top = this.topEmptyAncestor(this.rows.names.text[key]);
+          if (top !== undefined) cutsChanged.add(top);
+        }
+      }
       this.spreadDirt(dirty, cutsChanged);
     }
     for (const key of dirty) this.checkOwner(key);
+  }
+
+  /**
+   * The highest of the ancestors of `name` below the apex that hold no records, up to the first
+   * that holds some: the empty non-terminals a name that comes or goes can make or unmake (some
+   * may stay so through other names below them; their owners are looked at again all the same).
+   */
+  private topEmptyAncestor(name: string): string | undefined {
+    if (this.apex === undefined) return undefined;
+    let top: string | undefined;
+    for (let up = parentKey(name); up !== undefined && up !== this.apex; up = parentKey(up)) {
+      if (!isAtOrBelow(up, this.apex)) return undefined;
+      const id = this.rows.names.find(up);
+      if (id !== -1 && id < this.head.length && this.head[id] !== -1) break;
+      top = up;
+    }
+    return top;
   }
 
   /** Room in the per-name and per-row arrays for every name and row the rows hold. */
@@ -220,6 +259,7 @@ export class ZoneChecks {
     else this.next[this.tail[key]] = row;
     this.tail[key] = row;
     this.liveRows++;
+    if (isWildcard(rows.names.text[key])) this.wildcardRows++;
     if (mark) dirty.add(key);
     const code = rows.typeCode(row);
     if (code === SOA) this.soas.add(row);
@@ -247,6 +287,7 @@ export class ZoneChecks {
     const key = rows.key(row);
     unlink(this.head, this.next, key, row, this.tail);
     this.liveRows--;
+    if (isWildcard(rows.names.text[key])) this.wildcardRows--;
     dirty.add(key);
     this.soas.delete(row);
     const target = rows.target(row);
@@ -638,6 +679,11 @@ function inPositionOrder(records: readonly ZoneRecord[]): boolean {
 
 function byPosition(a: ZoneRecord, b: ZoneRecord): number {
   return a.range.line - b.range.line || a.range.start - b.range.start;
+}
+
+/** Whether a key is a wildcard owner (`*.x`, or `*.` at the root). */
+function isWildcard(key: string): boolean {
+  return key.charCodeAt(0) === 0x2a && key.charCodeAt(1) === 0x2e;
 }
 
 function isNs(code: number): boolean {

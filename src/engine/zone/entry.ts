@@ -2,9 +2,10 @@
 // parentheses) parsed against the context the entries before it left: origin, $TTL, the last
 // owner and TTL (RFC 1035 section 5.1, RFC 2308 section 4).
 import { emptyScannedEntry, scanEntry, tokenizeLine, type LineTokens, type Token } from './lexer';
-import { isAtOrBelow, isNameError, parseName } from '../dns/names';
-import { readRdata, splitCharString } from '../dns/rdata/text';
-import { CLASSES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
+import { isAtOrBelow, isNameError, parseName, type NameError, type ParsedName } from '../dns/names';
+import { readIPv4, readIPv6 } from '../dns/rdata/addresses';
+import { readRdata, splitCharString, type RdataOctets } from '../dns/rdata/text';
+import { CLASSES, TYPES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
 import { generateLines } from './generate';
 import type { RecordRows, RowInput } from './rows';
@@ -194,6 +195,14 @@ function span(t: Token): { start: number; end: number } {
  */
 class EntryBuilder {
   hasError = false;
+  /**
+   * The last name read by ownerName, and from what: records of one owner come together
+   * ("www A", "www AAAA", or a blank owner), and each would otherwise make the full name and
+   * its key again.
+   */
+  private lastText: string | undefined;
+  private lastOrigin: string | undefined;
+  private lastName: ParsedName | undefined;
   constructor(
     readonly env: EntryEnv,
     readonly ctx: Context,
@@ -211,6 +220,25 @@ class EntryBuilder {
     if (this.env.fileLabel !== undefined) p.file = this.env.fileLabel;
     this.problems.push(p);
     return p;
+  }
+  /** parseName(text, origin), the last answer kept (a pure function of the two). */
+  ownerName(text: string, origin: string | undefined): ParsedName | NameError {
+    if (text === this.lastText && origin === this.lastOrigin && this.lastName !== undefined) {
+      return this.lastName;
+    }
+    const parsed = parseName(text, origin);
+    if (isNameError(parsed)) return parsed;
+    this.lastText = text;
+    this.lastOrigin = origin;
+    this.lastName = parsed;
+    return parsed;
+  }
+  /** The key of an absolute name as written (the owner of the record before, mostly). */
+  keyOf(owner: string): string {
+    if (owner === this.lastName?.text) return this.lastName.key;
+    // the owner as written: its key is not always its lower case (`\065` is `a`)
+    const parsed = this.ownerName(owner, undefined);
+    return isNameError(parsed) ? owner.toLowerCase() : parsed.key;
   }
   done(): Parsed {
     return { problems: this.problems, ctx: this.ctx };
@@ -429,7 +457,7 @@ function record(
   if (!leadingBlank) {
     const t = tokens[i++];
     ownerToken = t;
-    const parsed = parseName(t.text, out.ctx.origin);
+    const parsed = out.ownerName(t.text, out.ctx.origin);
     if (isNameError(parsed)) {
       out.problem(parsed.code, parsed.message, tokenRange(t));
       return;
@@ -443,9 +471,7 @@ function record(
       return;
     }
     owner = out.ctx.lastOwner;
-    // the owner as written: its key is not always its lower case (`\065` is `a`)
-    const parsed = parseName(owner, undefined);
-    ownerKey = isNameError(parsed) ? owner.toLowerCase() : parsed.key;
+    ownerKey = out.keyOf(owner);
   }
   let ttl: number | undefined;
   let ttlToken: PlacedToken | undefined;
@@ -490,11 +516,13 @@ function record(
     return;
   }
   const type = typeName(code);
-  const rdataTokens = tokens.slice(i);
-  const parsed = readRdata(type, rdataTokens, out.ctx.origin);
+  // the record data's tokens are tokens[i, …): indexes in parsed count from there
+  const parsed =
+    readAddress(code, tokens, i) ??
+    readRdata(type, tokens.slice(i), out.ctx.origin, undefined, true);
   const lastToken = tokens[tokens.length - 1];
   if ('code' in parsed) {
-    const t = rdataTokens[parsed.token] ?? tokens[tokens.length - 1];
+    const t = tokens[i + parsed.token] ?? tokens[tokens.length - 1];
     const p = out.problem(parsed.code, `${type}: ${parsed.message}`, tokenRange(t));
     if (parsed.code === 'string-too-long' && (type === 'TXT' || type === 'SPF')) {
       p.fix = {
@@ -552,7 +580,7 @@ function record(
   const { target, serial } = parsed;
   const targetToken =
     target !== undefined && parsed.targetToken !== undefined
-      ? rdataTokens[parsed.targetToken]
+      ? tokens[i + parsed.targetToken]
       : undefined;
   // One object handed over for every record (the rows copy what it holds): a zone of a
   // million records made a million of them for the collector.
@@ -575,8 +603,32 @@ function record(
   input.typeToken = typeToken;
   input.targetToken = targetToken;
   input.serial = serial;
-  input.serialToken = serial === undefined ? undefined : rdataTokens[2];
+  input.serialToken = serial === undefined ? undefined : tokens[i + 2];
   out.rows.add(input);
+}
+
+const A = TYPES.A.code;
+const AAAA = TYPES.AAAA.code;
+const address: RdataOctets = { wire: new Uint8Array(16), wireLength: 0, data: undefined };
+
+/**
+ * The data of an A or AAAA record, most records of most zones, when it is one address in a
+ * form readIPv4 or readIPv6 reads: its octets, straight from the token, with none of the
+ * general reader's objects (the same octets: the reader's ipv4 and ipv6 codecs read the token
+ * with the same functions). Anything else (the RFC 3597 form, extra tokens, an error) is left
+ * to readRdata. The answer is valid until the next record is read.
+ */
+function readAddress(code: number, tokens: PlacedToken[], at: number): RdataOctets | undefined {
+  if (at !== tokens.length - 1 || (code !== A && code !== AAAA)) return undefined;
+  const text = tokens[at].text;
+  if (code === A) {
+    if (!readIPv4(text, address.wire, 0)) return undefined;
+    address.wireLength = 4;
+  } else {
+    if (readIPv6(text, address.wire, 0) === undefined) return undefined;
+    address.wireLength = 16;
+  }
+  return address;
 }
 
 const rowInput: RowInput = {

@@ -42,6 +42,35 @@ export function generateLines(args: Token[]): Generated {
 /** BIND computes iterator + offset in a signed 32-bit integer and refuses what overflows it. */
 const INT32_MAX = 2 ** 31 - 1;
 
+/** BIND formats the value into a buffer of 128 characters: a longer one "ran out of space". */
+const MAX_FORMATTED = 127;
+
+// BIND reads a modifier with sscanf("{%d,%u,%1[doxXnN]}") (lib/dns/master.c, genname), and
+// glibc converts each number as a C long (strtol, strtoul) and keeps its low 32 bits: an offset
+// past 32 bits wraps (99999999999 is 1215752191), past 64 it sticks at the long's limit (so is
+// -1, or 0 below), and a width may be signed ("-1" is 4294967295). Measured with
+// named-compilezone 9.18 on every such case (bind-rules.test.ts, differential.test.ts).
+const LONG_MAX = 2n ** 63n - 1n;
+const LONG_MIN = -(2n ** 63n);
+const ULONG_MAX = 2n ** 64n - 1n;
+
+/** A `%d` as glibc's sscanf stores it: strtol's long, saturated, cut to a 32-bit int. */
+function scannedInt(text: string): number {
+  let value = BigInt(text);
+  if (value > LONG_MAX) value = LONG_MAX;
+  else if (value < LONG_MIN) value = LONG_MIN;
+  return Number(BigInt.asIntN(32, value));
+}
+
+/** A `%u` as glibc's sscanf stores it: strtoul's unsigned long (a minus negates it), cut to 32 bits. */
+function scannedUnsigned(text: string): number {
+  const negative = text.startsWith('-');
+  let value = BigInt(text.replace(/^[-+]/, ''));
+  if (value > ULONG_MAX) value = ULONG_MAX;
+  else if (negative) value = BigInt.asUintN(64, -value);
+  return Number(BigInt.asUintN(32, value));
+}
+
 type Substituted = string | { message: string };
 
 function substitute(template: string, value: number): Substituted {
@@ -54,20 +83,30 @@ function substitute(template: string, value: number): Substituted {
     } else if (ch === '$' && template[i + 1] === '{') {
       const close = template.indexOf('}', i);
       if (close < 0) return { message: `bad $ modifier in "${template}"` };
-      const m = /^([-+]?\d+)(?:,(\d+)(?:,([doxXnN]))?)?$/.exec(template.slice(i + 2, close));
+      const m = /^([-+]?\d+)(?:,([-+]?\d+)(?:,([doxXnN]))?)?$/.exec(template.slice(i + 2, close));
       if (!m) return { message: `bad $ modifier in "${template}"` };
-      const offset = Number(m[1]);
+      const offset = scannedInt(m[1]);
       const n = value + offset;
-      if (Math.abs(offset) > INT32_MAX || n > INT32_MAX) {
+      if (n > INT32_MAX) {
         return { message: `$GENERATE offset ${m[1]} takes the iterator out of range` };
       }
-      const width = Number(m[2] ?? 0);
+      const width = m[2] === undefined ? 0 : scannedUnsigned(m[2]);
+      // every value is at least `width` characters: past the buffer, none is made
+      if (width > MAX_FORMATTED) {
+        return {
+          message: `$GENERATE width ${m[2]} makes a value longer than the ${MAX_FORMATTED} characters BIND formats`,
+        };
+      }
       const base = m[3] ?? 'd';
       if (base === 'n' || base === 'N') {
         out += nibbles(n, width, base === 'N');
+      } else if (base === 'd') {
+        // printf's %0*d: the sign, then the digits padded with zeros to the width
+        const digits = String(Math.abs(n));
+        out += n < 0 ? `-${digits.padStart(width - 1, '0')}` : digits.padStart(width, '0');
       } else {
         // octal and hex print a negative value's 32-bit two's complement, as BIND's printf
-        let text = base === 'd' ? String(n) : (n >>> 0).toString(base === 'o' ? 8 : 16);
+        let text = (n >>> 0).toString(base === 'o' ? 8 : 16);
         if (base === 'X') text = text.toUpperCase();
         out += text.padStart(width, '0');
       }

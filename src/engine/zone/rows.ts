@@ -14,14 +14,20 @@ import { WireWriter } from '../dns/rdata/writer';
 export class Names {
   private readonly ids = new Map<string, number>();
   readonly text: string[] = [];
+  /** the name asked last and its id: an owner's records come one after the other */
+  private lastName = '';
+  private lastId = -1;
 
   id(name: string): number {
+    if (name === this.lastName) return this.lastId;
     let id = this.ids.get(name);
     if (id === undefined) {
       id = this.text.length;
       this.text.push(name);
       this.ids.set(name, id);
     }
+    this.lastName = name;
+    this.lastId = id;
     return id;
   }
 
@@ -76,7 +82,8 @@ export interface RowInput {
   key: string;
   ttl: number;
   typeCode: number;
-  data: string;
+  /** the canonical text; undefined when it is the wire form printed (readRdata's textFromWire) */
+  data: string | undefined;
   /** the record data in wire form: wire[0, wireLength) */
   wire: Uint8Array;
   wireLength: number;
@@ -137,7 +144,9 @@ export class RecordRows {
     setPlace(c, base + TTL_LINE, r.ttlToken);
     setPlace(c, base + TYPE_LINE, r.typeToken);
     setPlace(c, base + TARGET_LINE, r.targetToken);
-    this.data.push(printedFrom(r.typeCode) === undefined ? r.data : undefined);
+    this.data.push(
+      r.data !== undefined && printedFrom(r.typeCode) === undefined ? r.data : undefined,
+    );
     if (r.serial !== undefined && r.serialToken !== undefined) {
       const { line, start, end } = r.serialToken;
       this.serials.set(row, { serial: r.serial, line, start, end });
@@ -275,11 +284,14 @@ export class RecordRows {
     return table;
   }
 
-  /** The canonical text of a row whose type's text is its wire form printed. */
+  /**
+   * The canonical text of a row whose text is its wire form printed: by its type
+   * (printedFrom), or as read (a DNSSEC record whose names were written in lower case).
+   */
   private printed(row: number, code: number): string {
     const wire = this.wire(row);
-    const spec = printedFrom(code);
-    return spec === null || spec === undefined
+    const spec = specOf(code);
+    return spec === undefined
       ? genericText(wire)
       : printRdata(wire, 0, wire.length, spec, true).text;
   }

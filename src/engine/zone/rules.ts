@@ -2,7 +2,7 @@
 // data, owner names some types require, and BIND's $DATE directive. Each says the RFC (or, where
 // BIND goes further than an RFC, BIND's behaviour) it comes from; the entry parser reports what
 // they return on the token that breaks them.
-import { fromBase32Hex } from '../dns/rdata/base32hex';
+import { isBase32Hex } from '../dns/rdata/base32hex';
 
 export interface RuleFailure {
   code: string;
@@ -62,7 +62,7 @@ export function wildcardNsFailure(ownerKey: string, type: string): RuleFailure |
 export function nsec3OwnerFailure(ownerKey: string, type: string): RuleFailure | undefined {
   if (type !== 'NSEC3') return undefined;
   const label = firstLabel(ownerKey);
-  if (label !== '' && fromBase32Hex(label) !== undefined) return undefined;
+  if (label !== '' && isBase32Hex(label)) return undefined;
   return {
     code: 'bad-nsec3-owner',
     message: `the first label of an NSEC3 owner is a hash in unpadded base32hex (RFC 5155 section 3), not "${label}"`,

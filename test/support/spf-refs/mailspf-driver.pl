@@ -63,8 +63,14 @@ while (my $line = <STDIN>) {
         # The void look-ups it counted (RFC 7208 section 4.6.4), as pyspf's driver reports them.
         $out{voids} = $request->state('void_dns_lookups_count') // 0;
         if ($result->code eq 'fail') {
-            my $text = $result->authority_explanation;
-            $out{explanation} = "$text" if defined $text && "$text" ne '';
+            # Expanding the explanation asks DNS too (%{p}) and can throw on its own, after the
+            # result was given: the result stands, and the error is reported beside it.
+            my $text = eval { $result->authority_explanation };
+            if (defined $text) {
+                $out{explanation} = "$text" if "$text" ne '';
+            } else {
+                $out{explanation_error} = "" . ($@ || 'unknown error');
+            }
         }
         $out{reason} = $result->local_explanation
             if $result->code eq 'permerror' || $result->code eq 'temperror';

@@ -3,7 +3,8 @@
 // and its engine parts are chunks imported when that command runs. Read from the minified
 // bundle as `npm pack` ships it, by following the static imports of its ES module chunks.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCli } from '../../support/cli-build';
@@ -63,5 +64,25 @@ describe('the command line bundle', function () {
       const text = readFileSync(join(chunks, f), 'utf8');
       assert.ok(!text.includes('undici'), `${f}: no HTTP client`);
     }
+  });
+
+  it('checks a zone into a pipe without loading node:net or node:crypto', () => {
+    // what Node loaded, written by a preload at exit; stdout is a pipe, as in a script
+    const preload = join(tmp, 'modules-at-exit.js');
+    writeFileSync(
+      preload,
+      "process.on('exit', () => require('fs').writeSync(2, process.moduleLoadList.join('\\n')));",
+    );
+    const zone = join(__dirname, '..', '..', 'fixtures', 'zones', 'example.test.zone');
+    const run = spawnSync(
+      process.execPath,
+      ['-r', preload, join(tmp, 'cli.js'), 'zone-check', zone, '--origin', 'example.test.'],
+      { encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^\{"problems":\[/);
+    const loaded = run.stderr.split('\n');
+    for (const name of ['net', 'crypto'])
+      assert.ok(!loaded.includes(`NativeModule ${name}`), `${name} loaded`);
   });
 });

@@ -2,29 +2,10 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main';
+import { runCli } from './run';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  // eslint-disable-next-line @typescript-eslint/unbound-method
-  const write = { out: process.stdout.write, err: process.stderr.write };
-  process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
-  process.stderr.write = (chunk: string) => (err.push(String(chunk)), true);
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-  }
-}
+// in this process, stdout and stderr captured, as through a pipe
+const run = (...args: string[]) => runCli(args);
 
 const HEAD =
   '$TTL 3600\n@ IN SOA ns1 hostmaster 1 3600 600 86400 300\n@ IN NS ns1\nns1 IN A 192.0.2.1\n';

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020';
 import { request } from 'undici';
 import { main } from '../../../src/cli/main';
+import { PIPE } from '../cli/run';
 import { ERROR_STATUS, LookupError, type ErrorCode } from '../../../src/contract/errors';
 import { openApiDocument } from '../../../src/contract/openapi';
 import { OPERATIONS } from '../../../src/contract/operations';
@@ -55,7 +56,7 @@ describe('OpenAPI document', () => {
     process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
     let code: number;
     try {
-      code = await main(['openapi']);
+      code = await main(['openapi'], PIPE);
     } finally {
       process.stdout.write = write;
     }

@@ -3,8 +3,8 @@
 // and RFC 5952 reformat per AAAA) was a tenth of the CPU of a 50,000-record check. The plain
 // forms are read here; an IPv6 address in any other form (an IPv4 tail, a zone index, or not an
 // address at all) is left to the library, which has the last word on it.
-import { isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { lazyNet } from '../../builtins';
 
 const DOT = 0x2e;
 const COLON = 0x3a;
@@ -143,7 +143,7 @@ export function readIPv6(text: string, out: Uint8Array, at: number): string | un
     }
     return formatIPv6(scratchGroups);
   }
-  if (!isIPv6(text) || text.includes('%')) return undefined;
+  if (!lazyNet().isIPv6(text) || text.includes('%')) return undefined;
   // ipaddr.js reads "::a.b.c.d" as IPv4-mapped (::ffff:a.b.c.d): the IPv4 tail is read here,
   // as two groups of the hex form
   const tail = text.lastIndexOf(':');

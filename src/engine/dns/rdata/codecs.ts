@@ -266,7 +266,7 @@ function cached<K, V>(cache: Map<K, V>, key: K, make: (key: K) => V): V {
   return value;
 }
 
-function sigTime(text: string): number | undefined {
+export function sigTime(text: string): number | undefined {
   return cached(sigTimes, text, readSigTime);
 }
 
@@ -375,7 +375,7 @@ const BASE64_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * Whether valid base64 text (RFC 4648 section 4, its length a multiple of 4) is what encoding
  * its octets gives back: the bits of the last digit that padding drops are zero.
  */
-function canonicalBase64(text: string): boolean {
+export function canonicalBase64(text: string): boolean {
   const n = text.length;
   if (n === 0 || text.charCodeAt(n - 1) !== 0x3d) return true;
   const twoPads = text.charCodeAt(n - 2) === 0x3d;

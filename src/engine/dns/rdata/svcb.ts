@@ -1,8 +1,7 @@
 // SvcParams of SVCB and HTTPS (RFC 9460 section 2.1 and 7): presentation to wire form, sorted
 // by key as the wire form requires, and wire form back to presentation as BIND prints it.
-import { isIPv4 } from 'node:net';
 import { escapedText, unescapeOctets } from '../presentation';
-import { ipv6Text, readIPv6 } from './addresses';
+import { ipv6Text, readIPv4, readIPv6 } from './addresses';
 import type { Token } from './reader';
 
 /** The keys of IANA's "Service Parameter Keys (SvcParamKeys)" registry that have a mnemonic. */
@@ -161,8 +160,9 @@ function encodeValue(code: number, value: string | undefined): number[] | string
     case 4: {
       const out: number[] = [];
       for (const a of list()) {
-        if (!isIPv4(a)) return `"${a}" is not an IPv4 address`;
-        out.push(...a.split('.').map(Number));
+        const octets = new Uint8Array(4);
+        if (!readIPv4(a, octets, 0)) return `"${a}" is not an IPv4 address`;
+        out.push(...octets);
       }
       return out.length === 0 ? 'ipv4hint needs addresses' : out;
     }

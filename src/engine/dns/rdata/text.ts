@@ -5,6 +5,7 @@
 import { MalformedMessage } from '../errors';
 import { escapedText, unescapeOctets } from '../presentation';
 import { CODECS } from './codecs';
+import { DNSSEC_READERS } from './dnssec-read';
 import {
   fail,
   NoPresentation,
@@ -32,10 +33,15 @@ export interface Rdata {
 }
 
 /** Rdata with its wire form as octets: a view of a buffer the next parse reuses. */
-export interface RdataOctets extends Omit<Rdata, 'wire'> {
+export interface RdataOctets extends Omit<Rdata, 'wire' | 'data'> {
   /** the wire form is wire[0, wireLength) (no view is made per record) */
   wire: Uint8Array;
   wireLength: number;
+  /**
+   * the presentation; undefined only when the caller asked for `textFromWire` and the text is
+   * the wire form printed (printRdata, names lower case), which it then makes when it needs it
+   */
+  data: string | undefined;
 }
 
 export function parseRdata(
@@ -46,20 +52,22 @@ export function parseRdata(
 ): Rdata | RdataError {
   const parsed = readRdata(type, tokens, origin, style);
   if ('code' in parsed) return parsed;
-  const { wireLength, ...rest } = parsed;
+  const { wireLength, data, ...rest } = parsed;
   const hex = Buffer.from(parsed.wire.buffer, parsed.wire.byteOffset, wireLength).toString('hex');
-  return { ...rest, wire: hex };
+  return { ...rest, data: data ?? '', wire: hex };
 }
 
 /**
  * As parseRdata, the wire form left as octets (no hex string per record): the zone parser
- * copies them into its rows before it reads the next record.
+ * copies them into its rows before it reads the next record. With `textFromWire`, the DNSSEC
+ * types' data written the plain way is read by dnssec-read.ts and comes without its text.
  */
 export function readRdata(
   type: string,
   tokens: Token[],
   origin: string | undefined,
   style?: 'bind',
+  textFromWire = false,
 ): RdataOctets | RdataError {
   // Failures unwind by exception from deep in a field reader; a file with thousands of bad
   // lines must not pay for a stack trace each.
@@ -78,6 +86,13 @@ export function readRdata(
         message: `${type} needs the RFC 3597 form \\# <length> <hex>`,
         token: 0,
       };
+    }
+    if (textFromWire && style === undefined) {
+      const lean = DNSSEC_READERS.get(spec.code);
+      wire.reset();
+      if (lean?.(tokens, origin, wire) === true) {
+        return { wire: wire.buffer, wireLength: wire.length, data: undefined };
+      }
     }
     const reader = new TokenReader(tokens, origin, style);
     wire.reset();

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../../src/cli/main';
+import { PIPE } from '../../cli/run';
 import { keyWire, textToLabels } from '../../../../src/engine/dns/names';
 import { isUtf8, unescapeOctets } from '../../../../src/engine/dns/presentation';
 import { toBase32Hex } from '../../../../src/engine/dns/rdata/base32hex';
@@ -249,7 +250,7 @@ async function printed(file: string): Promise<string[]> {
   const write = process.stdout.write;
   process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
   try {
-    await main(['zone-check', file, '--origin', ORIGIN, '--print']);
+    await main(['zone-check', file, '--origin', ORIGIN, '--print'], PIPE);
   } finally {
     process.stdout.write = write;
   }

@@ -43,6 +43,17 @@ const RECORDS: FixtureRecord[] = [
   txt('ptr-nx-third.test', 'v=spf1 exists:v1.test ptr exists:v2.test -all'),
   txt('p-macro.test', 'v=spf1 exists:v1.test exists:v2.test a:%{p}.host.test -all'),
   { name: 'unknown.host.test', type: 'A', data: '192.0.2.79' },
+  // MX hosts after one that matches, and exp='s %{p} (the client 192.0.2.201 has no PTR record)
+  { name: 'mxs-first.test', type: 'MX', data: { preference: 10, exchange: 'live.mxs.test' } },
+  { name: 'mxs-first.test', type: 'MX', data: { preference: 20, exchange: 'gone1.mxs.test' } },
+  { name: 'mxs-first.test', type: 'MX', data: { preference: 30, exchange: 'gone2.mxs.test' } },
+  txt('mx-match-first.test', 'v=spf1 exists:v1.test mx:mxs-first.test -all'),
+  txt('exp-p.test', 'v=spf1 exists:v1.test exists:v2.test +all exp=%{p}.why.test'),
+  txt('exp-p-one.test', 'v=spf1 exists:v1.test +all exp=%{p}.why.test'),
+  txt('exp-p-term.test', 'v=spf1 exists:v1.test exists:%{p}.x1.test -all exp=%{p}.why.test'),
+  { name: 'unknown.x1.test', type: 'A', data: '127.0.0.2' },
+  txt('exp-text-p.test', 'v=spf1 exists:v1.test exists:v2.test -all exp=text-p.why.test'),
+  txt('text-p.why.test', 'not from %{p}'),
   txt('ten.test', `v=spf1 ${Array.from({ length: 10 }, (_, i) => `a:x${i}.test`).join(' ')} +all`),
   txt(
     'eleven.test',
@@ -106,6 +117,36 @@ describe('engine/dns/spf-check checkHost', () => {
     const voids = await check('192.0.2.99', 'voids.test');
     assert.equal(voids.result, 'permerror');
     assert.equal(voids.void_lookups, 3);
+  });
+
+  it("counts the void hosts after an MX host that matched, and says Mail::SPF's verdict", async () => {
+    // pyspf looks up every host; Mail::SPF stops at the first that matches (live.mxs.test)
+    const r = await check('192.0.2.200', 'mx-match-first.test');
+    assert.deepEqual([r.result, r.void_lookups], ['permerror', 3]);
+    const line = r.problems?.find((p) => /Mail::SPF stops at the first MX host/.test(p));
+    assert.match(line ?? '', /^2 of the void look-ups were .* mx mechanism matching there/);
+    assert.ok(!r.problems?.some((p) => /pyspf or Mail::SPF count the queries/.test(p)));
+  });
+
+  it("counts exp='s %{p} once whatever the result, as pyspf and Mail::SPF do", async () => {
+    const ip = '192.0.2.201';
+    // two void terms and the client's PTR question: permerror with both libraries
+    const pass = await check(ip, 'exp-p.test');
+    assert.deepEqual([pass.result, pass.void_lookups, pass.void_terms], ['permerror', 3, 2]);
+    assert.match(pass.problems?.join('\n') ?? '', /1 of the void look-ups was of validating/);
+    const within = await check(ip, 'exp-p-one.test');
+    assert.deepEqual([within.result, within.void_lookups, within.problems], ['pass', 2, undefined]);
+    // a %{p} term counted them already: pyspf validates once a check, Mail::SPF again for exp=
+    const term = await check(ip, 'exp-p-term.test');
+    assert.deepEqual([term.result, term.void_lookups], ['pass', 2]);
+    assert.match(
+      term.problems?.join('\n') ?? '',
+      /Mail::SPF expands it whatever the result .* receivers running it give permerror/,
+    );
+    // the %{p} of a fail's explanation text: pyspf counts it, Mail::SPF throws while explaining
+    const text = await check(ip, 'exp-text-p.test', { sender: 'a@exp-text-p.test' });
+    assert.deepEqual([text.result, text.explanation], ['fail', 'not from unknown']);
+    assert.match(text.problems?.join('\n') ?? '', /pyspf expands it .* give permerror/);
   });
 
   it('counts void look-ups per DNS query, as pyspf and Mail::SPF do (4.6.4)', async () => {

@@ -27,6 +27,8 @@ export interface KnownDisagreement {
   id: string;
   /** the library that reads the case this way */
   reference: Observed['reference'];
+  /** about how void look-ups are counted (RFC 7208 section 4.6.4) */
+  aboutVoids: boolean;
   /** the RFC 7208 section that decides it */
   section: string;
   /** which side the section bears out, and why */
@@ -47,13 +49,6 @@ function voidQueries(o: Observed): Query[] {
   return o.ours.queries.filter((q) => !q.failed && q.found === 0 && !isExplanationName(o, q.name));
 }
 
-/** A verdict on either side that is the void look-up limit of section 4.6.4. */
-export function isAboutVoidLookups(o: Observed): boolean {
-  return (
-    (o.theirs.result === 'permerror' && /void/i.test(o.theirs.reason ?? '')) || oursHitVoidLimit(o)
-  );
-}
-
 function theyHitVoidLimit(o: Observed): boolean {
   return (
     o.theirs.result === 'permerror' && /void/i.test(o.theirs.reason ?? '') && !oursHitVoidLimit(o)
@@ -62,6 +57,26 @@ function theyHitVoidLimit(o: Observed): boolean {
 
 function oursHitVoidLimit(o: Observed): boolean {
   return o.ours.result === 'permerror' && o.ours.void_lookups > MAX_VOIDS;
+}
+
+/** An MX host's address question failed after an earlier host of its MX set had addresses. */
+function mxHostFailedAfterOneWithAddresses(o: Observed): boolean {
+  const failed = o.ours.queries.find((q) => q.failed);
+  if (failed === undefined || (failed.type !== 'A' && failed.type !== 'AAAA')) return false;
+  const exchange = (r: { data: unknown }) => (r.data as { exchange?: string }).exchange;
+  const mxs = o.case.records.filter((r) => r.type === 'MX');
+  return mxs.some((mx, i) => {
+    if (exchange(mx) !== failed.name) return false;
+    return mxs
+      .slice(0, i)
+      .some(
+        (earlier) =>
+          earlier.name === mx.name &&
+          o.ours.queries.some(
+            (q) => q.name === exchange(earlier) && q.type === failed.type && q.found > 0,
+          ),
+      );
+  });
 }
 
 function zoneHas(o: Observed, name: string, type: string): boolean {
@@ -98,6 +113,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
   {
     id: 'servfail-read-as-empty',
     reference: 'pyspf',
+    aboutVoids: false,
     section: '5',
     why:
       'pyspf (over pydns) reads a SERVFAIL answer as an empty one; a DNS error (RCODE other ' +
@@ -113,6 +129,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
     // at that point, and counts them as any other.
     id: 'p-macro-expanded-early',
     reference: 'pyspf',
+    aboutVoids: true,
     section: '4.6.2, 4.6.4, 6.2',
     why:
       'pyspf fetches exp= and expands %{p} (its PTR and address questions) while it parses a ' +
@@ -131,6 +148,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
     // pyspf's.
     id: 'cname-counted-per-name',
     reference: 'pyspf',
+    aboutVoids: true,
     section: '4.6.4',
     why:
       'pyspf follows a CNAME chain that ends without records with a question of its own and ' +
@@ -149,6 +167,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
     // and pyspf asks them and counts them as the engine does.
     id: 'ptr-names-outside-target',
     reference: 'Mail::SPF',
+    aboutVoids: true,
     section: '5.5',
     why:
       'Mail::SPF validates only the PTR names inside the target domain, so a name outside it ' +
@@ -168,8 +187,114 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
       (o.ours.problems ?? []).some((p) => /Mail::SPF asks only the names under the target/.test(p)),
   },
   {
+    // About how void look-ups are counted, and the references disagree with each other: the
+    // verdict follows pyspf, and a problem line gives Mail::SPF's.
+    id: 'mx-hosts-after-match',
+    reference: 'Mail::SPF',
+    aboutVoids: true,
+    section: '5.4, 4.6.4',
+    why:
+      'Mail::SPF looks up the MX hosts in order and stops at the first whose address matches, ' +
+      'so the void look-ups of the hosts after it are never made; pyspf looks up every host ' +
+      'and counts each void one, as the section, which matches when any host matches, leaves ' +
+      "no order to stop at. The engine's problem line says that receivers running Mail::SPF " +
+      'find the mechanism matching there',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      oursHitVoidLimit(o) &&
+      o.theirs.result !== 'permerror' &&
+      (o.ours.problems ?? []).some((p) => /Mail::SPF stops at the first MX host/.test(p)),
+  },
+  {
+    // About how void look-ups are counted, and the references disagree with each other: the
+    // verdict follows pyspf and sections 6.2 and 4.6.4, and a problem line gives Mail::SPF's.
+    id: 'exp-expanded-after-any-result',
+    reference: 'Mail::SPF',
+    aboutVoids: true,
+    section: '6.2, 4.6.4',
+    why:
+      "Mail::SPF expands a record's exp= whenever the record reaches a result, not only a " +
+      "fail, and counts the void look-ups of validating the client's name for its %{p} " +
+      'each time; exp= is used only after a fail (6.2) and its look-ups are not counted ' +
+      "(4.6.4), and pyspf does not count them again. The engine's problem line says that " +
+      'receivers running Mail::SPF give permerror',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      theyHitVoidLimit(o) &&
+      (o.ours.problems ?? []).some((p) => /Mail::SPF expands it whatever the result/.test(p)),
+  },
+  {
+    // The same %{p} that pyspf counts as it reads the record (p-macro-expanded-early): the
+    // references disagree with each other on the verdict, and a problem line gives pyspf's.
+    id: 'explanation-p-over-limit',
+    reference: 'Mail::SPF',
+    aboutVoids: true,
+    section: '6.2, 4.6.4',
+    why:
+      "Mail::SPF gives fail, then counts the void look-ups of the explanation's %{p} when the " +
+      'text is expanded and throws its void-limit error there instead of giving one; the ' +
+      'explanation is expanded after the result and its look-ups are not counted (6.2, 4.6.4)',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      o.ours.result === 'fail' &&
+      o.theirs.result === 'fail' &&
+      /void/i.test(o.theirs.explanation_error ?? '') &&
+      /%\{p/i.test(explanationTemplate(o) ?? ''),
+  },
+  {
+    id: 'mx-host-error-after-match',
+    reference: 'Mail::SPF',
+    aboutVoids: false,
+    section: '5, 5.4',
+    why:
+      'Mail::SPF looks up the MX hosts in order and stops at the first whose address matches, ' +
+      'so a DNS error of a host after it is never seen; a DNS error ends check_host() with ' +
+      'temperror (5), and the section, which matches when any host matches, leaves no order ' +
+      'to stop at (pyspf over dnspython gives temperror too)',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      o.ours.result === 'temperror' &&
+      o.theirs.result !== 'temperror' &&
+      mxHostFailedAfterOneWithAddresses(o),
+  },
+  {
+    id: 'empty-local-part-kept',
+    reference: 'pyspf',
+    aboutVoids: false,
+    section: '4.3, 7.3',
+    why:
+      'pyspf expands %{s} of a MAIL FROM with an empty local-part ("@example.com") as it is; ' +
+      'section 4.3 substitutes "postmaster" for a missing local-part, as Mail::SPF does',
+    applies: (o) =>
+      o.reference === 'pyspf' &&
+      o.case.sender.startsWith('@') &&
+      bothFailWithDifferentText(o) &&
+      o.ours.explanation?.toUpperCase() ===
+        o.theirs.explanation?.split(o.case.sender).join(`postmaster${o.case.sender}`).toUpperCase(),
+  },
+  {
+    id: 'helo-sender-without-local-part',
+    reference: 'Mail::SPF',
+    aboutVoids: false,
+    section: '4.3, 7.3',
+    why:
+      'Mail::SPF expands %{s} of a HELO check to the bare HELO name; the <sender> of a HELO ' +
+      'check has no local-part, and section 4.3 substitutes "postmaster" for it ' +
+      '(%{s} is postmaster@<helo>), as pyspf does',
+    applies: (o) =>
+      o.reference === 'Mail::SPF' &&
+      o.case.sender === '' &&
+      bothFailWithDifferentText(o) &&
+      ['@', '%40'].some(
+        (at) =>
+          o.ours.explanation ===
+          o.theirs.explanation?.split(o.case.helo).join(`postmaster${at}${o.case.helo}`),
+      ),
+  },
+  {
     id: 'self-include-not-reached',
     reference: 'pyspf',
+    aboutVoids: false,
     section: '4.6.2, 4.6.4',
     why:
       'pyspf rejects a policy that includes itself before evaluating it; terms are evaluated ' +
@@ -194,6 +319,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
   {
     id: 'ip-family-mismatch-slash-0',
     reference: 'Mail::SPF',
+    aboutVoids: false,
     section: '5.6',
     why:
       'Mail::SPF matches a client of one family against an ip4 or ip6 network of the other ' +
@@ -210,6 +336,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
   {
     id: 'mx-over-10-truncated',
     reference: 'Mail::SPF',
+    aboutVoids: false,
     section: '4.6.4',
     why:
       'Mail::SPF uses the first 10 of more than 10 MX records; the section says the mx ' +
@@ -223,6 +350,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
   {
     id: 'macro-error-unreached',
     reference: 'Mail::SPF',
+    aboutVoids: false,
     section: '4.6, 7.1',
     why:
       'Mail::SPF only sees a macro syntax error when it expands that term; a syntax error ' +
@@ -241,6 +369,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
   {
     id: 'delimiters-without-transformer',
     reference: 'Mail::SPF',
+    aboutVoids: false,
     section: '7.3',
     why:
       'Mail::SPF splits on a macro\'s delimiters only when digits or "r" are given; the parts ' +
@@ -253,6 +382,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
   {
     id: 'ipv6-nibbles-upper-case',
     reference: 'pyspf',
+    aboutVoids: false,
     section: '7.3, 7.4',
     why:
       'pyspf writes the IPv6 %{i} nibbles in upper case; the examples of section 7.4 write ' +
@@ -267,6 +397,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
   {
     id: 'trailing-percent-escape',
     reference: 'pyspf',
+    aboutVoids: false,
     section: '7.1',
     why:
       'pyspf rejects an explanation that ends in the escape "%%" and gives none; "%%" is a ' +

@@ -25,6 +25,13 @@ describe('link operation connections', function () {
         // HEAD is refused; the GET's error page is far larger than is worth reading off
         res.writeHead(404, { 'content-type': 'text/html' });
         res.end(req.method === 'HEAD' ? undefined : 'x'.repeat(1024 * 1024));
+      } else if (path === '/early-hints') {
+        // a 1xx interim answer first (RFC 8297): the verdict is the final answer's
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+        res.writeHead(200, { 'content-type': 'text/html', 'content-length': '12' });
+        res.end(req.method === 'HEAD' ? undefined : '<p>page</p>\n');
+      } else if (path === '/hang') {
+        return; // never answers
       } else if (path === '/drip-404') {
         res.writeHead(404, { 'content-type': 'text/html' });
         if (req.method === 'HEAD') return void res.end();
@@ -62,6 +69,57 @@ describe('link operation connections', function () {
         await new Promise((r) => setTimeout(r, 5));
       }
       assert.equal(connections, 1);
+    } finally {
+      await services.close();
+    }
+  });
+
+  it('answers once the connection is back in the pool: links sent back to back, a few at a time, open no more connections than run at once', async function () {
+    const services = new EmbeddedServices({});
+    connections = 0;
+    try {
+      const paths = ['/ok', '/gone', '/moved', '/ok', '/ok', '/gone', '/moved', '/ok'];
+      // three lanes, each sending its next link the moment the last one is answered (the
+      // workspace check's per-host lanes); a connection still busy would make the pool open more
+      const lane = async () => {
+        for (const path of paths) await services.meta.link({ url: `${base}${path}` });
+      };
+      await Promise.all([lane(), lane(), lane()]);
+      assert.ok(connections <= 3, `${connections} connections for 3 lanes`);
+    } finally {
+      await services.close();
+    }
+  });
+
+  it('takes the final answer to a HEAD after a 1xx interim one', async function () {
+    const services = new EmbeddedServices({});
+    try {
+      const result = await services.meta.link({ url: `${base}/early-hints` });
+      assert.equal(result.status, 200);
+      assert.equal(result.method, 'HEAD');
+    } finally {
+      await services.close();
+    }
+  });
+
+  it('ends a HEAD the caller cancels at once, and one past the call’s deadline as a timeout', async function () {
+    const services = new EmbeddedServices({});
+    try {
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), 50);
+      await assert.rejects(
+        services.meta.link({ url: `${base}/hang` }, { signal: controller.signal }),
+        {
+          code: 'cancelled',
+        },
+      );
+      assert.ok(Date.now() - started < 1000, `cancelled after ${Date.now() - started} ms`);
+      await assert.rejects(services.meta.link({ url: `${base}/hang` }, { timeoutMs: 100 }), {
+        code: 'upstream_timeout',
+      });
+      // the host is still answered afterwards
+      assert.equal((await services.meta.link({ url: `${base}/ok` })).status, 200);
     } finally {
       await services.close();
     }

@@ -282,15 +282,86 @@ describe('engine/zone rules of issue 27: kept as the text changes', () => {
   });
 });
 
-describe('engine/zone rules of issue 27: where HostLens differs from BIND', () => {
-  it('a $GENERATE offset beyond 32 bits is refused; BIND wraps it (README, "Zone files")', () => {
-    // BIND reads the offset as a C int (sscanf "%d"), where an overflow is undefined; glibc
-    // wraps it, so BIND loads h1215752191 for ${99999999999}. No offset means that.
-    assert.deepEqual(errors(`$GENERATE 0-0 h${'$'}{99999999999} A 192.0.2.1\n`), [
-      '5:bad-generate',
-    ]);
+describe('engine/zone rules of issue 27: empty non-terminals made and unmade by edits', () => {
+  const AWAY = ['x A 192.0.2.8', 'y A 192.0.2.9', '', ''];
+
+  /** "line:code" of a session's problems, and the same of a fresh load of its text. */
+  function both(session: ZoneSession, text: string): [string[], string[]] {
+    const codes = (s: ZoneSession) => s.problems().map((p) => `${p.range.line + 1}:${p.code}`);
+    return [codes(session), codes(new ZoneSession(text, { origin: ORIGIN }))];
+  }
+
+  it('a wildcard-matched NS target that becomes an empty non-terminal is checked again', () => {
+    // RFC 4592 section 2.2.2: a name with names below it exists, so no wildcard answers for it
+    // the edited lines are away from the records they affect, so only the indexes link them
+    const lines = [...HEAD.split('\n').slice(0, 4), '@ NS ns.sub', '*.sub A 192.0.2.5', ...AWAY];
+    const session = new ZoneSession(lines.join('\n'), { origin: ORIGIN });
+    assert.deepEqual(session.problems(), []);
+    lines[8] = 'x.ns.sub A 192.0.2.6';
+    session.edit(8, 9, lines[8]);
+    assert.deepEqual(both(session, lines.join('\n')), [['5:missing-glue'], ['5:missing-glue']]);
+    lines[8] = '';
+    session.edit(8, 9, lines[8]);
+    assert.deepEqual(both(session, lines.join('\n')), [[], []]);
+  });
+
+  it('a name deeper down makes every empty ancestor exist, and the closest encloser moves', () => {
+    // the target a.b.sub takes *.sub's address while b.sub does not exist; c.d.b.sub makes
+    // b.sub (and d.b.sub) exist, so the closest encloser is b.sub, which has no wildcard
+    const lines = [...HEAD.split('\n').slice(0, 4), '@ NS a.b.sub', '*.sub A 192.0.2.5', ...AWAY];
+    const session = new ZoneSession(lines.join('\n'), { origin: ORIGIN });
+    assert.deepEqual(session.problems(), []);
+    lines[8] = 'c.d.b.sub A 192.0.2.6';
+    session.edit(8, 9, lines[8]);
+    assert.deepEqual(both(session, lines.join('\n')), [['5:missing-glue'], ['5:missing-glue']]);
+    lines[8] = '*.b.sub AAAA 2001:db8::6';
+    session.edit(8, 9, lines[8]);
+    assert.deepEqual(both(session, lines.join('\n')), [[], []]);
+    lines[9] = 'e.a.b.sub TXT "a.b.sub exists now, with no address"';
+    session.edit(9, 10, lines[9]);
+    assert.deepEqual(both(session, lines.join('\n')), [['5:missing-glue'], ['5:missing-glue']]);
+    lines[9] = '';
+    session.edit(9, 10, lines[9]);
+    assert.deepEqual(both(session, lines.join('\n')), [[], []]);
+  });
+});
+
+describe('engine/zone rules of issue 27: $GENERATE numbers as BIND reads them', () => {
+  /** The TXT data $GENERATE 0-1 makes with the modifier, as zone-check --print writes it. */
+  function generated(modifier: string): string[] {
+    const text = `${HEAD}$GENERATE 0-1 h$ TXT v${'$'}{${modifier}}\n`;
+    return lines(text)
+      .filter((l) => l.includes(' TXT '))
+      .map((l) => l.split(' ').pop()!);
+  }
+
+  it('an offset past 32 bits wraps, and sticks at the 64-bit limits, as glibc’s sscanf %d', () => {
+    // BIND reads the modifier with sscanf (lib/dns/master.c): a C long cut to an int
+    assert.deepEqual(generated('99999999999'), ['"v1215752191"', '"v1215752192"']);
+    assert.deepEqual(generated('4294967296'), ['"v0"', '"v1"']);
+    assert.deepEqual(generated('2147483648'), ['"v-2147483648"', '"v-2147483647"']);
+    assert.deepEqual(generated('99999999999999999999'), ['"v-1"', '"v0"']);
+    assert.deepEqual(generated('-99999999999999999999'), ['"v0"', '"v1"']);
     // within 32 bits, BIND's own rule: iterator + offset must not overflow
     assert.deepEqual(errors(`$GENERATE 0-0 h${'$'}{2147483647} A 192.0.2.1\n`), []);
     assert.deepEqual(errors(`$GENERATE 1-1 h${'$'}{2147483647} A 192.0.2.1\n`), ['5:bad-generate']);
+    // -2147483649 wraps to 2147483647: the same overflow
+    assert.deepEqual(errors(`$GENERATE 0-1 h${'$'}{-2147483649} A 192.0.2.1\n`), [
+      '5:bad-generate',
+    ]);
+  });
+
+  it('a width past 32 bits wraps as %u; past 127 characters BIND runs out of space', () => {
+    assert.deepEqual(generated('0,4294967297,d'), ['"v0"', '"v1"']);
+    assert.deepEqual(generated('0,-4294967295,d'), ['"v0"', '"v1"']);
+    assert.deepEqual(generated('-5,4,d'), ['"v-005"', '"v-004"']);
+    assert.equal(generated('0,127,d')[0].length, 128 + 2);
+    for (const modifier of ['0,128,d', '0,4294967295,x', '0,-1,d', '0,18446744073709551616,n']) {
+      assert.deepEqual(
+        errors(`$GENERATE 0-1 h$ TXT v${'$'}{${modifier}}\n`),
+        ['5:bad-generate'],
+        modifier,
+      );
+    }
   });
 });

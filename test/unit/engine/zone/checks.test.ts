@@ -156,6 +156,13 @@ describe('engine/zone checks', () => {
       'www.example.net. A 192.0.2.1',
       't TXT "a" "b"',
       '$ORIGIN example.com.',
+      // targets a wildcard answers for, and names that make them (or an ancestor) exist
+      '@ NS ns.w',
+      '@ NS a.b.w',
+      '*.w A 192.0.2.5',
+      '*.b.w AAAA 2001:db8::5',
+      'x.ns.w A 192.0.2.6',
+      'c.d.b.w TXT "x"',
     ];
     const line = fc.constantFrom(...LINES);
 

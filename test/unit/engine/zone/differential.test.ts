@@ -67,27 +67,27 @@ function hasErrorOn(errors: ZoneProblem[], lines: Set<number>): boolean {
  * The lines a BIND message about line `line` can be about. BIND loads records in batches of
  * consecutive records of one owner and reports a conflict found when a batch is stored
  * ("CNAME and other data", "multiple RRs of singleton type", an RRset too large: "ran out of
- * space" from dns_master_load) on the batch's last line; the offending record is any of the
- * batch. Every other message names the record's own line.
+ * space" from dns_master_load, NS at a wildcard: "invalid NS owner name") on the batch's last
+ * line; the offending record is any of the batch. Every other message names the record's own
+ * line.
  */
 function linesMeant(session: ZoneSession, line: number, message: string): Set<number> {
   const meant = new Set([line]);
   const batch =
-    /CNAME and other data|multiple RRs of singleton type|dns_master_load: .*ran out of space/;
+    /CNAME and other data|multiple RRs of singleton type|dns_master_load: .*ran out of space|invalid NS owner name \(wildcard\)/;
   if (!batch.test(message)) return meant;
   const records = session.records().filter((r) => r.file === undefined);
-  let i = records.findIndex((r) => (r.range.endLine ?? r.range.line) + 1 === line);
+  // the record the line is in (BIND names a record over several lines by its first or last)
+  let i = records.findIndex(
+    (r) => r.range.line + 1 <= line && line <= (r.range.endLine ?? r.range.line) + 1,
+  );
   if (i < 0) return meant;
   const owner = records[i].key;
-  for (; i >= 0 && records[i].key === owner; i--) {
-    for (
-      let l = records[i].range.line + 1;
-      l <= (records[i].range.endLine ?? records[i].range.line) + 1;
-      l++
-    ) {
-      meant.add(l);
-    }
-  }
+  for (; i >= 0 && records[i].key === owner; i--);
+  // every line from the record before the batch on: the batch's records, and those of it that
+  // HostLens refused (so hold no row), such as an NS at a wildcard
+  const before = i >= 0 ? (records[i].range.endLine ?? records[i].range.line) + 1 : 0;
+  for (let l = before + 1; l <= line; l++) meant.add(l);
   return meant;
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { compareZone, type DriftResult } from '../../../../src/engine/zone/drift';
 import { ZoneSession } from '../../../../src/engine/zone/index';
 import { main } from '../../../../src/cli/main';
+import { PIPE } from '../../cli/run';
 import { findKnotd, freePort, startKnot, type KnotServer } from '../../../support/knot-zones';
 
 const LIVE = (zone: string) => `$TTL 3600
@@ -153,8 +154,8 @@ describe('engine/zone drift against Knot DNS', function () {
     let codes: number[];
     try {
       codes = [
-        await main(['zone-diff', same, '--server', server]),
-        await main(['zone-diff', different, '--origin', 'xfr.test', '--server', server]),
+        await main(['zone-diff', same, '--server', server], PIPE),
+        await main(['zone-diff', different, '--origin', 'xfr.test', '--server', server], PIPE),
       ];
     } finally {
       process.stdout.write = write;

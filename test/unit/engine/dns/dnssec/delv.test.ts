@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { queryWithDnssec } from '../../../../../src/engine/dns/dnssec/index';
 import type { QueryResult } from '../../../../../src/contract/shapes';
 import { main } from '../../../../../src/cli/main';
+import { PIPE } from '../../../cli/run';
 import { EmbeddedServices } from '../../../../../src/services/embedded';
 import { startTestServer } from '../../../../support/serve';
 import {
@@ -301,16 +302,10 @@ describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', 
       process.stdout.write = (chunk: string) => (out.push(String(chunk)), true);
       let code: number;
       try {
-        code = await main([
-          'query',
-          '--host',
-          'www.ed.tld',
-          '--types',
-          'A',
-          '--server',
-          h.server,
-          '--dnssec',
-        ]);
+        code = await main(
+          ['query', '--host', 'www.ed.tld', '--types', 'A', '--server', h.server, '--dnssec'],
+          PIPE,
+        );
       } finally {
         process.stdout.write = write;
       }
