@@ -440,15 +440,22 @@ function aliasesCountedByPyspf(state: State): string | undefined {
  * evaluation goes on to the terms after.
  */
 function ptrNamesSkippedByMailSpf(state: State): string | undefined {
-  if (state.voids <= state.maxVoids) return undefined;
-  if (state.voids - state.voidsOutsidePtrTarget > state.maxVoids) return undefined;
-  const n = state.voidsOutsidePtrTarget;
+  return skippedByMailSpf(
+    state,
+    state.voidsOutsidePtrTarget,
+    `PTR names outside a ptr term's target: RFC 7208 section 5.5 validates every name ` +
+      `returned and pyspf counts them too, but Mail::SPF asks only the names under the ` +
+      `target, so receivers running it stay within the limit of ${state.maxVoids} there and ` +
+      `may reach another verdict`,
+  );
+}
+
+/** The problem line when only `skipped` void address questions passed the limit. */
+function skippedByMailSpf(state: State, skipped: number, whose: string): string | undefined {
+  if (state.voids <= state.maxVoids || state.voids - skipped > state.maxVoids) return undefined;
   return (
-    `${n} of the void look-ups ${n === 1 ? 'was' : 'were'} the address ` +
-    `${n === 1 ? 'question' : 'questions'} of PTR names outside a ptr term's target: RFC 7208 ` +
-    `section 5.5 validates every name returned and pyspf counts them too, but Mail::SPF asks ` +
-    `only the names under the target, so receivers running it stay within the limit of ` +
-    `${state.maxVoids} there and may reach another verdict`
+    `${skipped} of the void look-ups ${skipped === 1 ? 'was' : 'were'} the address ` +
+    `${skipped === 1 ? 'question' : 'questions'} of ${whose}`
   );
 }
 
@@ -459,14 +466,12 @@ function ptrNamesSkippedByMailSpf(state: State): string | undefined {
  * check does, and Mail::SPF stops at the first host that matches.
  */
 function mxHostsAfterMatchSkippedByMailSpf(state: State): string | undefined {
-  if (state.voids <= state.maxVoids) return undefined;
-  if (state.voids - state.voidsAfterMxMatch > state.maxVoids) return undefined;
-  const n = state.voidsAfterMxMatch;
-  return (
-    `${n} of the void look-ups ${n === 1 ? 'was' : 'were'} the address ` +
-    `${n === 1 ? 'question' : 'questions'} of MX hosts listed after one that matched: pyspf ` +
-    `counts them too, but Mail::SPF stops at the first MX host that matches, so receivers ` +
-    `running it find the mx mechanism matching there, within the limit of ${state.maxVoids}`
+  return skippedByMailSpf(
+    state,
+    state.voidsAfterMxMatch,
+    `MX hosts listed after one that matched: pyspf counts them too, but Mail::SPF stops at ` +
+      `the first MX host that matches, so receivers running it find the mx mechanism matching ` +
+      `there, within the limit of ${state.maxVoids}`,
   );
 }
 

@@ -10,7 +10,7 @@ import type { CallOptions, LinkParams, Services } from '../../contract/services'
 import type { LinkResult, QueryResult } from '../../contract/shapes';
 import { anchorsOf } from './anchors';
 import { ResultCache, DEFAULT_CACHE_TTL_MS } from './cache';
-import { extractTargets, type Occurrence } from './extract';
+import { targetsByLine, type Occurrence } from './extract';
 import { listFiles, readText } from './files';
 import { HostLimiter } from './limiter';
 import {
@@ -62,6 +62,11 @@ const RESERVED_TLDS = new Set(['example', 'invalid', 'localhost', 'onion']);
 const RESERVED_DOMAINS = new Set(['example.com', 'example.net', 'example.org']);
 
 const DAY_MS = 86_400_000;
+/**
+ * How long reading a file goes on before the event loop gets a turn: the checks already
+ * started send their requests and take their answers meanwhile.
+ */
+const READ_SLICE_MS = 2;
 const RETRY_BASE_MS = 250;
 /** How often a host's Retry-After is honoured for one link before it is a finding. */
 const MAX_RATE_LIMIT_WAITS = 3;
@@ -75,12 +80,13 @@ export async function checkWorkspace(
     cwd: options.cwd,
     ...(options.exclude ? { exclude: options.exclude } : {}),
   });
-  const inputs: CheckInput[] = [];
-  for (const file of files) {
-    const text = await readText(file);
-    if (text !== undefined) inputs.push({ file, text });
-  }
-  return checkTexts(services, inputs, options);
+  // Each file is checked as it is read: the first links are under way while the rest is read.
+  return runCheck(services, options, async (run) => {
+    for (const file of files) {
+      const text = await readText(file);
+      if (text !== undefined) await run.read(file, text);
+    }
+  });
 }
 
 /** Checks texts already at hand (the editor's open document, the files a walk read). */
@@ -89,10 +95,20 @@ export async function checkTexts(
   inputs: readonly CheckInput[],
   options: CheckOptions,
 ): Promise<CheckReport> {
+  return runCheck(services, options, async (run) => {
+    for (const input of inputs) await run.read(input.file, input.text);
+  });
+}
+
+async function runCheck(
+  services: Services,
+  options: CheckOptions,
+  feed: (run: CheckRun) => Promise<void>,
+): Promise<CheckReport> {
   const run = new CheckRun(services, options);
   try {
     await run.cache.load();
-    for (const input of inputs) run.add(extractTargets(input.file, input.text));
+    await feed(run);
     await run.finish();
     await run.cache.save();
     return run.report();
@@ -122,6 +138,15 @@ interface UrlCheck {
   occurrences: Occurrence[];
 }
 
+/** A host's URLs waiting for one of its lanes, in the order written, and its lanes under way. */
+interface HostLanes {
+  waiting: UrlCheck[];
+  next: number;
+  lanes: number;
+  /** the host is an IP address (no name to resolve, no domain to ask about) */
+  address: boolean;
+}
+
 class CheckRun {
   readonly cache: ResultCache;
   private readonly limiter: HostLimiter;
@@ -137,6 +162,16 @@ class CheckRun {
   private readonly hostVerdicts = new Map<string, Promise<HostVerdict>>();
   private readonly domainVerdicts = new Map<string, Promise<DomainVerdict>>();
   private readonly progress: CheckProgress = { total: 0, done: 0 };
+  private readonly lanes = new Map<string, HostLanes>();
+  private lanesRunning = 0;
+  private lanesStarted = 0;
+  private lanesIdle: (() => void) | undefined;
+  /** what a lane threw (a refused token): the run's end, said once every lane stopped */
+  private laneError: Error | undefined;
+  /** every file is read: a target's places are all known */
+  private allRead = false;
+  /** findings to make once every file is read */
+  private readonly afterReading: Array<() => Promise<void> | void> = [];
   private readonly now: () => number;
   private readonly keyPrefix: string;
 
@@ -159,7 +194,34 @@ class CheckRun {
     this.limiter.close();
   }
 
-  add(occurrences: Occurrence[]): void {
+  /**
+   * Reads one file's targets, starting a check for each new URL as it is found. When a slice of
+   * reading started checks, the event loop gets a turn so they send their requests. Each slice
+   * is twice the last and at least as long as the turn it waited: the first links are under
+   * way after a few milliseconds, and reading, far cheaper than a request, is not starved by
+   * the answers coming in (the lanes would run out of URLs). A slice that started nothing
+   * reads on.
+   */
+  async read(file: string, text: string): Promise<void> {
+    if (this.options.signal?.aborted) return;
+    let slice = READ_SLICE_MS;
+    let until = performance.now() + slice;
+    let started = this.lanesStarted;
+    for (const line of targetsByLine(file, text)) {
+      this.add(line);
+      const now = performance.now();
+      if (now < until) continue;
+      if (this.lanesStarted !== started) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.options.signal?.aborted) return;
+        started = this.lanesStarted;
+        slice = Math.max(2 * slice, performance.now() - now);
+      }
+      until = performance.now() + slice;
+    }
+  }
+
+  private add(occurrences: Occurrence[]): void {
     for (const o of occurrences) {
       const t = o.target;
       if (t.kind === 'local') this.local.push(o);
@@ -189,17 +251,69 @@ class CheckRun {
     if (!check) {
       check = { url: url.href, host, fragments: new Set(), occurrences: [] };
       this.urls.set(url.href, check);
-    }
-    if (fragment !== undefined) check.fragments.add(fragment);
+      if (fragment !== undefined) check.fragments.add(fragment);
+      this.start(check);
+    } else if (fragment !== undefined) check.fragments.add(fragment);
     check.occurrences.push(o);
   }
 
+  /**
+   * Queues a URL for its host, in a few lanes a host, each lane taking its host's next URL when
+   * its last is done: as many checks are under way as the host may have requests open, and the
+   * rest wait as data, not as 20,000 suspended calls (the heap of a big run stays near that of
+   * a small one).
+   */
+  private start(check: UrlCheck): void {
+    this.progress.total++;
+    let host = this.lanes.get(check.host);
+    if (!host) {
+      host = { waiting: [], next: 0, lanes: 0, address: isIp(check.host) };
+      this.lanes.set(check.host, host);
+    }
+    host.waiting.push(check);
+    if (host.lanes >= this.limiter.perHost) return;
+    host.lanes++;
+    this.lanesRunning++;
+    this.lanesStarted++;
+    void this.lane(host);
+  }
+
+  private async lane(host: HostLanes): Promise<void> {
+    try {
+      while (host.next < host.waiting.length) {
+        const check = host.waiting[host.next++];
+        if (host.next === host.waiting.length) {
+          host.waiting = [];
+          host.next = 0;
+        }
+        await this.settle(this.checkUrl(check, host.address));
+      }
+    } catch (err) {
+      this.laneError ??= err instanceof Error ? err : new Error(String(err));
+    } finally {
+      host.lanes--;
+      if (--this.lanesRunning === 0) this.lanesIdle?.();
+    }
+  }
+
+  /**
+   * Work that makes findings at a target's places: once every file is read (a later file may
+   * write the target again). The lane that asks goes on to its next URL meanwhile.
+   */
+  private whenRead(work: () => Promise<void> | void): Promise<void> | void {
+    if (this.allRead) return work();
+    this.afterReading.push(work);
+  }
+
   async finish(): Promise<void> {
+    this.allRead = true;
+    const work: Array<Promise<void>> = this.afterReading
+      .splice(0)
+      .map((deferred) => this.unlessCancelled(deferred()));
     await this.checkLocal();
-    this.progress.total = this.urls.size + this.mail.size + this.records.size + this.hosts.size;
+    this.progress.total += this.mail.size + this.records.size + this.hosts.size;
     this.report_progress();
-    const work: Array<Promise<void>> = [];
-    work.push(...this.urlLanes());
+    work.push(this.lanesDone());
     for (const [domain, occurrences] of this.mail)
       work.push(this.settle(this.checkMail(domain, occurrences)));
     for (const [name, occurrences] of this.records)
@@ -207,30 +321,13 @@ class CheckRun {
     for (const [name, occurrences] of this.hosts)
       work.push(this.settle(this.checkHost(name, occurrences)));
     await Promise.all(work);
+    if (this.laneError !== undefined) throw this.laneError;
     if (this.options.signal?.aborted) throw new LookupError('cancelled', 'The check was cancelled');
   }
 
-  /**
-   * The URLs, a few lanes a host, each lane taking its host's next URL when its last is done:
-   * as many checks are under way as the host may have requests open, and the rest wait as
-   * data, not as 20,000 suspended calls (the heap of a big run stays near that of a small one).
-   */
-  private urlLanes(): Array<Promise<void>> {
-    const byHost = new Map<string, UrlCheck[]>();
-    for (const check of this.urls.values()) push(byHost, check.host, check);
-    const lanes: Array<Promise<void>> = [];
-    for (const [host, checks] of byHost) {
-      checks.reverse(); // pop() then takes them in the order written
-      const address = isIp(host);
-      const lane = async () => {
-        for (let check = checks.pop(); check; check = checks.pop()) {
-          await this.settle(this.checkUrl(check, address));
-        }
-      };
-      const width = Math.min(this.limiter.perHost, checks.length);
-      for (let i = 0; i < width; i++) lanes.push(lane());
-    }
-    return lanes;
+  private lanesDone(): Promise<void> {
+    if (this.lanesRunning === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.lanesIdle = resolve));
   }
 
   report(): CheckReport {
@@ -249,17 +346,26 @@ class CheckRun {
   /** One unit of work done, whatever it found; a crash inside one is not the run's end. */
   private async settle(work: Promise<void>): Promise<void> {
     try {
-      await work;
-    } catch (err) {
-      if (this.options.signal?.aborted) return;
-      throw err;
+      await this.unlessCancelled(work);
     } finally {
       this.progress.done++;
       this.report_progress();
     }
   }
 
+  /** Work whose failure ends the run, unless the run was cancelled (then it says nothing). */
+  private async unlessCancelled(work: Promise<void> | void): Promise<void> {
+    try {
+      await work;
+    } catch (err) {
+      if (this.options.signal?.aborted) return;
+      throw err;
+    }
+  }
+
+  /** Said once the total is known (every file read), so the share done only grows. */
   private report_progress(): void {
+    if (!this.allRead) return;
     this.options.onProgress?.({ ...this.progress });
   }
 
@@ -295,21 +401,32 @@ class CheckRun {
     if (address) return this.checkLink(check);
     const host = await this.hostVerdict(check.host);
     if (host.kind === 'nxdomain') {
-      await this.reportMissingName(check.host, check.occurrences, 'unresolvable_host');
+      await this.whenRead(() =>
+        this.reportMissingName(check.host, check.occurrences, 'unresolvable_host'),
+      );
       return;
     }
     // The domain's registration (a WHOIS or RDAP round trip, often the slowest answer of all)
     // says nothing about the link: its look-up runs beside the fetch, not before it.
-    await Promise.all([this.reportDomain(check.host, check.occurrences), this.checkLink(check)]);
+    await Promise.all([
+      this.whenRead(() => this.reportDomain(check.host, check.occurrences)),
+      this.checkLink(check),
+    ]);
   }
 
   private async checkLink(check: UrlCheck): Promise<void> {
     const fragments = [...check.fragments].sort();
     const key = `${this.keyPrefix}url ${check.url}#${fragments.join('#')}`;
-    if (this.cache.get(key) !== undefined) return;
-    const outcome = await this.fetchLink(check, fragments);
-    if (this.judgeLink(check, outcome)) this.cache.set(key, true);
-    else this.cache.delete(key);
+    const outcome =
+      this.cache.get(key) === undefined ? await this.fetchLink(check, fragments) : undefined;
+    return this.whenRead(() => {
+      // A file read after the check began asked about more fragments: check with them all.
+      if (check.fragments.size !== fragments.length) return this.checkLink(check);
+      if (outcome === undefined) return undefined;
+      if (this.judgeLink(check, outcome)) this.cache.set(key, true);
+      else this.cache.delete(key);
+      return undefined;
+    });
   }
 
   /** The link's verdict, Retry-After honoured and network errors tried again. */

@@ -64,12 +64,25 @@ export function languageOf(file: string): string | undefined {
 const TARGET_TYPES = new Set(['CNAME', 'MX', 'NS', 'SRV']);
 
 export function extractTargets(file: string, text: string): Occurrence[] {
+  const found: Occurrence[] = [];
+  for (const line of targetsByLine(file, text)) found.push(...line);
+  return found;
+}
+
+/**
+ * The targets of a file a line at a time (a zone file's all at once), so that a check can
+ * start on the first links while it reads the rest.
+ */
+export function* targetsByLine(file: string, text: string): Generator<Occurrence[], void> {
   const base = file.split(/[\\/]/).pop() ?? file;
   if (isZoneFileNameCandidate(base) && looksLikeZoneFile(text)) {
     const zone = zoneTargets(file, text);
-    if (zone) return zone;
+    if (zone) {
+      yield zone;
+      return;
+    }
   }
-  return textTargets(file, text, languageOf(file));
+  yield* textTargets(file, text, languageOf(file));
 }
 
 function zoneTargets(file: string, text: string): Occurrence[] | undefined {
@@ -102,15 +115,19 @@ const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)/g;
 const MARKDOWN_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/;
 const HTML_LINK = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 
-function textTargets(file: string, text: string, languageId: string | undefined): Occurrence[] {
+function* textTargets(
+  file: string,
+  text: string,
+  languageId: string | undefined,
+): Generator<Occurrence[], void> {
   const markdown = languageId === 'markdown';
   const markup = markdown || languageId === 'html';
   const context = languageId ? { languageId } : {};
-  const found: Occurrence[] = [];
   const lines = text.split(/\r?\n/);
   const inCode = codeFenceReader();
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n];
+    const found: Occurrence[] = [];
     // Links in a fenced code block are examples, not links (as a Markdown renderer shows them).
     if (markdown && inCode(line)) continue;
     const items = detectInLine(line, context);
@@ -130,8 +147,8 @@ function textTargets(file: string, text: string, languageId: string | undefined)
       }
     }
     if (markup) relativeLinks(found, file, line, n, markdown);
+    if (found.length > 0) yield found;
   }
-  return found;
 }
 
 /** Adds the line's links to files of the workspace to `found`. */
