@@ -3,7 +3,7 @@
 // VS Code harness. --production minifies; --watch rebuilds on change; `--cli-out DIR` builds
 // only the command line, into DIR (tests and benches build their own copy this way).
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -83,61 +83,99 @@ function externalEntry(filter, path) {
 }
 
 /**
- * Node's own modules, in the command line's ES module chunks, taken by require() (the chunk's,
- * made from its URL by the banner). An import of a builtin from an ES module makes its ES
- * module face, whose exports read every property of the module: `node:fs` then loads
- * fs/promises, readline and the streams, `node:util` the MIME parser, some 5 ms at every start
- * for modules no command asked for.
- */
-function builtinsByRequire() {
-  return {
-    name: 'builtins-by-require',
-    setup(build) {
-      build.onResolve({ filter: /^node:/ }, (args) =>
-        args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined,
-      );
-      build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(args.path)});`,
-        loader: 'js',
-      }));
-    },
-  };
-}
-
-/**
  * The command line in two parts, so that a command loads only what it needs. dist/cli.js is a
- * small CommonJS launcher (src/cli/bin.ts: the compile cache, then main); main and every
- * command module, imported lazily by the command table, are ES modules split into shared
- * chunks in dist/cli/ (esbuild splits only ES modules). Bundled CommonJS dependencies call
- * `require`, which an ES module lacks: each chunk makes one from its own URL.
+ * small launcher (src/cli/bin.ts); main and every command module, imported lazily by the
+ * command table, are split into shared chunks in dist/cli/. esbuild splits only ES modules, so
+ * the split is made as ES modules (into a scratch folder) and each chunk is then rewritten as
+ * CommonJS (commonJsChunks): Node loads an ES module through its ES module loader, which at
+ * start loads fs/promises, readline and the streams for itself, and makes an ES module face of
+ * every builtin imported (reading all its exports); CommonJS chunks load by plain require.
  */
 function cliBuilds(outdir) {
+  const scratch = `${outdir}/.cli-esm`;
   return [
     {
       ...node,
       entryPoints: ['src/cli/bin.ts'],
       outfile: `${outdir}/cli.js`,
       banner: { js: '#!/usr/bin/env node' },
-      plugins: [externalEntry(/^\.\/main$/, './cli/main.mjs')],
+      plugins: [externalEntry(/^\.\/main$/, './cli/main.cjs')],
+      // require() rather than import(): main is CommonJS
+      supported: { 'dynamic-import': false },
     },
     {
       ...node,
       format: 'esm',
       splitting: true,
       entryPoints: { main: 'src/cli/main.ts' },
-      outdir: `${outdir}/cli`,
+      outdir: scratch,
       outExtension: { '.js': '.mjs' },
       chunkNames: '[name]-[hash]',
-      plugins: [builtinsByRequire()],
-      banner: {
-        js: "import { createRequire as __hostlensRequire } from 'node:module'; const require = __hostlensRequire(import.meta.url);",
-      },
+      plugins: [commonJsChunks(scratch, `${outdir}/cli`)],
     },
   ];
 }
 
+/**
+ * A chunk's exports, once it has run, as plain values. The CommonJS form reads every binding
+ * one chunk takes from another through a getter (ES modules' live bindings), on every use: a
+ * zone check calls the name and address readers of other chunks a million times. The chunks
+ * export functions, classes and constants only (no binding is assigned after its module ran),
+ * so the values are the bindings; a chunk that requires one still running (a cycle) keeps the
+ * getters, which stay right.
+ */
+const PLAIN_EXPORTS =
+  'module.exports=(m=>{const o=Object.defineProperty({},"__esModule",{value:!0});for(const k of Object.keys(m))o[k]=m[k];return o})(module.exports);';
+
+/** Rewrites the ES module chunks of `from` as CommonJS chunks (.cjs) in `to`, once built. */
+function commonJsChunks(from, to) {
+  return {
+    name: 'commonjs-chunks',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        rmSync(to, { recursive: true, force: true });
+        await esbuild.build({
+          ...common,
+          bundle: false,
+          platform: 'node',
+          format: 'cjs',
+          target: 'node20',
+          entryPoints: readdirSync(from)
+            .filter((f) => f.endsWith('.mjs'))
+            .map((f) => `${from}/${f}`),
+          outdir: to,
+          outExtension: { '.js': '.cjs' },
+          // a lazily imported chunk becomes a require() of it
+          supported: { 'dynamic-import': false },
+          footer: { js: PLAIN_EXPORTS },
+          plugins: [chunkSpecifiers()],
+        });
+        rmSync(from, { recursive: true, force: true });
+      });
+    },
+  };
+}
+
+/** Imports of one chunk by another name the CommonJS chunk ("./chunk-X.mjs" -> ".cjs"). */
+function chunkSpecifiers() {
+  return {
+    name: 'chunk-specifiers',
+    setup(build) {
+      build.onLoad({ filter: /\.mjs$/ }, (args) => ({
+        contents: readFileSync(args.path, 'utf8').replace(
+          /(["'])(\.\/[\w.-]+)\.mjs\1/g,
+          '$1$2.cjs$1',
+        ),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 // The chunks' names change with their content: old ones go first, so none is shipped stale.
 rmSync(`${cliOut}/cli`, { recursive: true, force: true });
+rmSync(`${cliOut}/.cli-esm`, { recursive: true, force: true });
 
 // The webview bundle joins once its source exists (it arrives with the first panel).
 const wanted = cliOutIndex === -1 ? builds : cliBuilds(cliOut);

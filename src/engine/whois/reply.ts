@@ -29,12 +29,30 @@ const PATTERNS: Pattern[] = [
   ...RESERVED.map((re) => ({ kind: 'reserved' as const, re })),
 ];
 
-/** The words of each pattern: the trigger words its source spells. */
+/**
+ * The words of each pattern: the trigger words its source spells, each where no longer one is
+ * spelled around it. "\\bnot available for" has "not availab", not "availab" too: a line saying
+ * "may be available" holds no word of it.
+ */
 const PATTERN_WORDS = PATTERNS.map(({ re }) => {
-  const words = TRIGGERS.filter((w) => re.source.includes(w));
-  if (words.length === 0) throw new Error(`no trigger word in the reply pattern ${re.source}`);
+  const source = re.source;
+  const words = TRIGGERS.filter((w) => spelledAlone(source, w));
+  if (words.length === 0) throw new Error(`no trigger word in the reply pattern ${source}`);
   return words;
 });
+
+/** Whether `source` spells `word` at some place outside every longer trigger word it spells. */
+function spelledAlone(source: string, word: string): boolean {
+  for (let at = source.indexOf(word); at >= 0; at = source.indexOf(word, at + 1)) {
+    const inLonger = TRIGGERS.some((longer) => {
+      if (longer.length <= word.length) return false;
+      const offset = longer.indexOf(word);
+      return offset >= 0 && source.startsWith(longer, at - offset);
+    });
+    if (!inLonger) return true;
+  }
+  return false;
+}
 
 /**
  * The trigger words by their first three characters, hashed (a word of two characters, all of

@@ -84,15 +84,36 @@ function hexRest(tokens: Token[], from: number, out: WireWriter): number {
   return out.buffer.write(text, into, length, 'hex') === length ? length : -1;
 }
 
-/** A name whose text is its key (lower case, no escapes), in wire form; its labels, or -1. */
-function plainName(text: string | undefined, origin: string | undefined, out: WireWriter): number {
+/** The last signer an RRSIG named: a zone's signatures all name one (its apex). */
+const lastSigner = { text: '', origin: undefined as string | undefined, key: '', labels: -1 };
+
+/**
+ * A name whose text is its key (lower case, no escapes), in wire form; its labels, or -1.
+ * `lastName` holds the last one read, when the caller reads the same name again and again.
+ */
+function plainName(
+  text: string | undefined,
+  origin: string | undefined,
+  out: WireWriter,
+  lastName?: typeof lastSigner,
+): number {
   if (text === undefined) return -1;
+  if (lastName !== undefined && text === lastName.text && origin === lastName.origin) {
+    nameToWire(lastName.key, out);
+    return lastName.labels;
+  }
   const parsed = parseName(text, origin);
   if (isNameError(parsed) || parsed.text !== parsed.key) return -1;
   const at = out.length;
   nameToWire(parsed.key, out);
   let labels = 0;
   for (let i = at; out.buffer[i] !== 0; i += out.buffer[i] + 1) labels++;
+  if (lastName !== undefined) {
+    lastName.text = text;
+    lastName.origin = origin;
+    lastName.key = parsed.key;
+    lastName.labels = labels;
+  }
   return labels;
 }
 
@@ -159,7 +180,7 @@ const rrsig: Reader = (tokens, origin, out) => {
   u32(out, expiration);
   u32(out, inception);
   u16(out, tag);
-  const signerLabels = plainName(word(tokens, 7), origin, out);
+  const signerLabels = plainName(word(tokens, 7), origin, out, lastSigner);
   return signerLabels >= 0 && labels >= signerLabels && base64Rest(tokens, 8, out);
 };
 

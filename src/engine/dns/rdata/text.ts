@@ -15,7 +15,7 @@ import {
   type RdataError,
   type Token,
 } from './reader';
-import { notForZones, typeCode, typeSpec, type TypeSpec } from './types';
+import { notForZones, typeCode, typeName, typeSpec, type TypeSpec } from './types';
 import { WireWriter } from './writer';
 
 export type { RdataError, Token };
@@ -69,6 +69,15 @@ export function readRdata(
   style?: 'bind',
   textFromWire = false,
 ): RdataOctets | RdataError {
+  if (textFromWire && style === undefined) {
+    const lean = LEAN_READERS.get(type);
+    if (lean !== undefined && !(tokens.length > 0 && tokens[0].text === '\\#')) {
+      wire.reset();
+      if (lean(tokens, origin, wire)) {
+        return { wire: wire.buffer, wireLength: wire.length, data: undefined };
+      }
+    }
+  }
   // Failures unwind by exception from deep in a field reader; a file with thousands of bad
   // lines must not pay for a stack trace each.
   const stackLimit = Error.stackTraceLimit;
@@ -86,13 +95,6 @@ export function readRdata(
         message: `${type} needs the RFC 3597 form \\# <length> <hex>`,
         token: 0,
       };
-    }
-    if (textFromWire && style === undefined) {
-      const lean = DNSSEC_READERS.get(spec.code);
-      wire.reset();
-      if (lean?.(tokens, origin, wire) === true) {
-        return { wire: wire.buffer, wireLength: wire.length, data: undefined };
-      }
     }
     const reader = new TokenReader(tokens, origin, style);
     wire.reset();
@@ -142,6 +144,9 @@ export function readRdata(
     Error.stackTraceLimit = stackLimit;
   }
 }
+
+/** The lean readers (dnssec-read.ts) by type mnemonic, as readRdata is asked. */
+const LEAN_READERS = new Map([...DNSSEC_READERS].map(([code, read]) => [typeName(code), read]));
 
 /** Record data is parsed one record at a time, so one buffer serves them all. */
 const wire = new WireWriter();

@@ -116,8 +116,11 @@ export const TRIGGERS = [
   ...['no match', 'no entr', 'no record', 'no data', 'no object', 'no domain', 'no inform'],
   ...['no result', 'no such', 'no found', 'not have', 'not find', 'not locat', 'not regist'],
   ...['not been', 'not yet', 'not a regist', 'not known'],
-  ...['found', 'exist', 'availab', 'free', 'assign', 'returned 0', 'reserv'],
-  ...['restrict', 'limit', 'exceed', 'reached', 'quota', 'too many', 'only ', 'go away'],
+  ...['found', 'exist', 'availab', 'not availab', 'available for', 'free', 'assign'],
+  ...['returned 0', 'reserv'],
+  // "limit" only as the patterns spell it: "limitations" and "unlimited" are in every notice
+  ...['restrict', 'limited', 'limit ', 'limite ', 'control limit', 'exceed', 'reached'],
+  ...['quota', 'too many', 'only ', 'go away'],
   ...['slow down', 'denied', 'refus', 'reject', 'block', 'bann', 'blacklist', 'throttl'],
   ...['again', 'wait'],
   // French, Spanish, Portuguese, Italian

@@ -158,6 +158,7 @@ function generator(seed: number) {
         .slice(0, -1 - int(3))
         .join(' ');
     if (rand() < 0.05) data = `${data} "quoted"`;
+    if (rand() < 0.04) data = pick(['\\#', '\\# 0', '\\# 2 0102', '\\#.example.com.']);
     return [type, data];
   };
   return record;
@@ -255,6 +256,16 @@ describe('engine/dns rdata: the lean DNSSEC readers agree with the codecs', () =
       const both = bothWays(type, data);
       assert.deepEqual(both.lean, both.codecs, `${type} ${data}`);
       assert.equal(both.textless, true, `${type} ${data}`);
+    }
+  });
+
+  it('RFC 3597 data of these types is the codecs’, the lean readers never take it', () => {
+    for (const type of ['RRSIG', 'NSEC', 'NSEC3', 'DS', 'CDS', 'DNSKEY', 'CDNSKEY']) {
+      for (const data of ['\\#', '\\# 0', '\\# 2 0102', '\\# 5 0000030000']) {
+        const both = bothWays(type, data);
+        assert.deepEqual(both.lean, both.codecs, `${type} ${data}`);
+        assert.equal(both.textless, false, `${type} ${data}`);
+      }
     }
   });
 
