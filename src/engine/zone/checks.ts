@@ -242,6 +242,15 @@ export class ZoneChecks {
     return out;
   }
 
+  /** Whether an owner's rows are in file order (read from the rows: no record's range is made). */
+  private inPositionOrder(key: number): boolean {
+    let before = this.head[key];
+    for (let row = this.next[before]; row !== -1; before = row, row = this.next[row]) {
+      if (this.rows.startsAfter(before, row)) return false;
+    }
+    return true;
+  }
+
   /** The first row of an owner (a name id, or -1) with a type for which `want` holds, or -1. */
   private findAt(key: number, want: (typeCode: number) => boolean): number {
     if (key === -1 || key >= this.head.length) return -1;
@@ -354,7 +363,7 @@ export class ZoneChecks {
     if (out.length > 0) out.length = 0;
     // Records arrive in file order, so an owner's are mostly in position order already (and
     // most owners hold one): sorted only when they are not, the sort being stable.
-    const sorted = inPositionOrder(records) ? records : [...records].sort(byPosition);
+    const sorted = this.inPositionOrder(id) ? records : [...records].sort(byPosition);
     this.checkCname(key, sorted, out);
     this.checkRrsets(sorted, out);
     this.checkOccluded(key, sorted, out);
@@ -669,12 +678,6 @@ function ttlFix(r: ZoneRecord, ttl: number): ZoneFix {
 function hasType(records: readonly ZoneRecord[], type: string): boolean {
   for (const r of records) if (r.type === type) return true;
   return false;
-}
-
-function inPositionOrder(records: readonly ZoneRecord[]): boolean {
-  for (let i = 1; i < records.length; i++)
-    if (byPosition(records[i - 1], records[i]) > 0) return false;
-  return true;
 }
 
 function byPosition(a: ZoneRecord, b: ZoneRecord): number {

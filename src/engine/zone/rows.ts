@@ -195,18 +195,28 @@ export class RecordRows {
     return this.cells[row * WIDTH + START];
   }
 
+  /**
+   * Whether two rows hold the same record data. Compared here, octet by octet: the checks ask
+   * it of every pair of an owner's records of one type (an RRset's NS, a signed owner's RRSIGs),
+   * which mostly differ in length or early on, and a native compare costs more than that.
+   */
   wireEquals(a: number, b: number): boolean {
     const c = this.cells;
+    const aStart = c[a * WIDTH + WIRE_START];
+    const bStart = c[b * WIDTH + WIRE_START];
+    const length = c[a * WIDTH + WIRE_END] - aStart;
+    if (c[b * WIDTH + WIRE_END] - bStart !== length) return false;
     const arena = this.arena.buffer;
-    return (
-      arena.compare(
-        arena,
-        c[b * WIDTH + WIRE_START],
-        c[b * WIDTH + WIRE_END],
-        c[a * WIDTH + WIRE_START],
-        c[a * WIDTH + WIRE_END],
-      ) === 0
-    );
+    for (let i = 0; i < length; i++) if (arena[aStart + i] !== arena[bStart + i]) return false;
+    return true;
+  }
+
+  /** Whether row `a` starts after row `b` (by line, then column). */
+  startsAfter(a: number, b: number): boolean {
+    const c = this.cells;
+    const lineA = c[a * WIDTH + LINE];
+    const lineB = c[b * WIDTH + LINE];
+    return lineA > lineB || (lineA === lineB && c[a * WIDTH + START] > c[b * WIDTH + START]);
   }
 
   /** Moves the rows [from, to) of the checked file (not those of included files) by `delta` lines. */

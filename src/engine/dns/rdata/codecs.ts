@@ -259,7 +259,8 @@ const sigTimes = new Map<string, number | undefined>();
 const sigTimeTexts = new Map<number, string>();
 
 function cached<K, V>(cache: Map<K, V>, key: K, make: (key: K) => V): V {
-  if (cache.has(key)) return cache.get(key) as V;
+  const known = cache.get(key);
+  if (known !== undefined || cache.has(key)) return known as V;
   if (cache.size >= 64) cache.clear();
   const value = make(key);
   cache.set(key, value);

@@ -128,7 +128,12 @@ function u16(out: WireWriter, value: number): void {
 }
 
 function u32(out: WireWriter, value: number): void {
-  out.buffer.writeUInt32BE(value, out.reserve(4));
+  const at = out.reserve(4);
+  const { buffer } = out;
+  buffer[at] = value >>> 24;
+  buffer[at + 1] = (value >>> 16) & 0xff;
+  buffer[at + 2] = (value >>> 8) & 0xff;
+  buffer[at + 3] = value & 0xff;
 }
 
 /** The type bit maps (RFC 4034 section 4.1.2) of the type mnemonics tokens[from, end). */
