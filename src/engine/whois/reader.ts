@@ -84,11 +84,14 @@ const COLUMNS = /^([^\s.#][^.#]{0,58}?)\s*(?:#?\s*(?:\.\s?){3,}|#|\s{2,})\s*(\S.
  * columns line's gap), or -1.
  */
 function gapAt(str: string, from: number, to: number): number {
+  // Each character is read once, and carried as the next one's predecessor: this runs over
+  // the first 64 characters of most colon-less lines that start like a key.
+  let p = str.charCodeAt(from);
   for (let i = from + 1; i < to; i++) {
     const c = str.charCodeAt(i);
-    const p = str.charCodeAt(i - 1);
     if (c === 35) return i;
     if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32))) return i - 1;
+    p = c;
   }
   return -1;
 }
