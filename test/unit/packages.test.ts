@@ -55,7 +55,7 @@ describe('the two packages', function () {
     const stray = files.filter(
       (f) =>
         !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/cli\.js)$/.test(f) &&
-        !/^dist\/cli\/[^/]+\.mjs$/.test(f),
+        !/^dist\/cli\/[^/]+\.cjs$/.test(f),
     );
     assert.deepEqual(stray, [], 'nothing else: no extension, maps, media or sources');
   });
