@@ -105,7 +105,7 @@ export class WebSession {
    */
   private controller: AbortController | undefined;
   /** What to end when the operation is stopped: each HEAD in flight (see head()). */
-  private readonly onStop = new Set<(reason: LookupError) => void>();
+  private readonly onStop = new Set<HeadWait>();
   private readonly agent: Agent;
   private readonly ownsAgent: boolean;
   private readonly timer: NodeJS.Timeout;
@@ -308,29 +308,11 @@ export class WebSession {
    * no content (RFC 9110 section 9.3.2), so no body stream is built for it, none is let go
    * (a link check makes thousands), and it is given once the response is complete.
    */
-  private head(
-    url: URL,
-    request: ChainRequest,
-    cookie: string | undefined,
-  ): Promise<Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>> {
+  private head(url: URL, request: ChainRequest, cookie: string | undefined): Promise<HeadAnswer> {
     return new Promise((resolve, reject) => {
-      let controller: Dispatcher.DispatchController | undefined;
-      let answer: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'> | undefined;
-      let settled = false;
-      const settle = (err?: unknown) => {
-        if (settled) return;
-        settled = true;
-        this.onStop.delete(onStop);
-        if (err === undefined && answer) resolve(answer);
-        else reject(this.toError(err ?? new Error('no response'), url));
-      };
-      // Stopping ends the wait at once, also for a request still waiting for its connection.
-      const onStop = (reason: LookupError) => {
-        controller?.abort(reason);
-        settle(reason);
-      };
-      if (this.stopped) return onStop(this.stopped);
-      this.onStop.add(onStop);
+      const wait = new HeadWait(this, url, resolve, reject);
+      if (this.stopped) return wait.stop(this.stopped);
+      this.onStop.add(wait);
       this.agent.dispatch(
         {
           origin: url.origin,
@@ -343,21 +325,19 @@ export class WebSession {
           // upstream_error the link check tries again on a fresh connection.
           reset: false,
         },
-        {
-          onRequestStart: (started) => {
-            controller = started;
-            if (this.stopped) started.abort(this.stopped);
-          },
-          onResponseStart: (_c, statusCode, headers) => {
-            // 1xx interim answers are followed by the real one
-            if (statusCode >= 200) answer = { statusCode, headers };
-          },
-          onResponseData: () => undefined,
-          onResponseEnd: () => settle(),
-          onResponseError: (_c, err) => settle(err),
-        },
+        wait,
       );
     });
+  }
+
+  /** Why the session stopped (cancelled, past its deadline), or undefined while it runs. */
+  get stopReason(): LookupError | undefined {
+    return this.stopped;
+  }
+
+  /** A HEAD wait is done with: the session no longer needs to end it. */
+  forget(wait: HeadWait): void {
+    this.onStop.delete(wait);
   }
 
   private abortAsCancelled(reason: unknown): void {
@@ -369,8 +349,66 @@ export class WebSession {
     if (this.stopped) return;
     this.stopped = reason;
     this.controller?.abort(reason);
-    for (const end of this.onStop) end(reason);
+    for (const wait of this.onStop) wait.stop(reason);
     this.onStop.clear();
+  }
+}
+
+type HeadAnswer = Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>;
+
+/**
+ * One HEAD request's wait, as undici's handler: answered once the response is complete, ended
+ * at once when its session stops, also while still waiting for a connection. One object, not
+ * a closure per callback: a link check makes thousands.
+ */
+class HeadWait implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private answer: HeadAnswer | undefined;
+  private settled = false;
+
+  constructor(
+    private readonly session: WebSession,
+    private readonly url: URL,
+    private readonly resolve: (answer: HeadAnswer) => void,
+    private readonly reject: (err: LookupError) => void,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    const stopped = this.session.stopReason;
+    if (stopped) controller.abort(stopped);
+  }
+
+  onResponseStart(
+    _c: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: HeadAnswer['headers'],
+  ): void {
+    // 1xx interim answers are followed by the real one
+    if (statusCode >= 200) this.answer = { statusCode, headers };
+  }
+
+  onResponseData(): void {}
+
+  onResponseEnd(): void {
+    this.settle();
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    this.settle(err);
+  }
+
+  stop(reason: LookupError): void {
+    this.controller?.abort(reason);
+    this.settle(reason);
+  }
+
+  private settle(err?: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.session.forget(this);
+    if (err === undefined && this.answer) this.resolve(this.answer);
+    else this.reject(this.session.toError(err ?? new Error('no response'), this.url));
   }
 }
 
