@@ -94,8 +94,18 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** One operation's fetching context: limits, deadline, guard and connection pool. */
 export class WebSession {
   readonly limits: WebLimits;
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+  /**
+   * Why the operation was stopped (cancelled, or past its deadline); every wait in flight is
+   * ended with it at once.
+   */
+  private stopped: LookupError | undefined;
+  /**
+   * Built when something first asks for `signal`: a link check's HEAD needs none, and one
+   * controller and signal for each of thousands of links was a measurable part of a check.
+   */
+  private controller: AbortController | undefined;
+  /** What to end when the operation is stopped: each HEAD in flight (see head()). */
+  private readonly onStop = new Set<(reason: LookupError) => void>();
   private readonly agent: Agent;
   private readonly ownsAgent: boolean;
   private readonly timer: NodeJS.Timeout;
@@ -105,7 +115,6 @@ export class WebSession {
     this.limits = options.limits
       ? { ...DEFAULT_WEB_LIMITS, ...options.limits }
       : DEFAULT_WEB_LIMITS;
-    this.signal = this.controller.signal;
     const outer = options.signal;
     if (outer?.aborted) this.abortAsCancelled(outer.reason);
     const onAbort = () => this.abortAsCancelled(outer?.reason);
@@ -113,13 +122,20 @@ export class WebSession {
     this.detach = () => outer?.removeEventListener('abort', onAbort);
     const seconds = this.limits.totalTimeoutMs / 1000;
     this.timer = setTimeout(() => {
-      this.controller.abort(
-        new LookupError('upstream_timeout', `The site did not answer within ${seconds} s`),
-      );
+      this.stop(new LookupError('upstream_timeout', `The site did not answer within ${seconds} s`));
     }, this.limits.totalTimeoutMs);
     this.timer.unref();
     this.ownsAgent = options.agent === undefined;
     this.agent = options.agent ?? createWebAgent(options, this.limits);
+  }
+
+  /** Aborted, with the reason, once the operation is cancelled or past its deadline. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(this.stopped);
+    }
+    return this.controller.signal;
   }
 
   close(): void {
@@ -232,7 +248,7 @@ export class WebSession {
 
   /** Maps anything a fetch threw to a contract error, without internal addresses. */
   toError(err: unknown, url: URL): LookupError {
-    if (this.signal.aborted && this.signal.reason instanceof LookupError) return this.signal.reason;
+    if (this.stopped) return this.stopped;
     if (err instanceof LookupError) return err;
     const code = (err as { code?: string } | undefined)?.code ?? '';
     const host = url.hostname;
@@ -297,7 +313,6 @@ export class WebSession {
     request: ChainRequest,
     cookie: string | undefined,
   ): Promise<Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>> {
-    const signal = this.signal;
     return new Promise((resolve, reject) => {
       let controller: Dispatcher.DispatchController | undefined;
       let answer: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'> | undefined;
@@ -305,17 +320,17 @@ export class WebSession {
       const settle = (err?: unknown) => {
         if (settled) return;
         settled = true;
-        signal.removeEventListener('abort', onAbort);
+        this.onStop.delete(onStop);
         if (err === undefined && answer) resolve(answer);
         else reject(this.toError(err ?? new Error('no response'), url));
       };
-      // The signal ends the wait at once, also for a request still waiting for its connection.
-      const onAbort = () => {
-        controller?.abort(signal.reason as Error);
-        settle(signal.reason);
+      // Stopping ends the wait at once, also for a request still waiting for its connection.
+      const onStop = (reason: LookupError) => {
+        controller?.abort(reason);
+        settle(reason);
       };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
+      if (this.stopped) return onStop(this.stopped);
+      this.onStop.add(onStop);
       this.agent.dispatch(
         {
           origin: url.origin,
@@ -331,7 +346,7 @@ export class WebSession {
         {
           onRequestStart: (started) => {
             controller = started;
-            if (settled) started.abort(signal.reason as Error);
+            if (this.stopped) started.abort(this.stopped);
           },
           onResponseStart: (_c, statusCode, headers) => {
             // 1xx interim answers are followed by the real one
@@ -346,9 +361,16 @@ export class WebSession {
   }
 
   private abortAsCancelled(reason: unknown): void {
-    this.controller.abort(
-      new LookupError('cancelled', 'The request was cancelled', { cause: reason }),
-    );
+    this.stop(new LookupError('cancelled', 'The request was cancelled', { cause: reason }));
+  }
+
+  /** The first reason wins: a deadline after a cancel does not turn it into a timeout. */
+  private stop(reason: LookupError): void {
+    if (this.stopped) return;
+    this.stopped = reason;
+    this.controller?.abort(reason);
+    for (const end of this.onStop) end(reason);
+    this.onStop.clear();
   }
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { LookupError } from '../../../../src/contract/errors';
-import { USER_AGENT, type WebOptions } from '../../../../src/engine/web/fetcher';
+import { USER_AGENT, WebSession, type WebOptions } from '../../../../src/engine/web/fetcher';
 import { unfurl } from '../../../../src/engine/web/unfurl';
 import { startWebServer, type WebFixture } from '../../../support/web-server';
 
@@ -149,5 +149,69 @@ describe('web fetcher bounds', () => {
       unfurl({ url: site.url('/final') }, { signal: already }),
       code('cancelled'),
     );
+  });
+});
+
+describe('web session stop', () => {
+  it('gives a signal first asked for after a cancel already aborted, as cancelled', () => {
+    const outer = new AbortController();
+    const session = new WebSession({ signal: outer.signal });
+    try {
+      outer.abort();
+      assert.ok(session.signal.aborted);
+      assert.ok(code('cancelled')(session.signal.reason));
+    } finally {
+      session.close();
+    }
+  });
+
+  it('aborts a signal asked for before the deadline when the deadline passes', async () => {
+    const session = new WebSession({ limits: { totalTimeoutMs: 30 } });
+    try {
+      const signal = session.signal;
+      assert.equal(signal.aborted, false);
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      assert.ok(code('upstream_timeout')(signal.reason));
+    } finally {
+      session.close();
+    }
+  });
+
+  it('ends a HEAD chain at the deadline, and a cancel before it stays a cancel', async () => {
+    const site = await startWebServer();
+    const outer = new AbortController();
+    const session = new WebSession({ signal: outer.signal, limits: { totalTimeoutMs: 100 } });
+    try {
+      const started = Date.now();
+      const pending = session.follow(new URL(site.url('/hang')), { accept: '*/*', method: 'HEAD' });
+      setTimeout(() => outer.abort(), 20);
+      await assert.rejects(pending, code('cancelled'));
+      assert.ok(Date.now() - started < 90, `ended after ${Date.now() - started} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      assert.ok(code('cancelled')(session.signal.reason));
+      await assert.rejects(
+        session.follow(new URL(site.url('/final')), { accept: '*/*', method: 'HEAD' }),
+        code('cancelled'),
+      );
+    } finally {
+      session.close();
+      await site.close();
+    }
+  });
+
+  it('ends a HEAD chain waiting on a server that never answers at the deadline', async () => {
+    const site = await startWebServer();
+    const session = new WebSession({ limits: { totalTimeoutMs: 100 } });
+    try {
+      const started = Date.now();
+      await assert.rejects(
+        session.follow(new URL(site.url('/hang')), { accept: '*/*', method: 'HEAD' }),
+        code('upstream_timeout'),
+      );
+      assert.ok(Date.now() - started < 1000, `ended after ${Date.now() - started} ms`);
+    } finally {
+      session.close();
+      await site.close();
+    }
   });
 });
