@@ -166,14 +166,7 @@ function quoted(octets: ArrayLike<number>): string {
 /** A character-string into `out` (length first); its text in canonical quoted form. */
 function charString(token: Token, index: number, out: WireWriter): string {
   const { text } = token;
-  if (text.length <= 255 && isPlainPrintable(text)) {
-    // Printable ASCII with nothing to escape, the usual TXT string: its octets are its
-    // characters and its canonical form is itself in quotes.
-    const at = out.reserve(text.length + 1);
-    out.buffer[at] = text.length;
-    out.buffer.write(text, at + 1, text.length, 'latin1');
-    return `"${text}"`;
-  }
+  if (writePlainCharString(text, out)) return `"${text}"`;
   const octets = unescapeOctets(text);
   if (octets === undefined) fail('bad-escape', 'an escape \\DDD is over 255', index);
   if (octets.length > 255) {
@@ -181,6 +174,36 @@ function charString(token: Token, index: number, out: WireWriter): string {
   }
   out.counted(octets);
   return quoted(octets);
+}
+
+/**
+ * Printable ASCII with nothing to escape, the usual TXT string, into `out` (length first):
+ * its octets are its characters and its canonical form is itself in quotes. False, and
+ * nothing written, for any other text.
+ */
+function writePlainCharString(text: string, out: WireWriter): boolean {
+  if (text.length > 255 || !isPlainPrintable(text)) return false;
+  const at = out.reserve(text.length + 1);
+  out.buffer[at] = text.length;
+  out.buffer.write(text, at + 1, text.length, 'latin1');
+  return true;
+}
+
+/**
+ * The character-strings of a TXT or SPF record into `out`, as the `strings` codec reads them
+ * but without their text (it is the wire form printed, rows.ts): the zone parser's lean path
+ * (text.ts, readRdata with textFromWire). False for anything that fails: the codec then reads
+ * the data from the start and says why.
+ */
+export function writeCharStrings(tokens: Token[], out: WireWriter): boolean {
+  if (tokens.length === 0) return false;
+  for (const { text } of tokens) {
+    if (writePlainCharString(text, out)) continue;
+    const octets = unescapeOctets(text);
+    if (octets === undefined || octets.length > 255) return false;
+    out.counted(octets);
+  }
+  return true;
 }
 
 /** Space to "~" without the two characters a quoted string escapes (`"` and `\`). */

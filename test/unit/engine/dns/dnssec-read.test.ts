@@ -10,14 +10,11 @@ import {
   isBase32Hex,
   toBase32Hex,
 } from '../../../../src/engine/dns/rdata/base32hex';
-import { readRdata, printRdata } from '../../../../src/engine/dns/rdata/text';
-import { typeSpec } from '../../../../src/engine/dns/rdata/types';
-import { tokenizeLine } from '../../../../src/engine/zone/lexer';
+import { bothWays } from '../../../support/lean-rdata';
 import { seeded } from '../../../support/prng';
 
 const SEED = 27;
 const CASES = 400;
-const ORIGIN = 'example.com.';
 
 type Pick = <T>(items: readonly T[]) => T;
 
@@ -168,27 +165,6 @@ const TYPE_CODES: Record<string, number> = {
 };
 
 /** The zone parser's reading (lean where it can) and the codecs', side by side. */
-function bothWays(type: string, data: string) {
-  const tokens = tokenizeLine(data).tokens;
-  const codecs = readRdata(type, tokens, ORIGIN);
-  const codecsResult =
-    'code' in codecs
-      ? codecs
-      : {
-          wire: Buffer.from(codecs.wire.subarray(0, codecs.wireLength)).toString('hex'),
-          data: codecs.data,
-        };
-  const lean = readRdata(type, tokens, ORIGIN, undefined, true);
-  if ('code' in lean) return { codecs: codecsResult, lean, textless: false };
-  const wire = Buffer.from(lean.wire.subarray(0, lean.wireLength));
-  const text = lean.data ?? printRdata(wire, 0, wire.length, typeSpec(type)!, true).text;
-  return {
-    codecs: codecsResult,
-    lean: { wire: wire.toString('hex'), data: text },
-    textless: lean.data === undefined,
-  };
-}
-
 describe('engine/dns rdata: the lean DNSSEC readers agree with the codecs', () => {
   it(`${CASES} generated records of RRSIG, NSEC, NSEC3, DS, CDS, DNSKEY and CDNSKEY (seed ${SEED})`, () => {
     const record = generator(SEED);
