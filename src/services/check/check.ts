@@ -343,10 +343,15 @@ class CheckRun {
     return { findings: this.findings, checked: { urls: this.urls.size, hosts: hosts.size } };
   }
 
-  /** One unit of work done, whatever it found; a crash inside one is not the run's end. */
+  /**
+   * One unit of work done, whatever it found; its failure ends the run unless the run was
+   * cancelled (unlessCancelled, written out: one call a link).
+   */
   private async settle(work: Promise<void>): Promise<void> {
     try {
-      await this.unlessCancelled(work);
+      await work;
+    } catch (err) {
+      if (!this.options.signal?.aborted) throw err;
     } finally {
       this.progress.done++;
       this.report_progress();
