@@ -164,7 +164,6 @@ class CheckRun {
   private readonly progress: CheckProgress = { total: 0, done: 0 };
   private readonly lanes = new Map<string, HostLanes>();
   private lanesRunning = 0;
-  private lanesStarted = 0;
   private lanesIdle: (() => void) | undefined;
   /** what a lane threw (a refused token): the run's end, said once every lane stopped */
   private laneError: Error | undefined;
@@ -195,33 +194,29 @@ class CheckRun {
   }
 
   /**
-   * Reads one file's targets, starting a check for each new URL as it is found. When a slice of
-   * reading started checks, the event loop gets a turn so they send their requests. Each slice
-   * is twice the last and at least as long as the turn it waited: the first links are under
-   * way after a few milliseconds, and reading, far cheaper than a request, is not starved by
-   * the answers coming in (the lanes would run out of URLs). A slice that started nothing
-   * reads on.
+   * Reads one file's targets, starting a check for each new URL as it is found. While checks
+   * are under way, reading goes in slices, and between two slices the event loop gets a turn:
+   * a new connection's request is written, an answer read and its lane's next link sent. A
+   * slice lasts as long as the turn before it (at least READ_SLICE_MS), so reading keeps about
+   * half the thread when answers pour in, and the lanes never wait long for their next URLs.
    */
   async read(file: string, text: string): Promise<void> {
     if (this.options.signal?.aborted) return;
-    let slice = READ_SLICE_MS;
-    let until = performance.now() + slice;
-    let started = this.lanesStarted;
+    let until = performance.now() + READ_SLICE_MS;
     for (const line of targetsByLine(file, text)) {
       this.add(line);
       const now = performance.now();
       if (now < until) continue;
-      if (this.lanesStarted !== started) {
+      if (this.lanesRunning > 0) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.options.signal?.aborted) return;
-        started = this.lanesStarted;
-        slice = Math.max(2 * slice, performance.now() - now);
-      }
-      until = performance.now() + slice;
+        const back = performance.now();
+        until = back + Math.max(READ_SLICE_MS, back - now);
+      } else until = now + READ_SLICE_MS;
     }
   }
 
-  private add(occurrences: Occurrence[]): void {
+  private add(occurrences: readonly Occurrence[]): void {
     for (const o of occurrences) {
       const t = o.target;
       if (t.kind === 'local') this.local.push(o);
@@ -274,7 +269,6 @@ class CheckRun {
     if (host.lanes >= this.limiter.perHost) return;
     host.lanes++;
     this.lanesRunning++;
-    this.lanesStarted++;
     void this.lane(host);
   }
 
