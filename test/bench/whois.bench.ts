@@ -4,15 +4,17 @@
 // beside it), the ratio (whoiser / ours, target >= 5), and for whois-parser each parser's field
 // agreement with its expectations. A second row per corpus times every reply alone and names
 // the slowest against the corpus median (target: none over 10x). Both sides make their full
-// parse call on the same strings: for a reply without data ours classifies it and throws the
-// contract's LookupError (not_found, rate_limited), caught here; whoiser returns its label map
-// and does not tell a free name from a registered one.
+// parse call on the same strings. Ours is parseWhois, the call the port-43 look-up makes for each
+// reply: it returns the seed's shape, or for a reply without data its verdict (not_found,
+// rate_limited, upstream_error) with the detail the error will carry; building the contract's
+// LookupError from a verdict is left to the look-up (once per look-up, not timed here). whoiser
+// returns its map of labels and does not tell a free name from a registered one.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import type { WhoisResult } from '../../src/contract/shapes';
-import { parseWhois } from '../../src/engine/whois/parse';
+import { isVerdict, parseWhois, type WhoisReading } from '../../src/engine/whois/parse';
 import { decodeReply } from '../../src/engine/whois/port43';
 import { loadWeppos, wepposAvailable } from '../support/whois-weppos';
 import {
@@ -34,12 +36,14 @@ type WhoiserParse = (
 
 const require = createRequire(__filename);
 
-function ours(domain: string, text: string): WhoisResult | undefined {
-  try {
-    return parseWhois(text, domain ? { domain } : {});
-  } catch {
-    return undefined;
-  }
+function ours(domain: string, text: string): WhoisReading {
+  return parseWhois(text, domain ? { domain } : {});
+}
+
+/** The registration ours read, for the agreement tally; undefined for a verdict. */
+function oursResult(domain: string, text: string): WhoisResult | undefined {
+  const reading = ours(domain, text);
+  return isVerdict(reading) ? undefined : reading;
 }
 
 // whoiser returns the registry's own labels; this maps the common ones onto the seed's shape so
@@ -244,7 +248,7 @@ function run(): BenchRow[] {
   const theirsTally = new Map<string, FieldTally>();
   for (const r of registered) {
     if (r.expected === undefined) continue;
-    compare(ours(r.domain, r.text), r.expected, oursTally);
+    compare(oursResult(r.domain, r.text), r.expected, oursTally);
     let mapped: WhoisResult | undefined;
     try {
       mapped = whoiserToSeed(parseDomainWhois(r.domain, r.text, true));

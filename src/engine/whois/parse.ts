@@ -1,7 +1,7 @@
-// Port-43 WHOIS text -> the seed's WHOIS shape. Pure: no I/O, never throws on odd input (only
-// the deliberate not_found / rate_limited LookupErrors). The reply is read into records
-// (reader.ts, record.ts), the records built into the result (build.ts), and a reply without
-// registration data classified by what it says (reply.ts).
+// Port-43 WHOIS text -> the seed's WHOIS shape. Pure: no I/O, never throws. The reply is read
+// into records (reader.ts, record.ts), the records built into the result (build.ts), and a reply
+// without registration data classified by what it says (reply.ts) into a verdict, which the
+// look-up (port43.ts) turns into the contract's LookupError.
 import { LookupError } from '../../contract/errors';
 import type { WhoisResult } from '../../contract/shapes';
 import { build, type ParseOptions } from './build';
@@ -14,14 +14,48 @@ export { normalizeKey } from './keys';
 export { classifyReply, findReferral, isNotFound, isRateLimited } from './reply';
 
 /**
+ * What a reply without registration data says, with the words the contract's error carries.
+ * Returned, not thrown: a reply that says "not found" is an answer, and the look-up asking
+ * several servers decides whether it is the caller's error (see port43.ts). Building and
+ * throwing an Error cost more than reading a short not-found reply.
+ */
+export interface WhoisVerdict {
+  verdict: 'not_found' | 'rate_limited' | 'upstream_error';
+  detail: string;
+}
+
+/** The registration, or the verdict of a reply without one. */
+export type WhoisReading = WhoisResult | WhoisVerdict;
+
+export function isVerdict(reading: WhoisReading): reading is WhoisVerdict {
+  return 'verdict' in reading;
+}
+
+/** The contract's error for a verdict: its code, and the detail as the parser worded it. */
+export function verdictError(v: WhoisVerdict): LookupError {
+  return new LookupError(v.verdict, v.detail);
+}
+
+// The verdicts whose words never change, made once.
+const NOT_REGISTERED: WhoisVerdict = Object.freeze({
+  verdict: 'not_found',
+  detail: 'The domain is not registered',
+});
+const NO_DATA: WhoisVerdict = Object.freeze({
+  verdict: 'upstream_error',
+  detail: 'The WHOIS server sent a reply with no registration data',
+});
+
+/**
  * Parses a registry or registrar reply into exactly one of four kinds: a result (the name is
  * registered, or held by the registry, and the reply shows it), `not_found` (not registered:
  * free, or reserved without a registration), `rate_limited` (refused for the query rate, a quota
  * or a blocked client, with the server's words) or `upstream_error` (anything it cannot tell).
+ * The last three come back as a WhoisVerdict.
  */
-export function parseWhois(text: string, options: ParseOptions = {}): WhoisResult {
+export function parseWhois(text: string, options: ParseOptions = {}): WhoisReading {
   // A reply that opens with "not found" has answered: its notice is not read.
-  if (opensWithNotFound(text)) throw verdict('not_found', 'The domain is not registered');
+  if (opensWithNotFound(text)) return NOT_REGISTERED;
   // Full-width colons (CJK registrars: "域名：example.cn") are colons; same length, so offsets
   // and the raw reply stay as they are.
   const read = text.includes('\uff1a') ? text.replaceAll('\uff1a', ':') : text;
@@ -33,9 +67,7 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
   // A status field that says the name is free ("Status: free", "Domain Status: Available") is
   // the registry's own answer, in its data: the prose around it is not read.
   const status = result?.domain.status ?? [];
-  if (status.some((s) => FREE_STATUS.test(s))) {
-    throw verdict('not_found', 'The domain is not registered');
-  }
+  if (status.some((s) => FREE_STATUS.test(s))) return NOT_REGISTERED;
   const said = classifyReply(text);
   if (said === undefined) {
     // No data read with colons, and the reply says nothing of the name: its keys may be
@@ -52,40 +84,19 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisResul
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
   if (said?.kind === 'rate_limited') {
-    throw verdict('rate_limited', `The WHOIS server refused the query: ${said.line}`);
+    return { verdict: 'rate_limited', detail: `The WHOIS server refused the query: ${said.line}` };
   }
-  if (said?.kind === 'not_found') {
-    throw verdict('not_found', 'The domain is not registered');
-  }
+  if (said?.kind === 'not_found') return NOT_REGISTERED;
   if (result !== undefined && result.domain.domain !== undefined && status.length > 0) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
   if (said?.kind === 'reserved') {
-    throw verdict(
-      'not_found',
-      `The domain is not registered, and the registry holds it back: ${said.line}`,
-    );
+    return {
+      verdict: 'not_found',
+      detail: `The domain is not registered, and the registry holds it back: ${said.line}`,
+    };
   }
-  throw verdict('upstream_error', 'The WHOIS server sent a reply with no registration data');
-}
-
-/**
- * The reply's verdict as the contract's error. It is an answer, not a fault in the code: its
- * stack would only name the parser's own frames, and capturing one cost more than reading the
- * reply (a not-found reply is read in about a microsecond; Error's stack capture took one to
- * several, more under a source-mapping loader). So it is built without one.
- */
-function verdict(
-  code: 'not_found' | 'rate_limited' | 'upstream_error',
-  detail: string,
-): LookupError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new LookupError(code, detail);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  return NO_DATA;
 }
 
 /** A status that says the name is free ("Domain Status: Available"). */

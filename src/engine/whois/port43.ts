@@ -11,7 +11,7 @@ import {
 } from '../guard';
 import type { WhoisResult } from '../../contract/shapes';
 import table from './data/whois-servers.json';
-import { findReferral, parseWhois } from './parse';
+import { findReferral, isVerdict, parseWhois, verdictError } from './parse';
 
 export const MAX_REPLY_BYTES = 1024 * 1024;
 export const MAX_REFERRAL_HOPS = 3;
@@ -260,11 +260,11 @@ export async function lookupPort43(
         throw err;
       break;
     }
-    let parsed: WhoisResult;
-    try {
-      parsed = parseWhois([...texts, text].join('\n\n'), { domain });
-    } catch (err) {
-      if (result === undefined) throw err;
+    const parsed = parseWhois([...texts, text].join('\n\n'), { domain });
+    // The registry's verdict (not found, refused, no data) is the caller's answer; a
+    // registrar's only ends the referrals, keeping the registry's result.
+    if (isVerdict(parsed)) {
+      if (result === undefined) throw verdictError(parsed);
       break;
     }
     texts.push(text);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { WhoisResult } from '../../../../src/contract/shapes';
-import { parseWhois } from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 import { overall, pct, type FieldTally } from '../../../support/whois-corpus';
 import { heldApart } from '../../../support/whois-weppos';
 
@@ -90,7 +90,7 @@ describe('whois parser: asyncwhois corpus (test/fixtures)', function () {
       if (held) heldTlds.push(tld);
       let result: WhoisResult;
       try {
-        result = parseWhois(text, { domain: want.query });
+        result = parseOrThrow(text, { domain: want.query });
       } catch (err) {
         failed.push(`${want.query}: ${(err as Error).message}`);
         continue;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { LookupError } from '../../../../src/contract/errors';
 import type { WhoisResult } from '../../../../src/contract/shapes';
-import { parseWhois } from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 import {
   compare,
   corpusAvailable,
@@ -36,7 +36,7 @@ describe('whois parser: whois-parser corpus', function () {
       if (reply.expected === undefined) continue;
       let result: WhoisResult | undefined;
       try {
-        result = parseWhois(reply.text, { domain: reply.domain });
+        result = parseOrThrow(reply.text, { domain: reply.domain });
       } catch (err) {
         failures.push(`${reply.file}: ${err instanceof LookupError ? err.code : String(err)}`);
       }
@@ -67,7 +67,7 @@ describe('whois parser: whois-parser corpus', function () {
     const wrong: string[] = [];
     for (const reply of replies) {
       try {
-        parseWhois(reply.text, { domain: reply.domain });
+        parseOrThrow(reply.text, { domain: reply.domain });
         wrong.push(`${reply.file}: parsed as registered`);
       } catch (err) {
         if (!(err instanceof LookupError) || err.code !== 'not_found') {

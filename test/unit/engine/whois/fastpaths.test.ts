@@ -11,7 +11,7 @@ import {
   mayBeField,
 } from '../../../../src/engine/whois/keys';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
-import { parseWhois } from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 
 const SEPARATORS = [' ', '.', '_', '-', '/', '(', ')', '[', ']', '  ', ' - ', '\t'];
 
@@ -135,7 +135,7 @@ describe('whois parser shortcuts', function () {
   });
 
   it('reads name servers and statuses in place', function () {
-    const got = parseWhois(
+    const got = parseOrThrow(
       [
         'Domain Name: EXAMPLE.COM',
         'Domain Status: clientTransferProhibited https://icann.org/epp#clientTransferProhibited',
@@ -161,7 +161,7 @@ describe('whois parser shortcuts', function () {
   it('reads the fields after a long colon-free stretch (a reply at the 1 MB cap)', function () {
     // The colon search is shared between lines; the fields at the very end must still be found.
     const prose = 'lorem ipsum\n'.repeat(80_000);
-    const got = parseWhois(`${prose}Domain Name: example.com\nName Server: ns1.example.com\n`);
+    const got = parseOrThrow(`${prose}Domain Name: example.com\nName Server: ns1.example.com\n`);
     assert.deepEqual(got.domain.name_servers, ['ns1.example.com']);
     assert.equal(got.domain.domain, 'example.com');
   });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LookupError } from '../../../../src/contract/errors';
-import { parseWhois } from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 
 /** Each field's label in several languages (the registries' own words, not a corpus's). */
 const LABELS = {
@@ -98,7 +98,7 @@ describe('whois parser: layouts and labels of registries in no corpus (issue #23
             line(c.ns, 'ns1.example.net'),
             line(c.ns, 'ns2.example.net'),
           ].join('\n');
-          const got = parseWhois(text, { domain: 'example.test' });
+          const got = parseOrThrow(text, { domain: 'example.test' });
           assert.equal(got.domain.domain, 'example.test');
           assert.equal(got.registrar.name, 'Example Registrar Ltd');
           assert.equal(got.domain.created_date, '2020-01-02T00:00:00Z');
@@ -113,13 +113,13 @@ describe('whois parser: layouts and labels of registries in no corpus (issue #23
   });
 
   it('keeps a value that holds "=" whole in a colon reply, and reads no unknown "=" key', () => {
-    const got = parseWhois(
+    const got = parseOrThrow(
       'Domain Name: example.test\nRegistrar URL: https://r.example/?a=b|c\nCreation Date: 2020-01-02\n',
     );
     assert.equal(got.registrar.referral_url, 'https://r.example/?a=b|c');
     // prose with "=" and no known key is no registration data
     assert.throws(
-      () => parseWhois('Please note = this server\nanswer = 42\nx | y\n'),
+      () => parseOrThrow('Please note = this server\nanswer = 42\nx | y\n'),
       (e: unknown) => e instanceof LookupError && e.code === 'upstream_error',
     );
   });
@@ -137,7 +137,7 @@ describe('whois parser: layouts and labels of registries in no corpus (issue #23
       'Expires on..............: 2030-Aug-22.',
       '*** Note: the data above is provided as is',
     ].join('\n');
-    const got = parseWhois(text, { domain: 'example.com.tr' });
+    const got = parseOrThrow(text, { domain: 'example.com.tr' });
     assert.equal(got.domain.domain, 'example.com.tr');
     assert.deepEqual(got.domain.name_servers, ['ns1.example.net', 'ns2.example.net']);
     assert.equal(got.domain.created_date, '2001-08-23T00:00:00Z');
@@ -158,7 +158,7 @@ describe('whois parser: layouts and labels of registries in no corpus (issue #23
       '      Created on: 29-APR-05',
       '      Expires on: 2009-04-29',
     ].join('\n');
-    const got = parseWhois(text, { domain: 'example.com' });
+    const got = parseOrThrow(text, { domain: 'example.com' });
     assert.equal(got.domain.created_date, '2005-04-29T00:00:00Z');
     assert.equal(got.domain.expiration_date, '2009-04-29T00:00:00Z');
   });

@@ -3,7 +3,14 @@
 import assert from 'node:assert/strict';
 import { LookupError } from '../../../../src/contract/errors';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
-import { findReferral, parseWhois } from '../../../../src/engine/whois/parse';
+import {
+  findReferral,
+  isVerdict,
+  parseWhois,
+  verdictError,
+  type WhoisVerdict,
+} from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 
 function code(fn: () => unknown): string {
   try {
@@ -37,7 +44,7 @@ describe('whois parse', function () {
   });
 
   it('leaves redacted values out instead of filling them in', function () {
-    const got = parseWhois(
+    const got = parseOrThrow(
       'Domain Name: example.com\nRegistrar: REDACTED FOR PRIVACY\nRegistry Domain ID: REDACTED\nName Server: ns1.example.net\n',
     );
     assert.equal(got.registrar.name, undefined);
@@ -47,19 +54,19 @@ describe('whois parse', function () {
 
   it('tells not_found, rate_limited and an unreadable reply apart', function () {
     assert.equal(
-      code(() => parseWhois('No match for "X.COM".\n')),
+      code(() => parseOrThrow('No match for "X.COM".\n')),
       'not_found',
     );
     assert.equal(
-      code(() => parseWhois('% Query rate limit exceeded\n')),
+      code(() => parseOrThrow('% Query rate limit exceeded\n')),
       'rate_limited',
     );
     assert.equal(
-      code(() => parseWhois('')),
+      code(() => parseOrThrow('')),
       'upstream_error',
     );
     assert.equal(
-      code(() => parseWhois('\u0000\u0001 garbage \ufffd\n'.repeat(50))),
+      code(() => parseOrThrow('\u0000\u0001 garbage \ufffd\n'.repeat(50))),
       'upstream_error',
     );
   });
@@ -69,39 +76,69 @@ describe('whois parse', function () {
     const notice = 'NOTICE: you may not use this data to enable high volume queries.\n';
     assert.equal(
       code(() =>
-        parseWhois(`No match for "X.COM".\n${notice}Domain Name: X.COM\nName Server: NS1.X.COM\n`),
+        parseOrThrow(
+          `No match for "X.COM".\n${notice}Domain Name: X.COM\nName Server: NS1.X.COM\n`,
+        ),
       ),
       'not_found',
     );
     // A banner first: the reply is read whole, and its data wins over prose in the banner.
     const banner = '% Names that are not registered may be available.\n%\n';
     assert.equal(
-      code(() => parseWhois(`${banner}Domain Name: x.com\nName Server: ns1.x.com\n`)),
+      code(() => parseOrThrow(`${banner}Domain Name: x.com\nName Server: ns1.x.com\n`)),
       'returned',
     );
     // A refusal first wins (AFNIC refuses before its "No entries found")...
     assert.equal(
-      code(() => parseWhois('%% Too many requests...\n%%\n%% No entries found.\n')),
+      code(() => parseOrThrow('%% Too many requests...\n%%\n%% No entries found.\n')),
       'rate_limited',
     );
     // ...and a "not found" first is the answer, a limit notice after it is not a refusal of it.
     assert.equal(
-      code(() => parseWhois('% No entries found.\n%\n% Query rate limit exceeded\n')),
+      code(() => parseOrThrow('% No entries found.\n%\n% Query rate limit exceeded\n')),
       'not_found',
     );
   });
 
-  it('gives its verdict as a LookupError without a stack trace (an answer, not a fault)', function () {
-    try {
-      parseWhois('No match for "X.COM".\n');
-      assert.fail('no error');
-    } catch (err) {
+  it('returns its verdict (not thrown), which the look-up turns into the contract error', function () {
+    const cases: Array<[string, WhoisVerdict]> = [
+      ['No match for "X.COM".\n', { verdict: 'not_found', detail: 'The domain is not registered' }],
+      [
+        '% Query rate limit exceeded for 192.0.2.7\n',
+        {
+          verdict: 'rate_limited',
+          detail: 'The WHOIS server refused the query: Query rate limit exceeded for <address>',
+        },
+      ],
+      [
+        'Domain example.test is reserved for the registry.\n',
+        {
+          verdict: 'not_found',
+          detail:
+            'The domain is not registered, and the registry holds it back: Domain example.test ' +
+            'is reserved for the registry.',
+        },
+      ],
+      [
+        '',
+        {
+          verdict: 'upstream_error',
+          detail: 'The WHOIS server sent a reply with no registration data',
+        },
+      ],
+    ];
+    for (const [text, want] of cases) {
+      const reading = parseWhois(text);
+      assert.ok(isVerdict(reading), text);
+      assert.deepEqual({ ...reading }, want, text);
+      const err = verdictError(reading);
       assert.ok(err instanceof LookupError);
-      assert.equal(err.code, 'not_found');
-      assert.doesNotMatch(err.stack ?? '', /\n\s+at /);
+      assert.equal(err.code, want.verdict);
+      assert.equal(err.detail, want.detail);
     }
-    // and the stack trace limit is as it was
-    assert.ok(new Error('x').stack?.includes('\n    at '));
+    const registered = parseWhois('Domain Name: x.com\nName Server: ns1.x.com\n');
+    assert.ok(!isVerdict(registered));
+    assert.deepEqual(registered.domain.name_servers, ['ns1.x.com']);
   });
 
   it('finds the referral a registry reply gives', function () {
@@ -120,19 +157,19 @@ describe('whois parser: names in two forms, compact dates (issue #23)', () => {
     `Domain Name: ${name}\nRegistrar: Example Registrar\nName Server: ns1.example.net\n${extra}`;
 
   it('gives punycode in A-labels when the reply writes the name in its own script', () => {
-    const r = parseWhois(reply('пример.рф'));
+    const r = parseOrThrow(reply('пример.рф'));
     assert.equal(r?.domain?.domain, 'пример.рф');
     assert.equal(r?.domain?.punycode, 'xn--e1afmkfd.xn--p1ai');
   });
 
   it('keeps the queried form of the name when the reply lists it in another script', () => {
-    const asUnicode = parseWhois(reply('xn--e1afmkfd.xn--p1ai'), { domain: 'пример.рф' });
+    const asUnicode = parseOrThrow(reply('xn--e1afmkfd.xn--p1ai'), { domain: 'пример.рф' });
     assert.equal(asUnicode?.domain?.domain, 'пример.рф');
     assert.equal(asUnicode?.domain?.punycode, 'xn--e1afmkfd.xn--p1ai');
-    const asAscii = parseWhois(reply('пример.рф'), { domain: 'XN--E1AFMKFD.XN--P1AI' });
+    const asAscii = parseOrThrow(reply('пример.рф'), { domain: 'XN--E1AFMKFD.XN--P1AI' });
     assert.equal(asAscii?.domain?.domain, 'xn--e1afmkfd.xn--p1ai');
     // another name in the reply is the reply's, not replaced by the query
-    const other = parseWhois(reply('other.example'), { domain: 'пример.рф' });
+    const other = parseOrThrow(reply('other.example'), { domain: 'пример.рф' });
     assert.equal(other?.domain?.domain, 'other.example');
   });
 
@@ -144,11 +181,11 @@ describe('whois parser: names in two forms, compact dates (issue #23)', () => {
       ['20230303 0938 +0100', '2023-03-03T08:38:00Z'],
       ['20230303', '2023-03-03T00:00:00Z'],
     ]) {
-      const r = parseWhois(reply('example.test', `Creation Date: ${raw}\n`));
+      const r = parseOrThrow(reply('example.test', `Creation Date: ${raw}\n`));
       assert.equal(r?.domain?.created_date, iso, raw);
     }
     // ten digits are neither a date nor a date and time
-    const r = parseWhois(reply('example.test', 'Creation Date: 2023030309\n'));
+    const r = parseOrThrow(reply('example.test', 'Creation Date: 2023030309\n'));
     assert.equal(r?.domain?.created_date, undefined);
   });
 });

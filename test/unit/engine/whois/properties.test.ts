@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LookupError } from '../../../../src/contract/errors';
-import { parseWhois } from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 import { decodeReply, MAX_REPLY_BYTES } from '../../../../src/engine/whois/port43';
 import { corpusAvailable, loadReplies } from '../../../support/whois-corpus';
 
@@ -15,7 +15,7 @@ const KINDS = new Set(['not_found', 'rate_limited', 'upstream_error']);
 /** The parse's outcome: "result" or the LookupError's code; anything else fails the property. */
 function outcome(text: string, domain?: string): string {
   try {
-    const got = parseWhois(text, domain === undefined ? {} : { domain });
+    const got = parseOrThrow(text, domain === undefined ? {} : { domain });
     assert.equal(got.source, 'whois');
     return 'result';
   } catch (err) {

@@ -4,7 +4,7 @@
 // not printed, and its figure is reported apart.
 import assert from 'node:assert/strict';
 import type { WhoisResult } from '../../../../src/contract/shapes';
-import { parseWhois } from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 import { overall, pct, type FieldTally } from '../../../support/whois-corpus';
 import { comparePython, loadPython, pythonAvailable } from '../../../support/whois-python';
 import { heldApart } from '../../../support/whois-weppos';
@@ -21,7 +21,7 @@ describe('whois parser: python-whois corpus', function () {
     for (const sample of loadPython()) {
       let result: WhoisResult | undefined;
       try {
-        result = parseWhois(sample.text, { domain: sample.domain });
+        result = parseOrThrow(sample.text, { domain: sample.domain });
       } catch (err) {
         failed.push(`${sample.domain}: ${(err as Error).message}`);
       }

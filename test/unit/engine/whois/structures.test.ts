@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { LookupError } from '../../../../src/contract/errors';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
-import { parseWhois } from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 
 function fail(text: string): LookupError {
   try {
-    parseWhois(text, { domain: 'example.test' });
+    parseOrThrow(text, { domain: 'example.test' });
   } catch (err) {
     if (err instanceof LookupError) return err;
     throw err;
@@ -19,7 +19,7 @@ function fail(text: string): LookupError {
 
 describe('whois parser: structures', function () {
   it('reads [key] value, enumerated, with continuation lines', function () {
-    const got = parseWhois(
+    const got = parseOrThrow(
       [
         '[ a notice in brackets, not a key ]',
         'Domain Information:',
@@ -39,7 +39,7 @@ describe('whois parser: structures', function () {
   });
 
   it('reads dot leaders, aligned columns and bilingual keys', function () {
-    const got = parseWhois(
+    const got = parseOrThrow(
       [
         'Nom de domaine#. . . . . . . . . .example.test',
         'Date de creation#. . . . . . . . .25/01/2007',
@@ -58,7 +58,7 @@ describe('whois parser: structures', function () {
   });
 
   it('reads values under their key, and keys in other scripts', function () {
-    const got = parseWhois(
+    const got = parseOrThrow(
       [
         'Domain:',
         '\texample.test',
@@ -84,18 +84,18 @@ describe('whois parser: structures', function () {
       'Created: 2002-02-02',
       'Name Server: ns1.example.net',
     ].join('\n');
-    const got = parseWhois(text, { domain: 'example.test' });
+    const got = parseOrThrow(text, { domain: 'example.test' });
     assert.equal(got.domain.domain, 'example.test');
     assert.equal(got.domain.created_date, '2002-02-02T00:00:00Z');
   });
 
   it('splits "Registrar (id)" and keeps a name with an aside', function () {
-    const a = parseWhois(
+    const a = parseOrThrow(
       'Domain Name: example.test\nSponsoring Registrar: Example Inc. (R22-TEST)\n',
     );
     assert.equal(a.registrar.name, 'Example Inc.');
     assert.equal(a.registrar.id, 'R22-TEST');
-    const b = parseWhois('Domain Name: example.test\nRegistrar: Example Cloud (Beijing) Co.\n');
+    const b = parseOrThrow('Domain Name: example.test\nRegistrar: Example Cloud (Beijing) Co.\n');
     assert.equal(b.registrar.name, 'Example Cloud (Beijing) Co.');
     assert.equal(b.registrar.id, undefined);
   });
@@ -156,15 +156,19 @@ describe('whois parser: structures', function () {
   });
 
   it('reads slashed dates as the reply shows them, and not at all when it does not', function () {
-    const mdy = parseWhois('Domain Name: example.test\nCreated: 12/18/2001\nExpires: 03/02/2012\n');
+    const mdy = parseOrThrow(
+      'Domain Name: example.test\nCreated: 12/18/2001\nExpires: 03/02/2012\n',
+    );
     assert.equal(mdy.domain.expiration_date, '2012-03-02T00:00:00Z');
-    const dmy = parseWhois('Domain Name: example.test\nCreated: 18/12/2001\nExpires: 03/02/2012\n');
+    const dmy = parseOrThrow(
+      'Domain Name: example.test\nCreated: 18/12/2001\nExpires: 03/02/2012\n',
+    );
     assert.equal(dmy.domain.expiration_date, '2012-02-03T00:00:00Z');
-    const hinted = parseWhois(
+    const hinted = parseOrThrow(
       '% Date format: DD/MM/YYYY\nDomain Name: example.test\nExpires: 03/02/2012\n',
     );
     assert.equal(hinted.domain.expiration_date, '2012-02-03T00:00:00Z');
-    const unknown = parseWhois(
+    const unknown = parseOrThrow(
       'Domain Name: example.test\nName Server: ns1.example.net\nExpires: 03/02/2012\n',
     );
     assert.equal(unknown.domain.expiration_date, undefined);

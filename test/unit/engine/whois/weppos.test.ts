@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { LookupError } from '../../../../src/contract/errors';
 import type { WhoisResult } from '../../../../src/contract/shapes';
-import { parseWhois } from '../../../../src/engine/whois/parse';
+import { parseOrThrow } from '../../../support/whois-parse';
 import { decodeReply } from '../../../../src/engine/whois/port43';
 import { formatTally, overall, pct, type FieldTally } from '../../../support/whois-corpus';
 import {
@@ -33,7 +33,7 @@ const AMBIGUOUS = new Map([
 function run(c: WepposCase): Outcome {
   const domain = typeof c.expected.domain === 'string' ? c.expected.domain : undefined;
   try {
-    return { result: parseWhois(decodeReply(c.bytes), domain ? { domain } : {}) };
+    return { result: parseOrThrow(decodeReply(c.bytes), domain ? { domain } : {}) };
   } catch (err) {
     if (err instanceof LookupError) return { code: err.code, detail: err.detail };
     return { code: `not a LookupError: ${String(err)}`, detail: '' };
