@@ -109,17 +109,20 @@ export class WebSession {
   private readonly agent: Agent;
   private readonly ownsAgent: boolean;
   private readonly timer: NodeJS.Timeout;
-  private readonly detach: () => void;
+  /** Takes the listener off the caller's signal (none without one: a link check's HEADs). */
+  private readonly detach: (() => void) | undefined;
 
   constructor(options: WebOptions = {}) {
     this.limits = options.limits
       ? { ...DEFAULT_WEB_LIMITS, ...options.limits }
       : DEFAULT_WEB_LIMITS;
     const outer = options.signal;
-    if (outer?.aborted) this.abortAsCancelled(outer.reason);
-    const onAbort = () => this.abortAsCancelled(outer?.reason);
-    outer?.addEventListener('abort', onAbort, { once: true });
-    this.detach = () => outer?.removeEventListener('abort', onAbort);
+    if (outer) {
+      if (outer.aborted) this.abortAsCancelled(outer.reason);
+      const onAbort = () => this.abortAsCancelled(outer.reason);
+      outer.addEventListener('abort', onAbort, { once: true });
+      this.detach = () => outer.removeEventListener('abort', onAbort);
+    }
     const seconds = this.limits.totalTimeoutMs / 1000;
     this.timer = setTimeout(() => {
       this.stop(new LookupError('upstream_timeout', `The site did not answer within ${seconds} s`));
@@ -140,7 +143,7 @@ export class WebSession {
 
   close(): void {
     clearTimeout(this.timer);
-    this.detach();
+    this.detach?.();
     // Not awaited: a connection still being set up must not hold the caller's answer back.
     if (this.ownsAgent) void this.agent.destroy().catch(() => undefined);
   }

@@ -414,15 +414,19 @@ class CheckRun {
   }
 
   private async checkLink(check: UrlCheck): Promise<void> {
-    const fragments = [...check.fragments].sort();
-    const key = `${this.keyPrefix}url ${check.url}#${fragments.join('#')}`;
-    const outcome =
-      this.cache.get(key) === undefined ? await this.fetchLink(check, fragments) : undefined;
+    const fragments = check.fragments.size === 0 ? [] : [...check.fragments].sort();
+    const key = this.cache.kept
+      ? `${this.keyPrefix}url ${check.url}#${fragments.join('#')}`
+      : undefined;
+    const cached = key !== undefined && this.cache.get(key) !== undefined;
+    const outcome = cached ? undefined : await this.fetchLink(check, fragments);
     return this.whenRead(() => {
       // A file read after the check began asked about more fragments: check with them all.
       if (check.fragments.size !== fragments.length) return this.checkLink(check);
       if (outcome === undefined) return undefined;
-      if (this.judgeLink(check, outcome)) this.cache.set(key, true);
+      const good = this.judgeLink(check, outcome);
+      if (key === undefined) return undefined;
+      if (good) this.cache.set(key, true);
       else this.cache.delete(key);
       return undefined;
     });
