@@ -155,22 +155,25 @@ export class WebSession {
   async follow(start: URL, request: ChainRequest): Promise<ChainEnd> {
     const jar = new ChainCookieJar();
     const hops: RedirectHop[] = [];
-    const seen = new Set<string>();
+    // What the chain's requests asked, made at its first redirect (one request is no loop).
+    // A revisit is only a loop if nothing changed: a cookie set on the way may send the same
+    // URL somewhere new (consent and login redirects).
+    let seen: Set<string> | undefined;
     let url = start;
     for (;;) {
       const cookie = jar.header(url);
-      // A revisit is only a loop if nothing changed: a cookie set on the way may send the
-      // same URL somewhere new (consent and login redirects).
-      const key = `${url.href}\n${cookie ?? ''}`;
-      if (seen.has(key))
-        return {
-          hops,
-          url,
-          status: hops.at(-1)?.status_code ?? 0,
-          headers: {},
-          error: 'redirect_loop',
-        };
-      seen.add(key);
+      if (seen !== undefined) {
+        const key = visit(url, cookie);
+        if (seen.has(key))
+          return {
+            hops,
+            url,
+            status: hops.at(-1)?.status_code ?? 0,
+            headers: {},
+            error: 'redirect_loop',
+          };
+        seen.add(key);
+      }
       // a GET's response, with a body to read or let go; a HEAD's answer has none
       const full = request.method === 'HEAD' ? undefined : await this.request(url, request, cookie);
       const response = full ?? (await this.head(url, request, cookie));
@@ -186,6 +189,7 @@ export class WebSession {
         return end;
       }
       if (full) discard(full);
+      seen ??= new Set([visit(url, cookie)]);
       hops.push({ status_code: response.statusCode, location: next.href });
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         return { hops, url, status: response.statusCode, headers: response.headers };
@@ -413,6 +417,11 @@ class HeadWait implements Dispatcher.DispatchHandler {
     if (err === undefined && this.answer) this.resolve(this.answer);
     else this.reject(this.session.toError(err ?? new Error('no response'), this.url));
   }
+}
+
+/** A request of a chain, as loop detection compares them: the URL and the cookies sent. */
+function visit(url: URL, cookie: string | undefined): string {
+  return `${url.href}\n${cookie ?? ''}`;
 }
 
 /** What every request of a chain says about itself and what it accepts. */

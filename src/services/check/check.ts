@@ -280,7 +280,15 @@ class CheckRun {
           host.waiting = [];
           host.next = 0;
         }
-        await this.settle(this.checkUrl(check, host.address));
+        // settle(), written out: one async call less a link
+        try {
+          await (host.address ? this.checkLink(check) : this.checkNamedUrl(check));
+        } catch (err) {
+          if (!this.options.signal?.aborted) throw err;
+        } finally {
+          this.progress.done++;
+          this.report_progress();
+        }
       }
     } catch (err) {
       this.laneError ??= err instanceof Error ? err : new Error(String(err));
@@ -339,7 +347,7 @@ class CheckRun {
 
   /**
    * One unit of work done, whatever it found; its failure ends the run unless the run was
-   * cancelled (unlessCancelled, written out: one call a link).
+   * cancelled (unlessCancelled, written out). The lanes do the same without the call.
    */
   private async settle(work: Promise<void>): Promise<void> {
     try {
@@ -395,9 +403,8 @@ class CheckRun {
 
   // ---- URLs
 
-  /** `address`: the host is an IP address (no name to resolve, no domain to ask about). */
-  private async checkUrl(check: UrlCheck, address: boolean): Promise<void> {
-    if (address) return this.checkLink(check);
+  /** A URL whose host is a name (an address has no name to resolve, no domain to ask about). */
+  private async checkNamedUrl(check: UrlCheck): Promise<void> {
     const host = await this.hostVerdict(check.host);
     if (host.kind === 'nxdomain') {
       await this.whenRead(() =>
@@ -441,11 +448,13 @@ class CheckRun {
     for (;;) {
       let outcome: LinkResult | LookupError;
       try {
-        outcome = await this.limiter.run(
-          check.host,
-          () => this.callLink(check.url, fragments),
-          this.options.signal,
-        );
+        const wait = this.limiter.enter(check.host, this.options.signal);
+        if (wait) await wait;
+        try {
+          outcome = await this.callLink(check.url, fragments);
+        } finally {
+          this.limiter.leave(check.host);
+        }
       } catch (err) {
         outcome = asLookupError(err);
       }
