@@ -5,7 +5,7 @@ import { dsDigest, isSupportedDigest, keyTag, type DnskeyData } from '../dns/key
 import { isAtOrBelow, parentKey } from '../dns/names';
 import { TYPES } from '../dns/rdata/types';
 import { findTarget, type ZoneIndex } from './find';
-import { checkApexCds, checkOwnerRules } from './owner-rules';
+import { checkApexCds, checkOwnerRules, MAX_RRSET_OCTETS } from './owner-rules';
 import { problem } from './problem';
 import { sameData, type RecordRows } from './rows';
 import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
@@ -14,6 +14,7 @@ import type { SourceRange, ZoneFix, ZoneProblem, ZoneRecord } from './types';
 const BESIDE_CNAME = new Set(['RRSIG', 'NSEC', 'KEY']);
 /** Types whose records may legitimately differ in TTL within one owner and type. */
 const OWN_TTL = new Set(['RRSIG']);
+const OWN_TTL_CODES = new Set([TYPES.RRSIG.code]);
 
 /** Owners with at most this many records have their RRsets compared pairwise. */
 const SMALL_OWNER = 16;
@@ -34,6 +35,11 @@ const MX = TYPES.MX.code;
 const AAAA = TYPES.AAAA.code;
 const SRV = TYPES.SRV.code;
 const DNAME = TYPES.DNAME.code;
+const DNSKEY = TYPES.DNSKEY.code;
+
+/** What is wrong with where a record's target leads (lookUpTarget); none is undefined. */
+type TargetTrouble =
+  { kind: 'below-dname'; dname: string } | { kind: 'cname'; row: number } | { kind: 'no-address' };
 
 /** Rows that went and came, and how far the lines after an edit moved. */
 export interface RowDelta {
@@ -50,6 +56,12 @@ export interface RowDelta {
  * checks of an owner look at them.
  */
 export class ZoneChecks {
+  /**
+   * Whether checkOwner first asks plainlyClean (the usual case); the tests turn it off to hold
+   * the records' checks to the same answers.
+   */
+  plainPath = true;
+
   /** per owner key (a name id): its first and last row, -1 when it has none */
   private head: Int32Array = new Int32Array(0);
   private tail: Int32Array = new Int32Array(0);
@@ -355,6 +367,10 @@ export class ZoneChecks {
       this.ownerProblems.delete(id);
       return;
     }
+    if (this.plainPath && this.plainlyClean(id)) {
+      if (this.ownerProblems.size > 0) this.ownerProblems.delete(id);
+      return;
+    }
     const key = this.rows.names.text[id];
     const records = this.recordsOf(id);
     // Most owners have no problem: they are gathered in one reused list, copied only when some.
@@ -374,6 +390,52 @@ export class ZoneChecks {
     if (out.length === 0) {
       if (this.ownerProblems.size > 0) this.ownerProblems.delete(id);
     } else this.ownerProblems.set(id, out.slice());
+  }
+
+  /**
+   * Whether an owner's rows show from their cells alone that none of the checks below can find
+   * anything: then checkOwner makes no record object, list or sort for it. Most owners of a zone
+   * are such (an address or a text or two, a delegation with its glue, a signed name), and a
+   * record object per row was most of the checks' time and garbage. Each condition stands for
+   * the check named beside it, and leans to caution: anything out of the way (the apex, a CNAME,
+   * DNAME or DNSKEY, a crowded owner, any two records of a type that a check compares) answers
+   * false and the records are looked at. The tests hold both ways to the same problems on
+   * generated zones with every kind of problem (plain-path.test.ts).
+   */
+  private plainlyClean(id: number): boolean {
+    const { rows, apex } = this;
+    const key = rows.names.text[id];
+    // the apex holds the SOA, NS and CDS rules (checkOwnerRules, checkApexCds)
+    if (key === apex) return false;
+    let count = 0;
+    let octets = 0;
+    let addressesOnly = true;
+    for (let row = this.head[id]; row !== -1; row = this.next[row]) {
+      const code = rows.typeCode(row);
+      // checkCname, checkOwnerRules' DNAME rule, checkKeyReferences
+      if (code === CNAME || code === DNAME || code === DNSKEY) return false;
+      // checkRrsets compares a crowded owner with maps: left to it
+      if (++count > SMALL_OWNER) return false;
+      octets += rows.wireLength(row) + 2;
+      if (code !== A && code !== AAAA) addressesOnly = false;
+      // checkRrsets: any two records of a type that are equal, or differ in TTL where it counts
+      for (let before = this.head[id]; before !== row; before = this.next[before]) {
+        if (rows.typeCode(before) !== code) continue;
+        if (rows.wireEquals(before, row)) return false;
+        if (!OWN_TTL_CODES.has(code) && rows.ttl(before) !== rows.ttl(row)) return false;
+      }
+      // checkTarget
+      const target = rows.target(row);
+      if (target !== -1 && apex !== undefined) {
+        const name = rows.names.text[target];
+        if (repeatedOrigin(name, apex) !== undefined) return false;
+        if (this.lookUpTarget(code, name, key) !== undefined) return false;
+      }
+    }
+    // checkOwnerRules: an RRset too large for BIND
+    if (octets > MAX_RRSET_OCTETS) return false;
+    // checkOccluded: below a delegation only its glue is clean
+    return (addressesOnly && this.isGlueName(id)) || this.cutAbove(key) === undefined;
   }
 
   private checkCname(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
@@ -469,18 +531,9 @@ export class ZoneChecks {
 
   /** Data below a delegation is not the zone's, except the glue its nameservers need. */
   private checkOccluded(key: string, records: ZoneRecord[], out: ZoneProblem[]): void {
-    if (this.cuts.size === 0 || this.apex === undefined) return;
-    let cut: string | undefined;
-    for (let up = parentKey(key); up !== undefined && up !== this.apex; up = parentKey(up)) {
-      if (this.cuts.has(up)) cut = up;
-      if (!isAtOrBelow(up, this.apex)) break;
-    }
+    const cut = this.cutAbove(key);
     if (cut === undefined) return;
-    const id = this.rows.names.find(key);
-    let isGlueName = false;
-    for (let ref = this.refHead[id]; ref !== -1 && !isGlueName; ref = this.refNext[ref]) {
-      isGlueName = this.rows.typeCode(ref) === NS;
-    }
+    const isGlueName = this.isGlueName(this.rows.names.find(key));
     for (const r of records) {
       if (isGlueName && (r.type === 'A' || r.type === 'AAAA')) continue;
       out.push(
@@ -492,6 +545,25 @@ export class ZoneChecks {
         ),
       );
     }
+  }
+
+  /** The highest delegation above `key` (below the apex), or undefined. */
+  private cutAbove(key: string): string | undefined {
+    if (this.cuts.size === 0 || this.apex === undefined) return undefined;
+    let cut: string | undefined;
+    for (let up = parentKey(key); up !== undefined && up !== this.apex; up = parentKey(up)) {
+      if (this.cuts.has(up)) cut = up;
+      if (!isAtOrBelow(up, this.apex)) break;
+    }
+    return cut;
+  }
+
+  /** Whether an NS record points at the name (a name id): its addresses are glue. */
+  private isGlueName(id: number): boolean {
+    for (let ref = this.refHead[id]; ref !== -1; ref = this.refNext[ref]) {
+      if (this.rows.typeCode(ref) === NS) return true;
+    }
+    return false;
   }
 
   private zoneIndex: ZoneIndex | undefined;
@@ -524,9 +596,8 @@ export class ZoneChecks {
     }
     const kind = TARGET_CNAME[r.type];
     if (kind === undefined || r.target === undefined || this.apex === undefined) return;
-    if (!isAtOrBelow(r.target, this.apex)) return;
-    const found = findTarget(this.index(this.apex), r.target, r.key);
-    if (found.kind === 'delegated') return;
+    const found = this.lookUpTarget(r.typeCode, r.target, r.key);
+    if (found === undefined) return;
     if (found.kind === 'below-dname') {
       // BIND refuses a zone whose own nameservers a DNAME rewrites away; others it reports
       out.push(
@@ -540,10 +611,8 @@ export class ZoneChecks {
       );
       return;
     }
-    const at = this.rows.names.find(found.name);
-    const cnameRow = this.findAt(at, isCname);
-    if (cnameRow !== -1) {
-      const cname = this.rows.record(cnameRow);
+    if (found.kind === 'cname') {
+      const cname = this.rows.record(found.row);
       const p = problem(
         kind.code,
         kind.severity,
@@ -557,20 +626,37 @@ export class ZoneChecks {
       out.push(p);
       return;
     }
-    if (r.type === 'NS' && this.findAt(at, isAddress) === -1) {
-      // BIND refuses a zone whose own nameservers cannot be reached; for a delegation it only
-      // warns, since the child may still answer (Knot refuses both).
-      const severity = r.key === this.apex ? 'error' : 'warning';
-      out.push(
-        problem(
-          'missing-glue',
-          severity,
-          `NS target ${r.target} is in the zone but has no A or AAAA record`,
-          r,
-          r.targetRange,
-        ),
-      );
-    }
+    // no address for an NS target: BIND refuses a zone whose own nameservers cannot be
+    // reached; for a delegation it only warns, since the child may still answer (Knot refuses
+    // both).
+    const severity = r.key === this.apex ? 'error' : 'warning';
+    out.push(
+      problem(
+        'missing-glue',
+        severity,
+        `NS target ${r.target} is in the zone but has no A or AAAA record`,
+        r,
+        r.targetRange,
+      ),
+    );
+  }
+
+  /**
+   * What is wrong where the target of a record of type `code` at `from` leads, for the NS, MX
+   * and SRV records (TARGET_CNAME) whose target is in the zone; undefined when nothing is (or
+   * the record is of another type, or the apex is unknown).
+   */
+  private lookUpTarget(code: number, target: string, from: string): TargetTrouble | undefined {
+    if ((code !== NS && code !== MX && code !== SRV) || this.apex === undefined) return undefined;
+    if (!isAtOrBelow(target, this.apex)) return undefined;
+    const found = findTarget(this.index(this.apex), target, from);
+    if (found.kind === 'delegated') return undefined;
+    if (found.kind === 'below-dname') return found;
+    const at = this.rows.names.find(found.name);
+    const cnameRow = this.findAt(at, isCname);
+    if (cnameRow !== -1) return { kind: 'cname', row: cnameRow };
+    if (code === NS && this.findAt(at, isAddress) === -1) return { kind: 'no-address' };
+    return undefined;
   }
 }
 
@@ -643,9 +729,8 @@ function dnskeyFromWire(hex: string): DnskeyData | undefined {
  */
 function originRepeated(r: ZoneRecord, apex: string): ZoneProblem | undefined {
   const target = r.target!;
-  if (apex === '.' || !target.endsWith(`.${apex}`)) return undefined;
-  const meant = target.slice(0, -apex.length);
-  if (meant !== apex && !meant.endsWith(`.${apex}`)) return undefined;
+  const meant = repeatedOrigin(target, apex);
+  if (meant === undefined) return undefined;
   const p = problem(
     'origin-repeated',
     'warning',
@@ -661,6 +746,13 @@ function originRepeated(r: ZoneRecord, apex: string): ZoneProblem | undefined {
     };
   }
   return p;
+}
+
+/** The name meant when `target` ends in the origin twice (originRepeated), else undefined. */
+function repeatedOrigin(target: string, apex: string): string | undefined {
+  if (apex === '.' || !target.endsWith(`.${apex}`)) return undefined;
+  const meant = target.slice(0, -apex.length);
+  return meant === apex || meant.endsWith(`.${apex}`) ? meant : undefined;
 }
 
 function ttlFix(r: ZoneRecord, ttl: number): ZoneFix {

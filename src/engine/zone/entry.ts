@@ -647,7 +647,8 @@ const rowInput: RowInput = {
   end: 0,
   ownerToken: undefined,
   ttlToken: undefined,
-  typeToken: { line: 0, start: 0, end: 0 },
+  // shaped as the tokens it will hold, so the code that reads it sees one shape
+  typeToken: { kind: 'word', text: '', start: 0, end: 0, line: 0 } as PlacedToken,
   targetToken: undefined,
   serial: undefined,
   serialToken: undefined,

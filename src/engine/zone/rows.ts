@@ -172,6 +172,16 @@ export class RecordRows {
     return this.cells[row * WIDTH + TYPE];
   }
 
+  /** the TTL's 32 bits (equal exactly when the TTLs are) */
+  ttl(row: number): number {
+    return this.cells[row * WIDTH + TTL];
+  }
+
+  /** the octets of the row's record data */
+  wireLength(row: number): number {
+    return this.cells[row * WIDTH + WIRE_END] - this.cells[row * WIDTH + WIRE_START];
+  }
+
   /** the target's name id, or -1 */
   target(row: number): number {
     return this.cells[row * WIDTH + TARGET];
@@ -485,7 +495,10 @@ function place(c: Int32Array, at: number): SourceRange | undefined {
   return line === -1 ? undefined : { line, start: c[at + 1], end: c[at + 2] };
 }
 
-const printable = new Map<number, TypeSpec | null | undefined>();
+/** printedFrom's answers by type code (a code is 16 bits): asked for every row added. */
+const printable: (TypeSpec | null | undefined)[] = [];
+const UNKNOWN = 0;
+const printableKnown = new Uint8Array(65536);
 
 /**
  * Field kinds whose canonical text is their wire form printed (none holds a name, whose case a
@@ -507,7 +520,7 @@ const PRINTS_AS_READ = new Set<FieldKind>([
  * tests hold every type to "the printed wire is the parser's text".
  */
 function printedFrom(code: number): TypeSpec | null | undefined {
-  if (printable.has(code)) return printable.get(code);
+  if (printableKnown[code] !== UNKNOWN) return printable[code];
   const spec = specOf(code);
   const value =
     spec === undefined
@@ -515,6 +528,7 @@ function printedFrom(code: number): TypeSpec | null | undefined {
       : spec.fields.every((f) => PRINTS_AS_READ.has(f.kind))
         ? spec
         : undefined;
-  printable.set(code, value);
+  printable[code] = value;
+  printableKnown[code] = 1;
   return value;
 }

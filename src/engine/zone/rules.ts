@@ -14,6 +14,8 @@ export interface RuleFailure {
  * for (CLASS1 is IN, CLASS3 CH, CLASS4 HS), or the token itself for a class with no mnemonic.
  */
 export function className(text: string): string {
+  // nearly every class written is IN, in capitals: answered without a copy or a regex
+  if (text === 'IN') return text;
   const upper = text.toUpperCase();
   const m = /^CLASS(\d+)$/.exec(upper);
   if (m === null) return upper;
