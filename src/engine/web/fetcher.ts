@@ -109,17 +109,20 @@ export class WebSession {
   private readonly agent: Agent;
   private readonly ownsAgent: boolean;
   private readonly timer: NodeJS.Timeout;
-  private readonly detach: () => void;
+  /** Takes the listener off the caller's signal (none without one: a link check's HEADs). */
+  private readonly detach: (() => void) | undefined;
 
   constructor(options: WebOptions = {}) {
     this.limits = options.limits
       ? { ...DEFAULT_WEB_LIMITS, ...options.limits }
       : DEFAULT_WEB_LIMITS;
     const outer = options.signal;
-    if (outer?.aborted) this.abortAsCancelled(outer.reason);
-    const onAbort = () => this.abortAsCancelled(outer?.reason);
-    outer?.addEventListener('abort', onAbort, { once: true });
-    this.detach = () => outer?.removeEventListener('abort', onAbort);
+    if (outer) {
+      if (outer.aborted) this.abortAsCancelled(outer.reason);
+      const onAbort = () => this.abortAsCancelled(outer.reason);
+      outer.addEventListener('abort', onAbort, { once: true });
+      this.detach = () => outer.removeEventListener('abort', onAbort);
+    }
     const seconds = this.limits.totalTimeoutMs / 1000;
     this.timer = setTimeout(() => {
       this.stop(new LookupError('upstream_timeout', `The site did not answer within ${seconds} s`));
@@ -140,7 +143,7 @@ export class WebSession {
 
   close(): void {
     clearTimeout(this.timer);
-    this.detach();
+    this.detach?.();
     // Not awaited: a connection still being set up must not hold the caller's answer back.
     if (this.ownsAgent) void this.agent.destroy().catch(() => undefined);
   }
@@ -152,22 +155,25 @@ export class WebSession {
   async follow(start: URL, request: ChainRequest): Promise<ChainEnd> {
     const jar = new ChainCookieJar();
     const hops: RedirectHop[] = [];
-    const seen = new Set<string>();
+    // What the chain's requests asked, made at its first redirect (one request is no loop).
+    // A revisit is only a loop if nothing changed: a cookie set on the way may send the same
+    // URL somewhere new (consent and login redirects).
+    let seen: Set<string> | undefined;
     let url = start;
     for (;;) {
       const cookie = jar.header(url);
-      // A revisit is only a loop if nothing changed: a cookie set on the way may send the
-      // same URL somewhere new (consent and login redirects).
-      const key = `${url.href}\n${cookie ?? ''}`;
-      if (seen.has(key))
-        return {
-          hops,
-          url,
-          status: hops.at(-1)?.status_code ?? 0,
-          headers: {},
-          error: 'redirect_loop',
-        };
-      seen.add(key);
+      if (seen !== undefined) {
+        const key = visit(url, cookie);
+        if (seen.has(key))
+          return {
+            hops,
+            url,
+            status: hops.at(-1)?.status_code ?? 0,
+            headers: {},
+            error: 'redirect_loop',
+          };
+        seen.add(key);
+      }
       // a GET's response, with a body to read or let go; a HEAD's answer has none
       const full = request.method === 'HEAD' ? undefined : await this.request(url, request, cookie);
       const response = full ?? (await this.head(url, request, cookie));
@@ -183,6 +189,7 @@ export class WebSession {
         return end;
       }
       if (full) discard(full);
+      seen ??= new Set([visit(url, cookie)]);
       hops.push({ status_code: response.statusCode, location: next.href });
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         return { hops, url, status: response.statusCode, headers: response.headers };
@@ -410,6 +417,11 @@ class HeadWait implements Dispatcher.DispatchHandler {
     if (err === undefined && this.answer) this.resolve(this.answer);
     else this.reject(this.session.toError(err ?? new Error('no response'), this.url));
   }
+}
+
+/** A request of a chain, as loop detection compares them: the URL and the cookies sent. */
+function visit(url: URL, cookie: string | undefined): string {
+  return `${url.href}\n${cookie ?? ''}`;
 }
 
 /** What every request of a chain says about itself and what it accepts. */

@@ -12,7 +12,7 @@ import {
   connectionReturned,
   discard,
   header,
-  withSession,
+  WebSession,
   type ChainEnd,
   type WebOptions,
 } from './fetcher';
@@ -31,30 +31,43 @@ export async function link(params: LinkParams, options?: WebOptions): Promise<Li
   if (fragments.length > MAX_FRAGMENTS) {
     throw new LookupError('invalid_argument', `at most ${MAX_FRAGMENTS} fragments a call`);
   }
-  const result = await withSession(options, async (session) => {
-    const wanted = fragments.filter((f) => !alwaysPresent(f));
+  const wanted = fragments.filter((f) => !alwaysPresent(f));
+  // The session is handled here rather than through withSession: a check makes thousands of
+  // these calls, and each layer of async calls is objects and turns per link.
+  const session = new WebSession(options);
+  let result: LinkResult;
+  try {
     if (wanted.length === 0) {
       const head = await session.follow(start, { accept: HTML_ACCEPT, method: 'HEAD' });
-      if (!refusedHead(head)) return verdict(head, 'HEAD');
-      await connectionReturned();
-    }
-    const got = await session.follow(start, { accept: HTML_ACCEPT, method: 'GET' });
-    const result = verdict(got, 'GET');
-    if (!got.response) return result;
-    if (wanted.length === 0 || got.status >= 400 || !isHtml(header(got.headers, 'content-type'))) {
-      discard(got.response);
-      return result;
-    }
-    const anchors = new AnchorCollector(wanted);
-    await session.readBody(got, session.limits.maxBodyBytes, (chunk) => anchors.write(chunk));
-    const missing = anchors.missing();
-    if (missing.length > 0) result.missing_fragments = missing;
-    return result;
-  });
+      if (!refusedHead(head)) result = verdict(head, 'HEAD');
+      else {
+        await connectionReturned(); // the HEAD's connection back in the pool first
+        result = await getVerdict(session, start, wanted);
+      }
+    } else result = await getVerdict(session, start, wanted);
+  } finally {
+    session.close();
+  }
   // With a pool kept across calls (the workspace check), answer once the last connection is
   // back in it: the caller's next link to this host then reuses it, where a request sent at
   // once would find it busy and open another (2,000 links opened 800 connections, not 400).
   if (options?.agent) await connectionReturned();
+  return result;
+}
+
+/** The verdict of a GET (HEAD refused, or fragments to look for in the page). */
+async function getVerdict(session: WebSession, start: URL, wanted: string[]): Promise<LinkResult> {
+  const got = await session.follow(start, { accept: HTML_ACCEPT, method: 'GET' });
+  const result = verdict(got, 'GET');
+  if (!got.response) return result;
+  if (wanted.length === 0 || got.status >= 400 || !isHtml(header(got.headers, 'content-type'))) {
+    discard(got.response);
+    return result;
+  }
+  const anchors = new AnchorCollector(wanted);
+  await session.readBody(got, session.limits.maxBodyBytes, (chunk) => anchors.write(chunk));
+  const missing = anchors.missing();
+  if (missing.length > 0) result.missing_fragments = missing;
   return result;
 }
 

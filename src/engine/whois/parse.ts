@@ -5,8 +5,9 @@
 import { LookupError } from '../../contract/errors';
 import type { WhoisResult } from '../../contract/shapes';
 import { build, type ParseOptions } from './build';
-import { keyInfo } from './keys';
+import { FIELDS, keyInfo } from './keys';
 import { readRecords } from './reader';
+import type { Rec } from './record';
 import { classifyReply, opensWithNotFound } from './reply';
 
 export type { ParseOptions } from './build';
@@ -59,7 +60,10 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   // Full-width colons (CJK registrars: "域名：example.cn") are colons; same length, so offsets
   // and the raw reply stay as they are.
   const read = text.includes('\uff1a') ? text.replaceAll('\uff1a', ':') : text;
-  const result = build(readRecords(read), options, read);
+  const records = readRecords(read);
+  // Records that hold nothing build only the name asked for, which no rule below returns: a
+  // not-found reply's notice is all it has, and building cost a tenth of reading it.
+  const result = records.some(holdsSomething) ? build(records, options, read) : undefined;
   // An object literal, not a spread: spreading cost as much as reading the dates.
   if (result !== undefined && result.data) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
@@ -97,6 +101,12 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
     };
   }
   return NO_DATA;
+}
+
+function holdsSomething(rec: Rec): boolean {
+  return (
+    rec.status.length > 0 || rec.ns.length > 0 || FIELDS.some((k) => rec.fields[k] !== undefined)
+  );
 }
 
 /** A status that says the name is free ("Domain Status: Available"). */

@@ -16,12 +16,19 @@ interface Entry {
 export class ResultCache {
   private entries = new Map<string, Entry>();
   private dirty = false;
+  /**
+   * Whether results are kept at all: only with a file to keep them in. A run asks about each
+   * URL, host and domain once anyway, so without a file the cache would only cost time.
+   */
+  readonly kept: boolean;
 
   constructor(
     private readonly file: string | undefined,
     private readonly ttlMs = DEFAULT_CACHE_TTL_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.kept = file !== undefined;
+  }
 
   /** Reads the file; a missing or unreadable one is an empty cache (it is only a cache). */
   async load(): Promise<void> {
@@ -42,6 +49,7 @@ export class ResultCache {
   }
 
   get<T>(key: string): T | undefined {
+    if (!this.kept) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.at <= this.now() - this.ttlMs) {
@@ -53,6 +61,7 @@ export class ResultCache {
 
   /** Stores a good result. */
   set(key: string, value: unknown): void {
+    if (!this.kept) return;
     this.entries.set(key, { at: this.now(), value });
     this.dirty = true;
   }

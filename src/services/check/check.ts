@@ -164,7 +164,6 @@ class CheckRun {
   private readonly progress: CheckProgress = { total: 0, done: 0 };
   private readonly lanes = new Map<string, HostLanes>();
   private lanesRunning = 0;
-  private lanesStarted = 0;
   private lanesIdle: (() => void) | undefined;
   /** what a lane threw (a refused token): the run's end, said once every lane stopped */
   private laneError: Error | undefined;
@@ -195,33 +194,29 @@ class CheckRun {
   }
 
   /**
-   * Reads one file's targets, starting a check for each new URL as it is found. When a slice of
-   * reading started checks, the event loop gets a turn so they send their requests. Each slice
-   * is twice the last and at least as long as the turn it waited: the first links are under
-   * way after a few milliseconds, and reading, far cheaper than a request, is not starved by
-   * the answers coming in (the lanes would run out of URLs). A slice that started nothing
-   * reads on.
+   * Reads one file's targets, starting a check for each new URL as it is found. While checks
+   * are under way, reading goes in slices, and between two slices the event loop gets a turn:
+   * a new connection's request is written, an answer read and its lane's next link sent. A
+   * slice lasts as long as the turn before it (at least READ_SLICE_MS), so reading keeps about
+   * half the thread when answers pour in, and the lanes never wait long for their next URLs.
    */
   async read(file: string, text: string): Promise<void> {
     if (this.options.signal?.aborted) return;
-    let slice = READ_SLICE_MS;
-    let until = performance.now() + slice;
-    let started = this.lanesStarted;
+    let until = performance.now() + READ_SLICE_MS;
     for (const line of targetsByLine(file, text)) {
       this.add(line);
       const now = performance.now();
       if (now < until) continue;
-      if (this.lanesStarted !== started) {
+      if (this.lanesRunning > 0) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.options.signal?.aborted) return;
-        started = this.lanesStarted;
-        slice = Math.max(2 * slice, performance.now() - now);
-      }
-      until = performance.now() + slice;
+        const back = performance.now();
+        until = back + Math.max(READ_SLICE_MS, back - now);
+      } else until = now + READ_SLICE_MS;
     }
   }
 
-  private add(occurrences: Occurrence[]): void {
+  private add(occurrences: readonly Occurrence[]): void {
     for (const o of occurrences) {
       const t = o.target;
       if (t.kind === 'local') this.local.push(o);
@@ -274,7 +269,6 @@ class CheckRun {
     if (host.lanes >= this.limiter.perHost) return;
     host.lanes++;
     this.lanesRunning++;
-    this.lanesStarted++;
     void this.lane(host);
   }
 
@@ -286,7 +280,15 @@ class CheckRun {
           host.waiting = [];
           host.next = 0;
         }
-        await this.settle(this.checkUrl(check, host.address));
+        // settle(), written out: one async call less a link
+        try {
+          await (host.address ? this.checkLink(check) : this.checkNamedUrl(check));
+        } catch (err) {
+          if (!this.options.signal?.aborted) throw err;
+        } finally {
+          this.progress.done++;
+          this.report_progress();
+        }
       }
     } catch (err) {
       this.laneError ??= err instanceof Error ? err : new Error(String(err));
@@ -345,7 +347,7 @@ class CheckRun {
 
   /**
    * One unit of work done, whatever it found; its failure ends the run unless the run was
-   * cancelled (unlessCancelled, written out: one call a link).
+   * cancelled (unlessCancelled, written out). The lanes do the same without the call.
    */
   private async settle(work: Promise<void>): Promise<void> {
     try {
@@ -401,9 +403,8 @@ class CheckRun {
 
   // ---- URLs
 
-  /** `address`: the host is an IP address (no name to resolve, no domain to ask about). */
-  private async checkUrl(check: UrlCheck, address: boolean): Promise<void> {
-    if (address) return this.checkLink(check);
+  /** A URL whose host is a name (an address has no name to resolve, no domain to ask about). */
+  private async checkNamedUrl(check: UrlCheck): Promise<void> {
     const host = await this.hostVerdict(check.host);
     if (host.kind === 'nxdomain') {
       await this.whenRead(() =>
@@ -420,15 +421,19 @@ class CheckRun {
   }
 
   private async checkLink(check: UrlCheck): Promise<void> {
-    const fragments = [...check.fragments].sort();
-    const key = `${this.keyPrefix}url ${check.url}#${fragments.join('#')}`;
-    const outcome =
-      this.cache.get(key) === undefined ? await this.fetchLink(check, fragments) : undefined;
+    const fragments = check.fragments.size === 0 ? [] : [...check.fragments].sort();
+    const key = this.cache.kept
+      ? `${this.keyPrefix}url ${check.url}#${fragments.join('#')}`
+      : undefined;
+    const cached = key !== undefined && this.cache.get(key) !== undefined;
+    const outcome = cached ? undefined : await this.fetchLink(check, fragments);
     return this.whenRead(() => {
       // A file read after the check began asked about more fragments: check with them all.
       if (check.fragments.size !== fragments.length) return this.checkLink(check);
       if (outcome === undefined) return undefined;
-      if (this.judgeLink(check, outcome)) this.cache.set(key, true);
+      const good = this.judgeLink(check, outcome);
+      if (key === undefined) return undefined;
+      if (good) this.cache.set(key, true);
       else this.cache.delete(key);
       return undefined;
     });
@@ -443,11 +448,13 @@ class CheckRun {
     for (;;) {
       let outcome: LinkResult | LookupError;
       try {
-        outcome = await this.limiter.run(
-          check.host,
-          () => this.callLink(check.url, fragments),
-          this.options.signal,
-        );
+        const wait = this.limiter.enter(check.host, this.options.signal);
+        if (wait) await wait;
+        try {
+          outcome = await this.callLink(check.url, fragments);
+        } finally {
+          this.limiter.leave(check.host);
+        }
       } catch (err) {
         outcome = asLookupError(err);
       }
@@ -482,33 +489,40 @@ class CheckRun {
 
   /** Findings for one link's outcome; true when it is good (and may be cached). */
   private judgeLink(check: UrlCheck, outcome: LinkResult | LookupError): boolean {
-    const all = (kind: FindingKind, message: string, finalUrl?: string) => {
-      for (const o of check.occurrences) this.find(o, kind, message, finalUrl);
-    };
+    const places = check.occurrences;
     if (outcome instanceof LookupError) {
-      all(...errorFinding(outcome));
+      this.findAt(places, ...errorFinding(outcome));
       return false;
     }
     if (outcome.error) {
       const why =
         outcome.error.code === 'redirect_loop' ? 'redirects in a loop' : 'redirects too often';
-      all('broken_link', `${check.url} ${why}`);
+      this.findAt(places, 'broken_link', `${check.url} ${why}`);
       return false;
     }
     if (outcome.status === 429 || (outcome.status === 503 && outcome.retry_after !== undefined)) {
       const after =
         outcome.retry_after === undefined ? '' : ` (Retry-After ${outcome.retry_after} s)`;
-      all('rate_limited', `${check.host} kept answering ${outcome.status}${after}`);
+      this.findAt(places, 'rate_limited', `${check.host} kept answering ${outcome.status}${after}`);
       return false;
     }
     if (outcome.status >= 400 || outcome.status < 200) {
-      all('broken_link', `${check.url} answers ${outcome.status}${statusText(outcome.status)}`);
+      this.findAt(
+        places,
+        'broken_link',
+        `${check.url} answers ${outcome.status}${statusText(outcome.status)}`,
+      );
       return false;
     }
     let good = true;
     const permanent = permanentEnd(outcome);
     if (permanent !== undefined) {
-      all('redirected_link', `${check.url} moved permanently to ${permanent}`, permanent);
+      this.findAt(
+        places,
+        'redirected_link',
+        `${check.url} moved permanently to ${permanent}`,
+        permanent,
+      );
       good = false;
     }
     for (const fragment of outcome.missing_fragments ?? []) {
@@ -762,6 +776,16 @@ class CheckRun {
 
   private callOptions() {
     return this.options.signal ? { signal: this.options.signal } : {};
+  }
+
+  /** The same finding at each of a target's places. */
+  private findAt(
+    places: readonly Occurrence[],
+    kind: FindingKind,
+    message: string,
+    finalUrl?: string,
+  ): void {
+    for (const o of places) this.find(o, kind, message, finalUrl);
   }
 
   private find(o: Occurrence, kind: FindingKind, message: string, finalUrl?: string): void {

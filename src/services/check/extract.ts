@@ -71,9 +71,9 @@ export function extractTargets(file: string, text: string): Occurrence[] {
 
 /**
  * The targets of a file a line at a time (a zone file's all at once), so that a check can
- * start on the first links while it reads the rest.
+ * start on the first links while it reads the rest. A line without targets gives an empty list.
  */
-export function* targetsByLine(file: string, text: string): Generator<Occurrence[], void> {
+export function* targetsByLine(file: string, text: string): Generator<readonly Occurrence[], void> {
   const base = file.split(/[\\/]/).pop() ?? file;
   if (isZoneFileNameCandidate(base) && looksLikeZoneFile(text)) {
     const zone = zoneTargets(file, text);
@@ -115,11 +115,13 @@ const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)/g;
 const MARKDOWN_DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/;
 const HTML_LINK = /\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 
+const NO_TARGETS: readonly Occurrence[] = [];
+
 function* textTargets(
   file: string,
   text: string,
   languageId: string | undefined,
-): Generator<Occurrence[], void> {
+): Generator<readonly Occurrence[], void> {
   const markdown = languageId === 'markdown';
   const markup = markdown || languageId === 'html';
   const context = languageId ? { languageId } : {};
@@ -129,7 +131,10 @@ function* textTargets(
     const line = lines[n];
     const found: Occurrence[] = [];
     // Links in a fenced code block are examples, not links (as a Markdown renderer shows them).
-    if (markdown && inCode(line)) continue;
+    if (markdown && inCode(line)) {
+      yield NO_TARGETS;
+      continue;
+    }
     const items = detectInLine(line, context);
     // the hosts of the line's URLs, asked for only when the line has a host name on its own
     let urlHosts: Set<string | undefined> | undefined;
@@ -147,7 +152,9 @@ function* textTargets(
       }
     }
     if (markup) relativeLinks(found, file, line, n, markdown);
-    if (found.length > 0) yield found;
+    // Every line, with targets or none: the reader may stop between any two (a long file
+    // with few links is not read in one go).
+    yield found;
   }
 }
 
@@ -159,24 +166,32 @@ function relativeLinks(
   n: number,
   markdown: boolean,
 ): void {
-  const add = (dest: string, index: number) => {
-    const target = localTarget(file, dest);
-    if (target) found.push(at(file, n, index, dest, target));
-  };
-  // Each pattern is tried only on a line with the characters it cannot match without.
+  // Each pattern is tried only on a line with the characters it cannot match without, and
+  // searched with exec() on its one object (matchAll would copy it for each line).
+  let m: RegExpExecArray | null;
   if (markdown && line.includes('](')) {
-    for (const m of line.matchAll(MARKDOWN_LINK)) add(m[1], m.index + m[0].indexOf(m[1]));
+    MARKDOWN_LINK.lastIndex = 0;
+    while ((m = MARKDOWN_LINK.exec(line))) {
+      addLocal(found, file, n, m[1], m.index + m[0].indexOf(m[1]));
+    }
   }
   if (markdown && line.includes(']:')) {
     const def = MARKDOWN_DEFINITION.exec(line);
-    if (def) add(def[1], def.index + def[0].indexOf(def[1]));
+    if (def) addLocal(found, file, n, def[1], def.index + def[0].indexOf(def[1]));
   }
   if (line.includes('=')) {
-    for (const m of line.matchAll(HTML_LINK)) {
+    HTML_LINK.lastIndex = 0;
+    while ((m = HTML_LINK.exec(line))) {
       const dest = m[1] ?? m[2];
-      add(dest, m.index + m[0].indexOf(dest));
+      addLocal(found, file, n, dest, m.index + m[0].indexOf(dest));
     }
   }
+}
+
+/** Adds `dest`, written at column `index` of line `n`, when it names a file of the workspace. */
+function addLocal(found: Occurrence[], file: string, n: number, dest: string, index: number): void {
+  const target = localTarget(file, dest);
+  if (target) found.push(at(file, n, index, dest, target));
 }
 
 /** A link without a scheme or authority is a path in the workspace (or an anchor in this file). */

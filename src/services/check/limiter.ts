@@ -27,12 +27,27 @@ export class HostLimiter {
 
   /** Runs `task` once the host and the machine have room; releases the slot however it ends. */
   async run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (!this.tryAcquire(host, signal)) await this.acquire(host, signal);
+    const wait = this.enter(host, signal);
+    if (wait) await wait;
     try {
       return await task();
     } finally {
-      this.release(host);
+      this.leave(host);
     }
+  }
+
+  /**
+   * Takes a slot of `host`: at once (undefined), or once the host and the machine have room
+   * (the promise; rejected when `signal` ends the wait). The slot is given back by leave().
+   * run() without its task closure and async call: the link check takes thousands.
+   */
+  enter(host: string, signal?: AbortSignal): Promise<void> | undefined {
+    return this.tryAcquire(host, signal) ? undefined : this.acquire(host, signal);
+  }
+
+  /** Gives back a slot enter() took. */
+  leave(host: string): void {
+    this.release(host);
   }
 
   /** No new request to `host` starts before `untilMs` (requests already open go on). */

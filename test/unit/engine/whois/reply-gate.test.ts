@@ -12,6 +12,7 @@ import {
   classifyReply,
   clean,
   hasTrigger,
+  opensWithNotFound,
   readLine,
   REPLY_PATTERNS,
   type Classified,
@@ -80,6 +81,48 @@ describe('whois reply classification: the trigger scan reads what every line wou
       if (want !== undefined) said++;
     }
     assert.ok(said > 100, `${said} corpus replies say a kind`);
+  });
+
+  it('classifies every corpus reply shifted by a character, or with one beyond ASCII, alike', function () {
+    // The scan reads a line by aligned pairs of characters: a shift puts each word at the other
+    // parity, and a character beyond ASCII sends its line to the folded reading.
+    const texts = corpusTexts();
+    if (texts.length === 0) this.skip();
+    texts.forEach((text, k) => {
+      const shifted = ` ${text}`;
+      assert.deepEqual(classifyReply(shifted), everyLine(shifted), shifted.slice(0, 200));
+      const at = (k * 7919) % (text.length + 1);
+      const odd = `${text.slice(0, at)}${k % 2 === 0 ? '“' : 'é'}${text.slice(at)}`;
+      assert.deepEqual(classifyReply(odd), everyLine(odd), odd.slice(0, 200));
+    });
+  });
+
+  it('reads a first line far into the reply, and a long one, by its first 300 characters', () => {
+    for (const lead of [' '.repeat(65534), ' '.repeat(65535), ' '.repeat(70001)]) {
+      assert.equal(opensWithNotFound(`${lead}No match for "X.TEST".\n`), true);
+      assert.equal(opensWithNotFound(`${lead}Domain Name: x.test\n`), false);
+    }
+    assert.equal(opensWithNotFound(`No match for "X.TEST".${'y'.repeat(70000)}`), true);
+    assert.equal(opensWithNotFound(`${'y '.repeat(150)}No match for "X.TEST".`), false);
+    const far = `${'x'.repeat(70000)}\nNo match for X\n`;
+    assert.deepEqual(classifyReply(far), everyLine(far));
+  });
+
+  it('classifies generated replies with a character beyond ASCII anywhere as every line does', () => {
+    const line = fc.oneof(
+      ...REPLY_PATTERNS.map(({ re }) => linesOf(re)),
+      fc.string({ maxLength: 40 }),
+    );
+    const odd = fc.constantFrom('é', '“', 'İ', 'ß', '\u00a0', '\t', '@', '`', '\u0000');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.nat(400), odd, (lines, at, ch) => {
+        const joined = lines.join('\n');
+        const p = at % (joined.length + 1);
+        const text = `${joined.slice(0, p)}${ch}${joined.slice(p)}`;
+        assert.deepEqual(classifyReply(text), everyLine(text));
+      }),
+      { numRuns: 2000, seed: 29 },
+    );
   });
 
   it('classifies generated replies, in any letter case and with "İ", as every line does', () => {

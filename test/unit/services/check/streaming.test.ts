@@ -85,4 +85,32 @@ describe('link check: links checked while files are read', function () {
       ['b.md:1:1 missing_fragment http://192.0.2.1/page#nope'],
     );
   });
+
+  it('takes an answer in while a long file is still being read, before the file’s last link', async function () {
+    const asked: string[] = [];
+    const inner = scripted(asked);
+    const services = {
+      domain: {},
+      meta: {
+        link: (params: LinkParams) =>
+          inner.meta.link(params).then((result) => {
+            asked.push(`answered ${params.url}`);
+            return result;
+          }),
+      },
+    } as unknown as Services;
+    // Far more reading than the 5 ms the first answer takes: plain lines between two links.
+    const text = [
+      'http://192.0.2.1/page',
+      ...Array.from({ length: 40_000 }, (_, n) => `line ${n} of plain words`),
+      'http://192.0.2.2/page',
+    ].join('\n');
+    await checkTexts(services, [{ file: '/w/long.md', text }], { cwd: '/w' });
+    assert.deepEqual(asked, [
+      'link http://192.0.2.1/page',
+      'answered http://192.0.2.1/page',
+      'link http://192.0.2.2/page',
+      'answered http://192.0.2.2/page',
+    ]);
+  });
 });
