@@ -184,11 +184,7 @@ class CheckRun {
       options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS,
       this.now,
     );
-    // Under the global bound, the host with the most URLs left goes first.
-    this.limiter = new HostLimiter(options.maxPerHost ?? 4, options.maxOpen ?? 512, (host) => {
-      const lanes = this.lanes.get(host);
-      return lanes === undefined ? 0 : lanes.waiting.length - lanes.next;
-    });
+    this.limiter = new HostLimiter(options.maxPerHost ?? 4, options.maxOpen ?? 512);
     // Answers through a staging nameserver are not answers through the public DNS.
     this.keyPrefix = options.server ? `@${options.server} ` : '';
   }

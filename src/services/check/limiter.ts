@@ -1,9 +1,6 @@
 // Open requests under two bounds: a global one (this machine's sockets) and one per host (the
 // site's patience). A host that answered 429 or 503 with Retry-After is paused until then, its
-// waiting checks kept in order. When the global bound is met, a freed slot goes to the waiting
-// host with the most work left (its longest queue is the run's critical path); without that
-// measure, or between equals, hosts take turns. No host starves: one can hold only its own
-// few slots.
+// waiting checks kept in order. Hosts take turns, so one crowded host never starves the rest.
 import { LookupError } from '../../contract/errors';
 
 interface HostState {
@@ -19,14 +16,9 @@ export class HostLimiter {
   private readonly waiting = new Set<string>();
   private active = 0;
 
-  /**
-   * `backlog`: how much work a host has beyond the slots it asks for now (the check: its URLs
-   * no lane has taken yet).
-   */
   constructor(
     readonly perHost: number,
     readonly global: number,
-    private readonly backlog?: (host: string) => number,
   ) {
     if (!(perHost >= 1) || !(global >= 1)) {
       throw new LookupError('invalid_argument', 'limits on open requests must be at least 1');
@@ -148,38 +140,23 @@ export class HostLimiter {
 
   private pump(): void {
     const now = Date.now();
-    while (this.active < this.global) {
-      const host = this.nextHost(now);
-      if (host === undefined) return;
-      const state = this.hosts.get(host)!;
-      const next = state.queue.shift()!;
-      state.active++;
-      this.active++;
-      // Its turn is over: to the back of the line (or out of it).
-      this.waiting.delete(host);
-      if (state.queue.length > 0) this.waiting.add(host);
-      next();
-    }
-  }
-
-  /**
-   * The waiting host that may start a request now with the most work left (the first in turn
-   * order among equals, or without a backlog measure).
-   */
-  private nextHost(now: number): string | undefined {
-    let best: string | undefined;
-    let most = -1;
-    for (const host of this.waiting) {
-      const state = this.hosts.get(host)!;
-      if (state.active >= this.perHost || state.pausedUntil > now) continue;
-      if (this.backlog === undefined) return host;
-      const left = state.queue.length + this.backlog(host);
-      if (left > most) {
-        best = host;
-        most = left;
+    let progressed = true;
+    while (this.active < this.global && progressed) {
+      progressed = false;
+      for (const host of this.waiting) {
+        if (this.active >= this.global) break;
+        const state = this.hosts.get(host)!;
+        if (state.active >= this.perHost || state.pausedUntil > now) continue;
+        const next = state.queue.shift()!;
+        state.active++;
+        this.active++;
+        // Its turn is over: to the back of the line (or out of it).
+        this.waiting.delete(host);
+        if (state.queue.length > 0) this.waiting.add(host);
+        next();
+        progressed = true;
       }
     }
-    return best;
   }
 
   /** Stops the pause timers (a finished or cancelled check). */

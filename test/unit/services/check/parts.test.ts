@@ -67,31 +67,6 @@ describe('link check parts', function () {
     limiter.close();
   });
 
-  it('gives a slot freed under the global bound to the waiting host with the most work left', async function () {
-    const left = new Map([
-      ['few', 0],
-      ['many', 5],
-    ]);
-    const order: string[] = [];
-    const run = async (measured: boolean) => {
-      const limiter = new HostLimiter(1, 1, measured ? (host) => left.get(host) ?? 0 : undefined);
-      let release!: () => void;
-      const first = limiter.run('busy', () => new Promise<void>((r) => (release = r)));
-      // 'few' asks first; both wait for the machine's one slot
-      const few = limiter.run('few', () => Promise.resolve(void order.push('few')));
-      const many = limiter.run('many', () => Promise.resolve(void order.push('many')));
-      release();
-      await Promise.all([first, few, many]);
-      limiter.close();
-    };
-    await run(true);
-    assert.deepEqual(order, ['many', 'few']);
-    // without a measure of the work left, in the order they asked
-    order.length = 0;
-    await run(false);
-    assert.deepEqual(order, ['few', 'many']);
-  });
-
   it('holds a paused host back until the pause ends, and refuses a limit below 1', async function () {
     const limiter = new HostLimiter(1, 1);
     const start = Date.now();

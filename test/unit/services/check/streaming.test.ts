@@ -113,28 +113,4 @@ describe('link check: links checked while files are read', function () {
       'answered http://192.0.2.2/page',
     ]);
   });
-
-  it('under the global bound, starts the host with the most links left first', async function () {
-    const asked: string[] = [];
-    const text = [
-      'http://192.0.2.9/page', // holds the one slot while the others queue
-      'http://192.0.2.2/page',
-      'http://192.0.2.1/page',
-      'http://192.0.2.1/gone',
-      'http://192.0.2.1/page?3',
-    ].join('\n');
-    await checkTexts(scripted(asked), [{ file: '/w/a.md', text }], {
-      cwd: '/w',
-      maxPerHost: 1,
-      maxOpen: 1,
-    });
-    assert.deepEqual(asked, [
-      'link http://192.0.2.9/page',
-      // 192.0.2.1 has three links left, 192.0.2.2 one: 192.0.2.1 goes first though it asked later
-      'link http://192.0.2.1/page',
-      'link http://192.0.2.2/page',
-      'link http://192.0.2.1/gone',
-      'link http://192.0.2.1/page?3',
-    ]);
-  });
 });
