@@ -87,26 +87,23 @@ const INLINE_KEY_AND_VALUE = /["']([A-Za-z_][\w-]*)["']\s*:\s*["']([^"']*)["']/g
 /** Stretches of the line that name hosts by their position in a config or command. */
 export function hostSpans(line: string, languageId?: string): HostSpan[] {
   const spans: HostSpan[] = [];
-  const add = (start: number, end: number, singleLabel = false): void => {
-    if (end > start) spans.push({ start, end, singleLabel });
-  };
   let m: RegExpExecArray | null;
 
   if ((m = NGINX_SERVER_NAME.exec(line))) {
-    add(m[1].length, m[1].length + m[2].length); // nginx
+    addSpan(spans, m[1].length, m[1].length + m[2].length); // nginx
   } else if ((m = APACHE_SERVER_NAME.exec(line))) {
-    add(m[1].length, m[1].length + m[2].length); // Apache
+    addSpan(spans, m[1].length, m[1].length + m[2].length); // Apache
   } else if ((m = SHELL_COMMAND.exec(line))) {
-    add(m[1].length, line.length);
+    addSpan(spans, m[1].length, line.length);
   } else if ((m = FIRST_WORD_AND_REST.exec(line)) && isHostsLine(m[2], m[3], languageId)) {
-    add(m[1].length, m[1].length + m[3].length, true); // /etc/hosts: address, then names
+    addSpan(spans, m[1].length, m[1].length + m[3].length, true); // /etc/hosts: address, then names
   } else if ((m = BLOCK_OPENING.exec(line)) && isCaddyAddresses(m[2])) {
-    add(m[1].length, m[1].length + m[2].length); // Caddyfile site block
+    addSpan(spans, m[1].length, m[1].length + m[2].length); // Caddyfile site block
   } else if ((m = KEY_AND_VALUE.exec(line))) {
     if (isHostKey(m[2])) {
       const value = m[3];
       const comment = value.search(/\s#/);
-      add(m[1].length, m[1].length + (comment < 0 ? value.length : comment));
+      addSpan(spans, m[1].length, m[1].length + (comment < 0 ? value.length : comment));
     }
   }
   // Host keys inside one-line JSON/JS objects: {"host": "a.example", "port": 1}
@@ -115,9 +112,13 @@ export function hostSpans(line: string, languageId?: string): HostSpan[] {
   while ((m = inline.exec(line))) {
     if (!isHostKey(m[1])) continue;
     const start = m.index + m[0].length - 1 - m[2].length;
-    add(start, start + m[2].length);
+    addSpan(spans, start, start + m[2].length);
   }
   return spans;
+}
+
+function addSpan(spans: HostSpan[], start: number, end: number, singleLabel = false): void {
+  if (end > start) spans.push({ start, end, singleLabel });
 }
 
 // "192.0.2.1 is the address" is prose, not a hosts line: all tokens must be names and, unless

@@ -21,64 +21,93 @@ const HOST_TOKEN_RE = /[^\s,;"'`()[\]{}<>=|]+/gu;
 
 /** All items on a line that is not a zone file line. `offset` shifts the ranges. */
 export function scanLine(line: string, languageId?: string, offset = 0): Detected[] {
-  const allowed = codeSpans(line, languageId);
-  const excluded = linkTextSpans(line);
   const hosts = hostSpans(line, languageId);
-  const found: Detected[] = [];
-  const add = (item: Detected): void => {
-    if (allowed && !allowed.some((s) => s.start <= item.start && item.end <= s.end)) return;
-    if (excluded.some((s) => overlaps(s, item))) return;
-    if (found.some((f) => overlaps(f, item))) return;
-    found.push(item);
+  const scan: Scan = {
+    allowed: codeSpans(line, languageId),
+    excluded: linkTextSpans(line),
+    found: [],
   };
-  const item = (kind: Detected['kind'], start: number, text: string, value: string): Detected => ({
-    kind,
-    text,
-    value,
-    start,
-    end: start + text.length,
-  });
 
-  // Each pattern runs only on a line holding the characters it cannot match without.
+  // Each pattern runs only on a line holding the characters it cannot match without. The
+  // patterns are searched with exec() on their one object (matchAll would copy the pattern
+  // for each line); none of them matches an empty string, so every search moves on.
   const dotted = line.includes('.');
   const colon = line.includes(':');
-  for (const m of colon ? line.matchAll(URL_RE) : []) {
-    const text = trimUrl(m[0]);
-    if (isLookupableUrl(text)) add(item('url', m.index, text, text));
-  }
-  for (const m of line.includes('@') ? line.matchAll(EMAIL_RE) : []) {
-    const domainStart = m.index + m[1].length + 1;
-    const inHost = hosts.some((h) => h.start <= domainStart && domainStart < h.end);
-    const domain = asHostname(m[2], { hostContext: inHost });
-    if (domain !== undefined) add(item('email', m.index, m[0], domain));
-  }
-  for (const m of colon ? line.matchAll(IPV6_RE) : []) {
-    const ip = trimIpv6(m[0]);
-    if (ip !== undefined && !/[\p{L}\p{N}_]/u.test(line.charAt(m.index + ip.length))) {
-      add(item('ip', m.index, ip, ip.toLowerCase()));
+  let m: RegExpExecArray | null;
+  if (colon) {
+    URL_RE.lastIndex = 0;
+    while ((m = URL_RE.exec(line))) {
+      const text = trimUrl(m[0]);
+      if (isLookupableUrl(text)) add(scan, 'url', m.index, text, text);
     }
   }
-  for (const m of dotted ? line.matchAll(IPV4_RE) : []) {
-    if (isIPv4(m[0])) add(item('ip', m.index, m[0], m[0]));
+  if (line.includes('@')) {
+    EMAIL_RE.lastIndex = 0;
+    while ((m = EMAIL_RE.exec(line))) {
+      const domainStart = m.index + m[1].length + 1;
+      const inHost = hosts.some((h) => h.start <= domainStart && domainStart < h.end);
+      const domain = asHostname(m[2], { hostContext: inHost });
+      if (domain !== undefined) add(scan, 'email', m.index, m[0], domain);
+    }
+  }
+  if (colon) {
+    IPV6_RE.lastIndex = 0;
+    while ((m = IPV6_RE.exec(line))) {
+      const ip = trimIpv6(m[0]);
+      if (ip !== undefined && !/[\p{L}\p{N}_]/u.test(line.charAt(m.index + ip.length))) {
+        add(scan, 'ip', m.index, ip, ip.toLowerCase());
+      }
+    }
+  }
+  if (dotted) {
+    IPV4_RE.lastIndex = 0;
+    while ((m = IPV4_RE.exec(line))) {
+      if (isIPv4(m[0])) add(scan, 'ip', m.index, m[0], m[0]);
+    }
   }
   for (const span of hosts) {
-    for (const token of hostTokens(line, span)) add(item('hostname', ...token));
+    for (const [start, text, value] of hostTokens(line, span)) {
+      add(scan, 'hostname', start, text, value);
+    }
   }
-  for (const m of dotted ? line.matchAll(NAME_RE) : []) {
-    const text = m[0].endsWith('.') ? m[0].slice(0, -1) : m[0];
-    const after = line[m.index + m[0].length];
-    if (after === '(' || after === '@') continue;
-    const value = asHostname(text);
-    if (value !== undefined) add(item('hostname', m.index, text, value));
+  if (dotted) {
+    NAME_RE.lastIndex = 0;
+    while ((m = NAME_RE.exec(line))) {
+      const text = m[0].endsWith('.') ? m[0].slice(0, -1) : m[0];
+      const after = line[m.index + m[0].length];
+      if (after === '(' || after === '@') continue;
+      const value = asHostname(text);
+      if (value !== undefined) add(scan, 'hostname', m.index, text, value);
+    }
   }
   if (LOCALHOST_WORD.test(line)) {
-    for (const m of line.matchAll(LOCALHOST_RE)) add(item('hostname', m.index, m[0], 'localhost'));
+    LOCALHOST_RE.lastIndex = 0;
+    while ((m = LOCALHOST_RE.exec(line))) add(scan, 'hostname', m.index, m[0], 'localhost');
   }
 
+  const found = scan.found;
   found.sort((a, b) => a.start - b.start);
   return offset === 0
     ? found
     : found.map((d) => ({ ...d, start: d.start + offset, end: d.end + offset }));
+}
+
+/** One line's search: where items may be, where they may not, and what was found so far. */
+interface Scan {
+  /** in code, the strings and comments; undefined: the whole line */
+  allowed: Span[] | undefined;
+  /** Markdown link texts */
+  excluded: Span[];
+  found: Detected[];
+}
+
+/** Adds an item unless it is outside the allowed spans, excluded, or overlaps an earlier one. */
+function add(scan: Scan, kind: Detected['kind'], start: number, text: string, value: string): void {
+  const item: Detected = { kind, text, value, start, end: start + text.length };
+  if (scan.allowed && !scan.allowed.some((s) => s.start <= item.start && item.end <= s.end)) return;
+  if (scan.excluded.some((s) => overlaps(s, item))) return;
+  if (scan.found.some((f) => overlaps(f, item))) return;
+  scan.found.push(item);
 }
 
 function overlaps(a: Span, b: Span): boolean {

@@ -63,7 +63,7 @@ export function parseName(text: string, origin: string | undefined): ParsedName 
   if (relativeWire < 0 || originWire < 0 || relativeWire + originWire > MAX_WIRE_NAME) {
     return parseAbsolute(full);
   }
-  const key = full.toLowerCase();
+  const key = lowerCase(full);
   return { text: key === full ? key : full, key, wireLength: relativeWire + originWire };
 }
 
@@ -100,8 +100,21 @@ function plainOriginWire(origin: string): number {
   return lastOriginWire;
 }
 
+/**
+ * `text` in lower case: itself when it has no capital, as most names have none (every owner and
+ * target comes here, and String#toLowerCase is a call into the runtime, which also folds beyond
+ * ASCII: such text still goes to it).
+ */
+function lowerCase(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || c >= 0x80) return text.toLowerCase();
+  }
+  return text;
+}
+
 function endsWithDot(text: string): boolean {
-  if (!text.endsWith('.')) return false;
+  if (text.charCodeAt(text.length - 1) !== 0x2e) return false;
   let slashes = 0;
   for (let i = text.length - 2; i >= 0 && text[i] === '\\'; i--) slashes++;
   return slashes % 2 === 0;
@@ -141,7 +154,7 @@ function parseAbsolute(text: string): ParsedName | NameError {
       return nameTooLong(plainWire);
     }
     // a name already in lower case is kept once, flat, for both (records keep owner and key)
-    const key = text.toLowerCase();
+    const key = lowerCase(text);
     return { text: key === text ? key : text, key, wireLength: plainWire };
   }
   if (kind === 'unicode') {

@@ -101,11 +101,17 @@ export function tokenizeLine(line: string): LineTokens {
 export interface ScannedEntry {
   /**
    * the entry's tokens, parentheses left out, each placed on its line: valid until the next
-   * scan, which reuses the array and the token objects (from `pool`), so that reading an entry
-   * makes no objects but its tokens' strings
+   * scan, which reuses the token objects (from `pool`) and the array (from `lists`), so that
+   * reading an entry makes no objects but its tokens' strings
    */
   tokens: Token[];
   pool: Token[];
+  /**
+   * per token count n, the array of pool[0, n): a pooled token keeps its index, so the array
+   * of n tokens is made once and never changes (emptying and refilling one array was a call
+   * into the runtime per entry, to set its length)
+   */
+  lists: Token[][];
   leadingBlank: boolean;
   /** lines the entry spans (blank and comment lines count as an entry of no tokens) */
   lines: number;
@@ -121,6 +127,7 @@ export function emptyScannedEntry(): ScannedEntry {
   return {
     tokens: [],
     pool: [],
+    lists: [],
     leadingBlank: false,
     lines: 0,
     endLine: 0,
@@ -138,8 +145,8 @@ export function emptyScannedEntry(): ScannedEntry {
  * entry is read line by line by tokenizeLine, which reports what is wrong where it is.
  */
 export function scanEntry(text: string, from: number, line: number, out: ScannedEntry): boolean {
-  const { tokens, pool } = out;
-  if (tokens.length > 0) tokens.length = 0;
+  const { pool } = out;
+  let count = 0;
   const length = text.length;
   let depth = 0;
   let at = from;
@@ -173,9 +180,7 @@ export function scanEntry(text: string, from: number, line: number, out: Scanned
           j += text.charCodeAt(j) === BACKSLASH ? 2 : 1;
         if (j >= cut) return false;
         const end = j + 1 - at;
-        tokens.push(
-          pooled(pool, tokens.length, 'quoted', text.slice(i + 1, j), i - at, end, current),
-        );
+        pooled(pool, count++, 'quoted', text.slice(i + 1, j), i - at, end, current);
         endLine = current;
         endColumn = end;
         i = j + 1;
@@ -198,13 +203,14 @@ export function scanEntry(text: string, from: number, line: number, out: Scanned
         }
         if (j > cut) j = cut;
         const end = j - at;
-        tokens.push(pooled(pool, tokens.length, 'word', text.slice(i, j), i - at, end, current));
+        pooled(pool, count++, 'word', text.slice(i, j), i - at, end, current);
         endLine = current;
         endColumn = end;
         i = j;
       }
     }
     if (depth === 0) {
+      out.tokens = out.lists[count] ??= pool.slice(0, count);
       out.leadingBlank = leadingBlank;
       out.lines = current - line + 1;
       out.endLine = endLine;
@@ -227,11 +233,11 @@ function pooled(
   start: number,
   end: number,
   line: number,
-): Token {
-  let token = pool[index];
+): void {
+  const token = pool[index];
   if (token === undefined) {
-    token = { kind, text, start, end, line };
-    pool.push(token);
+    // the pool grows one token at a time: this one is pool[index]
+    pool.push({ kind, text, start, end, line });
   } else {
     token.kind = kind;
     token.text = text;
@@ -239,5 +245,4 @@ function pooled(
     token.end = end;
     token.line = line;
   }
-  return token;
 }

@@ -489,33 +489,40 @@ class CheckRun {
 
   /** Findings for one link's outcome; true when it is good (and may be cached). */
   private judgeLink(check: UrlCheck, outcome: LinkResult | LookupError): boolean {
-    const all = (kind: FindingKind, message: string, finalUrl?: string) => {
-      for (const o of check.occurrences) this.find(o, kind, message, finalUrl);
-    };
+    const places = check.occurrences;
     if (outcome instanceof LookupError) {
-      all(...errorFinding(outcome));
+      this.findAt(places, ...errorFinding(outcome));
       return false;
     }
     if (outcome.error) {
       const why =
         outcome.error.code === 'redirect_loop' ? 'redirects in a loop' : 'redirects too often';
-      all('broken_link', `${check.url} ${why}`);
+      this.findAt(places, 'broken_link', `${check.url} ${why}`);
       return false;
     }
     if (outcome.status === 429 || (outcome.status === 503 && outcome.retry_after !== undefined)) {
       const after =
         outcome.retry_after === undefined ? '' : ` (Retry-After ${outcome.retry_after} s)`;
-      all('rate_limited', `${check.host} kept answering ${outcome.status}${after}`);
+      this.findAt(places, 'rate_limited', `${check.host} kept answering ${outcome.status}${after}`);
       return false;
     }
     if (outcome.status >= 400 || outcome.status < 200) {
-      all('broken_link', `${check.url} answers ${outcome.status}${statusText(outcome.status)}`);
+      this.findAt(
+        places,
+        'broken_link',
+        `${check.url} answers ${outcome.status}${statusText(outcome.status)}`,
+      );
       return false;
     }
     let good = true;
     const permanent = permanentEnd(outcome);
     if (permanent !== undefined) {
-      all('redirected_link', `${check.url} moved permanently to ${permanent}`, permanent);
+      this.findAt(
+        places,
+        'redirected_link',
+        `${check.url} moved permanently to ${permanent}`,
+        permanent,
+      );
       good = false;
     }
     for (const fragment of outcome.missing_fragments ?? []) {
@@ -769,6 +776,16 @@ class CheckRun {
 
   private callOptions() {
     return this.options.signal ? { signal: this.options.signal } : {};
+  }
+
+  /** The same finding at each of a target's places. */
+  private findAt(
+    places: readonly Occurrence[],
+    kind: FindingKind,
+    message: string,
+    finalUrl?: string,
+  ): void {
+    for (const o of places) this.find(o, kind, message, finalUrl);
   }
 
   private find(o: Occurrence, kind: FindingKind, message: string, finalUrl?: string): void {

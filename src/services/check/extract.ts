@@ -166,24 +166,32 @@ function relativeLinks(
   n: number,
   markdown: boolean,
 ): void {
-  const add = (dest: string, index: number) => {
-    const target = localTarget(file, dest);
-    if (target) found.push(at(file, n, index, dest, target));
-  };
-  // Each pattern is tried only on a line with the characters it cannot match without.
+  // Each pattern is tried only on a line with the characters it cannot match without, and
+  // searched with exec() on its one object (matchAll would copy it for each line).
+  let m: RegExpExecArray | null;
   if (markdown && line.includes('](')) {
-    for (const m of line.matchAll(MARKDOWN_LINK)) add(m[1], m.index + m[0].indexOf(m[1]));
+    MARKDOWN_LINK.lastIndex = 0;
+    while ((m = MARKDOWN_LINK.exec(line))) {
+      addLocal(found, file, n, m[1], m.index + m[0].indexOf(m[1]));
+    }
   }
   if (markdown && line.includes(']:')) {
     const def = MARKDOWN_DEFINITION.exec(line);
-    if (def) add(def[1], def.index + def[0].indexOf(def[1]));
+    if (def) addLocal(found, file, n, def[1], def.index + def[0].indexOf(def[1]));
   }
   if (line.includes('=')) {
-    for (const m of line.matchAll(HTML_LINK)) {
+    HTML_LINK.lastIndex = 0;
+    while ((m = HTML_LINK.exec(line))) {
       const dest = m[1] ?? m[2];
-      add(dest, m.index + m[0].indexOf(dest));
+      addLocal(found, file, n, dest, m.index + m[0].indexOf(dest));
     }
   }
+}
+
+/** Adds `dest`, written at column `index` of line `n`, when it names a file of the workspace. */
+function addLocal(found: Occurrence[], file: string, n: number, dest: string, index: number): void {
+  const target = localTarget(file, dest);
+  if (target) found.push(at(file, n, index, dest, target));
 }
 
 /** A link without a scheme or authority is a path in the workspace (or an anchor in this file). */
