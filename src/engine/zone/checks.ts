@@ -100,6 +100,14 @@ export class ZoneChecks {
     const cutsChanged = new Set<string>();
     this.grow();
     for (let row = from; row < to; row++) this.add(row, none, cutsChanged, false);
+    this.checkEveryOwner();
+  }
+
+  /**
+   * Checks every owner. A loop of its own: in load, V8 optimized the whole function while its
+   * first loop ran, before this one had run, and threw that code away when it came here.
+   */
+  private checkEveryOwner(): void {
     for (let key = 0; key < this.head.length; key++)
       if (this.head[key] !== -1) this.checkOwner(key);
   }

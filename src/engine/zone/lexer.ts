@@ -124,9 +124,13 @@ export interface ScannedEntry {
 
 /** An empty ScannedEntry for scanEntry to fill (one per parse, reused for every entry). */
 export function emptyScannedEntry(): ScannedEntry {
+  // The pool starts with a token, so that every list sliced from it, the empty one too, is an
+  // array of objects: an empty array of no kind yet (the list of a comment line at the top of
+  // a file) met later made V8 throw away the parser's optimized code.
+  const pool: Token[] = [{ kind: 'word', text: '', start: 0, end: 0, line: 0 }];
   return {
-    tokens: [],
-    pool: [],
+    tokens: pool.slice(0, 0),
+    pool,
     lists: [],
     leadingBlank: false,
     lines: 0,

@@ -31,6 +31,15 @@ export class Names {
     return id;
   }
 
+  /**
+   * The id of `name`, -1 for none. RecordRows.add asks it of every row's owner, target and
+   * file alike, so its one call of id() has been taken before add is optimized: a target first
+   * met later (a zone's NS after its addresses) no longer throws the optimized add away.
+   */
+  idOf(name: string | undefined): number {
+    return name === undefined ? -1 : this.id(name);
+  }
+
   /** The id of a name already held, or -1. */
   find(name: string): number {
     return this.ids.get(name) ?? -1;
@@ -104,9 +113,12 @@ export interface RowInput {
 
 export class RecordRows {
   readonly names = new Names();
-  private cells: Int32Array = new Int32Array(WIDTH * 1024);
+  // The cells and the arena start small and double: their growth runs in the first rows, before
+  // add is optimized, rather than later in optimized code that has never seen it (which V8
+  // throws away and compiles again).
+  private cells: Int32Array = new Int32Array(WIDTH * 16);
   /** every row's record data in wire form, one after the other */
-  private readonly arena = new WireWriter(16 * 1024);
+  private readonly arena = new WireWriter(64);
   /** the canonical text, kept only where the wire form cannot give it back (printedFrom) */
   private readonly data: (string | undefined)[] = [];
   private readonly serials = new Map<number, Serial>();
@@ -124,13 +136,14 @@ export class RecordRows {
     }
     const c = this.cells;
     const names = this.names;
-    const ownerId = names.id(r.owner);
+    const ownerId = names.idOf(r.owner);
     c[base + OWNER] = ownerId;
-    c[base + KEY] = r.key === r.owner ? ownerId : names.id(r.key);
+    // the key is mostly the owner itself, which id() answers from its last name
+    c[base + KEY] = names.idOf(r.key);
     c[base + TTL] = r.ttl | 0;
     c[base + TYPE] = r.typeCode;
-    c[base + TARGET] = r.target === undefined ? -1 : names.id(r.target);
-    c[base + FILE] = r.file === undefined ? -1 : names.id(r.file);
+    c[base + TARGET] = names.idOf(r.target);
+    c[base + FILE] = names.idOf(r.file);
     const wireStart = this.arena.reserve(r.wireLength);
     const arena = this.arena.buffer;
     for (let i = 0; i < r.wireLength; i++) arena[wireStart + i] = r.wire[i];
