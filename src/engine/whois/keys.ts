@@ -327,21 +327,44 @@ const frontUnits = new Uint16Array(FRONT_SLOTS * FRONT_MAX);
 const frontLength = new Uint8Array(FRONT_SLOTS);
 const frontInfo: KeyInfo[] = new Array<KeyInfo>(FRONT_SLOTS);
 
-/** keyInfo(str.slice(from, to)), without the slice when that key was asked for lately. */
-export function keyInfoAt(str: string, from: number, to: number): KeyInfo {
+/** A key's slot: from its length and four of its characters. */
+function frontSlot(
+  n: number,
+  first: number,
+  middle: number,
+  last: number,
+  quarter: number,
+): number {
+  return (n * 97 + first * 31 + middle * 7 + last * 3 + quarter) & (FRONT_SLOTS - 1);
+}
+
+/**
+ * keyInfo(str.slice(from, to)), without the slice when that key was asked for lately. `units`,
+ * when given, are str's UTF-16 code units (units[i] is str.charCodeAt(i)): the key is then read
+ * from them, as charCodeAt dispatches on the string's representation at every character, and
+ * confirming keys that way was a tenth of reading a long reply.
+ */
+export function keyInfoAt(str: string, from: number, to: number, units?: Uint16Array): KeyInfo {
   const n = to - from;
   if (n <= 0 || n > FRONT_MAX) return keyInfo(str.slice(from, to));
   const slot =
-    (n * 97 +
-      str.charCodeAt(from) * 31 +
-      str.charCodeAt(from + (n >> 1)) * 7 +
-      str.charCodeAt(to - 1) * 3 +
-      str.charCodeAt(from + (n >> 2))) &
-    (FRONT_SLOTS - 1);
+    units === undefined
+      ? frontSlot(
+          n,
+          str.charCodeAt(from),
+          str.charCodeAt(from + (n >> 1)),
+          str.charCodeAt(to - 1),
+          str.charCodeAt(from + (n >> 2)),
+        )
+      : frontSlot(n, units[from], units[from + (n >> 1)], units[to - 1], units[from + (n >> 2)]);
   const base = slot * FRONT_MAX;
   if (frontLength[slot] === n) {
     let i = 0;
-    while (i < n && frontUnits[base + i] === str.charCodeAt(from + i)) i++;
+    if (units === undefined) {
+      while (i < n && frontUnits[base + i] === str.charCodeAt(from + i)) i++;
+    } else {
+      while (i < n && frontUnits[base + i] === units[from + i]) i++;
+    }
     if (i === n) return frontInfo[slot];
   }
   const info = keyInfo(str.slice(from, to));

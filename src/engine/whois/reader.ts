@@ -6,7 +6,15 @@
 // when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
 // value the record keeps); comments, rulers and the values of keys nobody reads never do.
 import { isSpace as spaceChar } from './chars';
-import { hasReadings, keyInfo, keyInfoAt, mayBeField, type Field, type SectionKind } from './keys';
+import {
+  hasReadings,
+  keyInfo,
+  keyInfoAt,
+  mayBeField,
+  type Field,
+  type KeyInfo,
+  type SectionKind,
+} from './keys';
 import {
   addNs as addNsTo,
   bareLine as bareLineOf,
@@ -30,6 +38,22 @@ const bareLine = bareLineOf;
 const registrarLine = registrarLineOf;
 const setField = setFieldOf;
 const HOSTISH = HOST_NAME;
+
+/**
+ * The reply's UTF-16 code units, for the per-line reads (trimming, the key look-ups, a columns
+ * line's gap): copied once per reply up to
+ * UNIT_LIMIT characters (a longer reply is read through charCodeAt). Reading is synchronous, so
+ * one buffer serves every Reader; little-endian, as the view of a utf16le write assumes.
+ */
+const UNIT_LIMIT = 64 * 1024;
+const unitsBuffer = Buffer.allocUnsafeSlow(2 * UNIT_LIMIT);
+const textUnits = new Uint16Array(unitsBuffer.buffer, unitsBuffer.byteOffset, UNIT_LIMIT);
+
+function unitsOf(text: string): Uint16Array | undefined {
+  if (text.length > UNIT_LIMIT) return undefined;
+  unitsBuffer.write(text, 0, 2 * text.length, 'utf16le');
+  return textUnits;
+}
 
 /** The records of a reply (usually one; a new one where a second domain block starts). */
 export function readRecords(text: string): Rec[] {
@@ -89,6 +113,18 @@ function gapAt(str: string, from: number, to: number): number {
   let p = str.charCodeAt(from);
   for (let i = from + 1; i < to; i++) {
     const c = str.charCodeAt(i);
+    if (c === 35) return i;
+    if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32))) return i - 1;
+    p = c;
+  }
+  return -1;
+}
+
+/** gapAt over code units (the reply's, see unitsOf). */
+function gapIn(units: Uint16Array, from: number, to: number): number {
+  let p = units[from];
+  for (let i = from + 1; i < to; i++) {
+    const c = units[i];
     if (c === 35) return i;
     if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32))) return i - 1;
     p = c;
@@ -193,11 +229,19 @@ class Reader {
   private tabAt = -1;
   /** the line being read is a rewritten copy, not a stretch of the reply */
   private rewritten = false;
+  /** the reply's code units (unitsOf), while read() runs */
+  private units: Uint16Array | undefined = undefined;
+
+  /** keyInfoAt on the line being read, from the reply's code units when it is the reply. */
+  private keyAt(str: string, from: number, to: number): KeyInfo {
+    return lookUpKeyAt(str, from, to, this.rewritten ? undefined : this.units);
+  }
 
   constructor(private readonly text: string) {}
 
   read(): Rec[] {
     const text = this.text;
+    this.units = unitsOf(text);
     let start = 0;
     for (;;) {
       let nl = text.indexOf('\n', start);
@@ -213,9 +257,15 @@ class Reader {
   private rawLine(start: number, end: number): void {
     const text = this.text;
     let e = end;
-    while (e > start && isSpace(text.charCodeAt(e - 1))) e--;
     let b = start;
-    while (b < e && isSpace(text.charCodeAt(b))) b++;
+    const units = this.units;
+    if (units !== undefined) {
+      while (e > start && isSpace(units[e - 1])) e--;
+      while (b < e && isSpace(units[b])) b++;
+    } else {
+      while (e > start && isSpace(text.charCodeAt(e - 1))) e--;
+      while (b < e && isSpace(text.charCodeAt(b))) b++;
+    }
     if (b === e) {
       this.blank();
       return;
@@ -365,7 +415,7 @@ class Reader {
     // A contact section ends where the domain's own data resumes at its depth ("Registrant:"
     // with the domain name, dates and servers indented below it, as EENet and NIC.VE write).
     if (nested && section === 'contact' && this.block === undefined && mayBeFieldKey(str, b, k)) {
-      const own = lookUpKeyAt(str, b, k);
+      const own = this.keyAt(str, b, k);
       if (own.domainKey) {
         this.section = section = undefined;
         this.sticky = false;
@@ -389,7 +439,7 @@ class Reader {
         return;
       }
     }
-    const info = lookUpKeyAt(str, b, k);
+    const info = this.keyAt(str, b, k);
     const rec = this.rec;
     if (blockStart && indent === 0 && hasValue) {
       if (info.contactBlock) this.block = 'contact';
@@ -453,7 +503,7 @@ class Reader {
     // Inside a contact section only a line at the heading's own depth may be the next heading
     // ("Billing Contact" ... "Nameservers"); deeper lines are the contact's, not looked up.
     const mayHead = !inContact || indent <= this.indent;
-    const heading = e - b <= 40 && mayHead ? lookUpKeyAt(str, b, e).section : undefined;
+    const heading = e - b <= 40 && mayHead ? this.keyAt(str, b, e).section : undefined;
     if (heading === undefined && !inContact && this.columns(str, b, e)) return;
     if (heading !== undefined) {
       this.section = heading;
@@ -488,7 +538,9 @@ class Reader {
     // Most colon-less lines are prose: the line must start like a field key (the bitmap) before
     // any gap is looked for.
     if (e - b > 200 || !mayBeFieldKey(str, b, e)) return false;
-    const gap = gapAt(str, b, Math.min(e, b + 64));
+    const to = Math.min(e, b + 64);
+    const gap =
+      this.rewritten || this.units === undefined ? gapAt(str, b, to) : gapIn(this.units, b, to);
     // The key before the gap must be able to name a field (the bitmap, as for "key: value").
     if (gap < 0 || !mayBeFieldKey(str, b, gap)) return false;
     const text = str.slice(b, e);

@@ -74,10 +74,13 @@ interface Trigger {
 
 const TRIPLE_SLOT = new Uint16Array(1 << 16);
 /**
- * The ASCII pairs that are a word's first and second characters, or its second and third, by
- * (first << 7) | second: markAscii reads a line two characters at a time (see there).
+ * The ASCII pairs that are a word's first and second characters (bit OPENS), or its second and
+ * third (bit FOLLOWS), by (first << 7) | second: markAscii reads a line two characters at a time
+ * (see there).
  */
 const STARTS_PAIR = new Uint8Array(1 << 14);
+const OPENS = 1;
+const FOLLOWS = 2;
 const PAIR_SLOT = new Uint16Array(1 << 16);
 const SLOT_WORDS: Trigger[][] = [];
 
@@ -112,8 +115,8 @@ for (const word of TRIGGERS) {
   if (word.length > 2) {
     const [w0, w1, w2] = [0, 1, 2].map((k) => word.charCodeAt(k));
     // Only an ASCII line is scanned by pairs (markAscii); a pair beyond ASCII ends that scan.
-    if (w0 < 128 && w1 < 128) STARTS_PAIR[(w0 << 7) | w1] = 1;
-    if (w1 < 128 && w2 < 128) STARTS_PAIR[(w1 << 7) | w2] = 1;
+    if (w0 < 128 && w1 < 128) STARTS_PAIR[(w0 << 7) | w1] |= OPENS;
+    if (w1 < 128 && w2 < 128) STARTS_PAIR[(w1 << 7) | w2] |= FOLLOWS;
   }
   const patterns = PATTERN_WORDS.flatMap((words, p) => (words.includes(word) ? [p] : []));
   const fourth = word.length > 3 ? word.charCodeAt(3) : -1;
@@ -277,9 +280,12 @@ function markAscii(text: string, from: number, to: number): number {
     if ((pair & BEYOND_ASCII) !== 0) return -1;
     // Setting bit 5 lower-cases A-Z; see tryAt.
     const folded = pair | 0x200020;
-    if (starts[((folded & 0x7f) << 7) | (folded >>> 16)] === 0) continue;
-    if (j > from && j - 1 <= lastStart && tryAt(text, j - 1, len)) any = 1;
-    if (j <= lastStart && tryAt(text, j, len)) any = 1;
+    const opens = starts[((folded & 0x7f) << 7) | (folded >>> 16)];
+    if (opens === 0) continue;
+    if ((opens & FOLLOWS) !== 0 && j > from && j - 1 <= lastStart && tryAt(text, j - 1, len)) {
+      any = 1;
+    }
+    if ((opens & OPENS) !== 0 && j <= lastStart && tryAt(text, j, len)) any = 1;
   }
   if (j === last && codes[j - base] >= 128) return -1;
   return any;

@@ -11,6 +11,7 @@ import {
   mayBeField,
 } from '../../../../src/engine/whois/keys';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
+import { corpusAvailable, loadReplies } from '../../../support/whois-corpus';
 import { parseOrThrow } from '../../../support/whois-parse';
 
 const SEPARATORS = [' ', '.', '_', '-', '/', '(', ')', '[', ']', '  ', ' - ', '\t'];
@@ -78,6 +79,10 @@ describe('whois parser shortcuts', function () {
             const line = `${pad}${raw}${pad}`;
             const got = keyInfoAt(line, pad.length, pad.length + raw.length);
             assert.deepEqual(got, keyInfo(raw));
+            // read from the line's code units, as the reader does
+            const units = Uint16Array.from(line, (c) => c.charCodeAt(0));
+            const fromUnits = keyInfoAt(line, pad.length, pad.length + raw.length, units);
+            assert.deepEqual(fromUnits, keyInfo(raw));
           }
         },
       ),
@@ -156,6 +161,22 @@ describe('whois parser shortcuts', function () {
       'ns.kelvin.com',
       'ns4.example.com',
     ]);
+  });
+
+  it('reads a reply beyond 64K characters (not copied to code units) as a short one', function () {
+    if (!corpusAvailable()) this.skip();
+    // A comment line past 64K characters leaves the data as it is: the reader reads such a reply
+    // through charCodeAt, a shorter one from its code units.
+    const filler = `\n%${'x'.repeat(70_000)}\n`;
+    for (const reply of loadReplies('noterror')) {
+      const short = parseOrThrow(reply.text, { domain: reply.domain });
+      const long = parseOrThrow(`${reply.text}${filler}`, { domain: reply.domain });
+      assert.deepEqual(
+        { domain: long.domain, registrar: long.registrar },
+        { domain: short.domain, registrar: short.registrar },
+        reply.file,
+      );
+    }
   });
 
   it('reads the fields after a long colon-free stretch (a reply at the 1 MB cap)', function () {
