@@ -3,7 +3,7 @@
 // owner and TTL (RFC 1035 section 5.1, RFC 2308 section 4).
 import { emptyScannedEntry, scanEntry, tokenizeLine, type LineTokens, type Token } from './lexer';
 import { isAtOrBelow, isNameError, parseName, type NameError, type ParsedName } from '../dns/names';
-import { readIPv4, readIPv6 } from '../dns/rdata/addresses';
+import { readIPv4, readIPv6Octets } from '../dns/rdata/addresses';
 import { readRdata, splitCharString, type RdataOctets } from '../dns/rdata/text';
 import { CLASSES, TYPES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
@@ -625,7 +625,7 @@ function readAddress(code: number, tokens: PlacedToken[], at: number): RdataOcte
     if (!readIPv4(text, address.wire, 0)) return undefined;
     address.wireLength = 4;
   } else {
-    if (readIPv6(text, address.wire, 0) === undefined) return undefined;
+    if (!readIPv6Octets(text, address.wire, 0)) return undefined;
     address.wireLength = 16;
   }
   return address;

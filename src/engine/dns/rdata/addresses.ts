@@ -136,14 +136,25 @@ const scratchGroups = new Uint16Array(8);
  * `out` (from `at`) and its text (formatIPv6), or undefined when `text` is not one.
  */
 export function readIPv6(text: string, out: Uint8Array, at: number): string | undefined {
+  if (!readIPv6Octets(text, out, at)) return undefined;
+  for (let k = 0; k < 8; k++) scratchGroups[k] = (out[at + 2 * k] << 8) | out[at + 2 * k + 1];
+  return formatIPv6(scratchGroups);
+}
+
+/**
+ * readIPv6 without the text: whether `text` is an IPv6 address, its 16 octets into `out` (from
+ * `at`). The zone parser asks this of every AAAA record, whose text it prints from the octets
+ * only when asked (rows.ts).
+ */
+export function readIPv6Octets(text: string, out: Uint8Array, at: number): boolean {
   if (readPlainIPv6(text, scratchGroups)) {
     for (let k = 0; k < 8; k++) {
       out[at + 2 * k] = scratchGroups[k] >>> 8;
       out[at + 2 * k + 1] = scratchGroups[k] & 0xff;
     }
-    return formatIPv6(scratchGroups);
+    return true;
   }
-  if (!lazyNet().isIPv6(text) || text.includes('%')) return undefined;
+  if (!lazyNet().isIPv6(text) || text.includes('%')) return false;
   // ipaddr.js reads "::a.b.c.d" as IPv4-mapped (::ffff:a.b.c.d): the IPv4 tail is read here,
   // as two groups of the hex form
   const tail = text.lastIndexOf(':');
@@ -152,9 +163,8 @@ export function readIPv6(text: string, out: Uint8Array, at: number): string | un
     const v4 = ipaddr.IPv4.parse(text.slice(tail + 1)).toByteArray();
     hex = `${text.slice(0, tail + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
   }
-  const bytes = ipaddr.IPv6.parse(hex).toByteArray();
-  out.set(bytes, at);
-  return ipv6Text(bytes);
+  out.set(ipaddr.IPv6.parse(hex).toByteArray(), at);
+  return true;
 }
 
 /** The presentation of 16 octets of IPv6 address (formatIPv6's form). */
