@@ -14,8 +14,13 @@
 // length. (Case-insensitive Unicode matching of the three long alternations on every line, as
 // before, took 2.7 ms on one .es reply, 170x the corpus median.) The phrases and the words
 // are in tables/reply-phrases.ts.
-import { isSpace, LITTLE_ENDIAN, writeCodeUnits } from './chars';
+import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits } from './chars';
 import { NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
+
+// Bound once, as in reader.ts: transpiled file by file to CommonJS (tsx, mocha), every use of
+// an imported name is a property read through an export getter, and lineBounds tests each
+// character of a line's edges.
+const isSpace = spaceChar;
 
 interface Pattern {
   kind: ReplyKind;
