@@ -16,3 +16,18 @@ export function isSpace(c: number): boolean {
     c === 0xfeff
   );
 }
+
+/** Whether the platform stores a number's low byte first (x64, arm64; not s390x). */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Writes text[0, count) into `buffer` from its start as UTF-16 code units in the platform's
+ * byte order, so that a Uint16Array over the buffer reads them: natively, a block copy.
+ * Buffer.write's 'utf16le' is little-endian everywhere; on a big-endian platform the written
+ * bytes are swapped in place. (That branch runs only on such a platform: forced on another, it
+ * would make the view read every unit byte-swapped, so no test here can take it.)
+ */
+export function writeCodeUnits(buffer: Buffer, text: string, count: number): void {
+  buffer.write(text, 0, 2 * count, 'utf16le');
+  if (!LITTLE_ENDIAN) buffer.subarray(0, 2 * count).swap16();
+}

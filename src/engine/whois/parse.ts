@@ -62,7 +62,7 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   const read = text.includes('\uff1a') ? text.replaceAll('\uff1a', ':') : text;
   const records = readRecords(read);
   // Records that hold nothing build only the name asked for, which no rule below returns: a
-  // not-found reply's notice is all it has, and building cost a tenth of reading it.
+  // not-found reply's notice is all it has, and building that name was a twentieth of its cost.
   const result = records.some(holdsSomething) ? build(records, options, read) : undefined;
   // An object literal, not a spread: spreading cost as much as reading the dates.
   if (result !== undefined && result.data) {

@@ -5,7 +5,7 @@
 // Speed: the walk reads the reply in place, one pass, by offsets. A line becomes a string only
 // when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
 // value the record keeps); comments, rulers and the values of keys nobody reads never do.
-import { isSpace as spaceChar } from './chars';
+import { isSpace as spaceChar, writeCodeUnits } from './chars';
 import {
   hasReadings,
   keyInfo,
@@ -43,7 +43,7 @@ const HOSTISH = HOST_NAME;
  * The reply's UTF-16 code units, for the per-line reads (trimming, the key look-ups, a columns
  * line's gap): copied once per reply up to
  * UNIT_LIMIT characters (a longer reply is read through charCodeAt). Reading is synchronous, so
- * one buffer serves every Reader; little-endian, as the view of a utf16le write assumes.
+ * one buffer serves every Reader.
  */
 const UNIT_LIMIT = 64 * 1024;
 const unitsBuffer = Buffer.allocUnsafeSlow(2 * UNIT_LIMIT);
@@ -51,7 +51,7 @@ const textUnits = new Uint16Array(unitsBuffer.buffer, unitsBuffer.byteOffset, UN
 
 function unitsOf(text: string): Uint16Array | undefined {
   if (text.length > UNIT_LIMIT) return undefined;
-  unitsBuffer.write(text, 0, 2 * text.length, 'utf16le');
+  writeCodeUnits(unitsBuffer, text, text.length);
   return textUnits;
 }
 

@@ -14,8 +14,13 @@
 // length. (Case-insensitive Unicode matching of the three long alternations on every line, as
 // before, took 2.7 ms on one .es reply, 170x the corpus median.) The phrases and the words
 // are in tables/reply-phrases.ts.
-import { isSpace } from './chars';
+import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits } from './chars';
 import { NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
+
+// Bound once, as in reader.ts: transpiled file by file to CommonJS (tsx, mocha), every use of
+// an imported name is a property read through an export getter, and lineBounds tests each
+// character of a line's edges.
+const isSpace = spaceChar;
 
 interface Pattern {
   kind: ReplyKind;
@@ -67,22 +72,43 @@ function spelledAlone(source: string, word: string): boolean {
  */
 interface Trigger {
   word: string;
-  /** the word's fourth character, or -1 */
+  /** the word's fourth and fifth characters, or -1 */
   fourth: number;
+  fifth: number;
+  /** its code units */
+  units: number[];
   patterns: number[];
 }
 
 const TRIPLE_SLOT = new Uint16Array(1 << 16);
 /**
  * The ASCII pairs that are a word's first and second characters (bit OPENS), or its second and
- * third (bit FOLLOWS), by (first << 7) | second: markAscii reads a line two characters at a time
+ * third (bit FOLLOWS), by pairIndex: asciiCandidates reads a line two characters at a time
  * (see there).
  */
 const STARTS_PAIR = new Uint8Array(1 << 14);
 const OPENS = 1;
 const FOLLOWS = 2;
+/**
+ * For a pair that OPENS a word, the characters that may come third, and for one that FOLLOWS,
+ * those that may come before it: a bit (c & 31) each, by the pair's index in STARTS_PAIR. Common
+ * English pairs start or continue some word ("re", "on", "in", "es"), and about a third of a
+ * notice's pairs passed STARTS_PAIR; with the third character only a few in a hundred do. Five
+ * bits of a character let some others through (digits and punctuation share the letters' bits);
+ * tryAt reads the triple exactly.
+ */
+const OPEN_THIRDS = new Int32Array(1 << 14);
+const FOLLOW_FIRSTS = new Int32Array(1 << 14);
 const PAIR_SLOT = new Uint16Array(1 << 16);
 const SLOT_WORDS: Trigger[][] = [];
+
+/**
+ * Where the pair (first, second) is in STARTS_PAIR, OPEN_THIRDS and FOLLOW_FIRSTS: the index
+ * asciiCandidates computes from a codePairs element, its low half times 128 plus its high half.
+ */
+function pairIndex(first: number, second: number): number {
+  return LITTLE_ENDIAN ? (first << 7) | second : (second << 7) | first;
+}
 
 function tripleHash(a: number, b: number, c: number): number {
   // Injective on lower-case ASCII letters: b * 37 + c spans less than 1031.
@@ -115,12 +141,20 @@ for (const word of TRIGGERS) {
   if (word.length > 2) {
     const [w0, w1, w2] = [0, 1, 2].map((k) => word.charCodeAt(k));
     // Only an ASCII line is scanned by pairs (markAscii); a pair beyond ASCII ends that scan.
-    if (w0 < 128 && w1 < 128) STARTS_PAIR[(w0 << 7) | w1] |= OPENS;
-    if (w1 < 128 && w2 < 128) STARTS_PAIR[(w1 << 7) | w2] |= FOLLOWS;
+    if (w0 < 128 && w1 < 128) {
+      STARTS_PAIR[pairIndex(w0, w1)] |= OPENS;
+      OPEN_THIRDS[pairIndex(w0, w1)] |= 1 << (w2 & 31);
+    }
+    if (w1 < 128 && w2 < 128) {
+      STARTS_PAIR[pairIndex(w1, w2)] |= FOLLOWS;
+      FOLLOW_FIRSTS[pairIndex(w1, w2)] |= 1 << (w0 & 31);
+    }
   }
   const patterns = PATTERN_WORDS.flatMap((words, p) => (words.includes(word) ? [p] : []));
   const fourth = word.length > 3 ? word.charCodeAt(3) : -1;
-  SLOT_WORDS[table[h] - 1].push({ word, fourth, patterns });
+  const fifth = word.length > 4 ? word.charCodeAt(4) : -1;
+  const units = Array.from({ length: word.length }, (_, k) => word.charCodeAt(k));
+  SLOT_WORDS[table[h] - 1].push({ word, fourth, fifth, units, patterns });
 }
 
 /** Whether `t` starts at folded[i], its fourth character `d` (-1 past the end). */
@@ -205,6 +239,9 @@ function markPatterns(folded: string, from: number, to: number): boolean {
   return any;
 }
 
+/** How much of a line is read: no sentence worth reading is longer, and a 1 MB line stays cheap. */
+const LINE_CHARS = 300;
+
 /** What a server says about the query comes in its first 64 KB (see classifyReply). */
 const CLASSIFY_BYTES = 64 * 1024;
 
@@ -216,8 +253,7 @@ const ASCII_FOLD = new Uint8Array(128).map((_, c) => (c >= 65 && c <= 90 ? c + 3
  * (natively, a block copy), so the scan below reads a typed array. charCodeAt on a string that
  * may be one-byte or two-byte dispatches on its representation at every call: a scan of the
  * lines took 32 instructions a character that way, 21 from this copy (cachegrind). Classification is
- * synchronous, so one buffer serves every reading; the platform is little-endian, as the view
- * of a utf16le write assumes (x64, arm64).
+ * synchronous, so one buffer serves every reading.
  */
 const CODE_UNITS = CLASSIFY_BYTES + 2;
 const codesBuffer = Buffer.allocUnsafeSlow(2 * CODE_UNITS);
@@ -225,6 +261,8 @@ const codes = new Uint16Array(codesBuffer.buffer, codesBuffer.byteOffset, CODE_U
 
 /** The index in the text of codes[0]: even, so that codePairs align as the text's pairs. */
 let codesBase = 0;
+/** The index in the text after the last character copied into `codes`. */
+let codesEnd = 0;
 
 /**
  * Copies text[from, n + 2) (what markAscii may read for the lines from `from` up to n: at most
@@ -234,11 +272,15 @@ function loadCodes(text: string, from: number, n: number): void {
   codesBase = from & ~1;
   const count = Math.min(text.length, n + 2) - codesBase;
   const window = codesBase === 0 ? text : text.slice(codesBase, codesBase + count);
-  codesBuffer.write(window, 0, 2 * count, 'utf16le');
+  writeCodeUnits(codesBuffer, window, count);
+  codesEnd = codesBase + count;
 }
 
-/** Two code units in one (the first in the low half): `codes` read two characters at a time. */
-const codePairs = new Uint32Array(codesBuffer.buffer, codesBuffer.byteOffset, CODE_UNITS >> 1);
+/**
+ * Two code units in one: `codes` read two characters at a time. The first is in the low half on
+ * a little-endian platform and in the high half on a big-endian one; pairIndex reads them so.
+ */
+const codePairs = new Int32Array(codesBuffer.buffer, codesBuffer.byteOffset, CODE_UNITS >> 1);
 
 /** Bit 7 and up of either unit of a pair: a character beyond ASCII. */
 const BEYOND_ASCII = 0xff80ff80;
@@ -256,39 +298,85 @@ const BEYOND_ASCII = 0xff80ff80;
  * text[from, max(from + 1, to)] does. The scan reads the line by aligned pairs of characters: a
  * word of three or more ASCII characters starting at an even position has its first two as the
  * pair there, one starting at an odd position its second and third as the next pair. So only
- * where a pair is in STARTS_PAIR are the one or two positions it may open tried (tryAt), about
- * halving the reads and table look-ups of a character-by-character scan, which was most of the
- * time of classifying a reply.
+ * where a pair is in STARTS_PAIR, and the character before or after it in FOLLOW_FIRSTS or
+ * OPEN_THIRDS, are the one or two positions it may open tried (tryAt), about halving the reads
+ * and table look-ups of a character-by-character scan, which was most of the time of
+ * classifying a reply.
  */
 function markAscii(text: string, from: number, to: number): number {
+  const count = asciiCandidates(text, from, to);
+  if (count < 0) return -1;
   newStamp();
+  const len = text.length;
+  let any = 0;
+  for (let k = 0; k < count; k++) if (tryAt(text, candidates[k], len)) any = 1;
+  return any;
+}
+
+/**
+ * The positions of a line where markAscii tries a word, in order: candidates[0, count). At most
+ * one a position of the line's first LINE_CHARS characters.
+ */
+const candidates = new Int32Array(LINE_CHARS);
+
+/**
+ * The scan of markAscii: fills `candidates` for text[from, to) and returns their count, or -1
+ * when the line holds a character beyond ASCII. A loop of its own: with tryAt and its words
+ * inlined into it, V8 kept the loop's state in memory, and classifying a 1.6 KB legal notice
+ * took 104,000 instructions instead of 94,000 (cachegrind).
+ */
+function asciiCandidates(text: string, from: number, to: number): number {
   const len = text.length;
   // the last index whose character decides the ASCII question
   const last = Math.min(Math.max(from + 1, to), len - 1);
-  const lastStart = to - 2;
   const base = codesBase;
-  let any = 0;
-  let j = from;
-  if ((j & 1) === 1) {
-    if (j <= last && codes[j - base] >= 128) return -1;
-    j++;
+  // Indexes in `codes` from here on, pairs counted by k: codes[2k] and codes[2k + 1].
+  const first = from - base;
+  const lastStart = to - 2 - base;
+  const lastCode = last - base;
+  // text[len] and past are read as 0 (see tryAt)
+  const beyond = len - base;
+  let count = 0;
+  let k = first >> 1;
+  if ((first & 1) === 1) {
+    if (first <= lastCode && codes[first] >= 128) return -1;
+    k++;
   }
+  const end = lastCode >> 1;
   const pairs = codePairs;
   const starts = STARTS_PAIR;
-  for (; j < last; j += 2) {
-    const pair = pairs[(j - base) >> 1];
+  const units = codes;
+  for (; k < end; k++) {
+    const pair = pairs[k];
     if ((pair & BEYOND_ASCII) !== 0) return -1;
     // Setting bit 5 lower-cases A-Z; see tryAt.
     const folded = pair | 0x200020;
-    const opens = starts[((folded & 0x7f) << 7) | (folded >>> 16)];
+    const index = ((folded & 0x7f) << 7) | (folded >>> 16);
+    const opens = starts[index];
     if (opens === 0) continue;
-    if ((opens & FOLLOWS) !== 0 && j > from && j - 1 <= lastStart && tryAt(text, j - 1, len)) {
-      any = 1;
+    // the character before the pair (of the pair before, ASCII) and the one after it (0 past
+    // the text, and maybe beyond ASCII: no word has such a third character, so tryAt would
+    // find none there)
+    const at = k << 1;
+    if (
+      (opens & FOLLOWS) !== 0 &&
+      at > first &&
+      at - 1 <= lastStart &&
+      ((FOLLOW_FIRSTS[index] >>> (units[at - 1] & 31)) & 1) !== 0
+    ) {
+      candidates[count++] = at - 1 + base;
     }
-    if ((opens & OPENS) !== 0 && j <= lastStart && tryAt(text, j, len)) any = 1;
+    if (
+      (opens & OPENS) !== 0 &&
+      at <= lastStart &&
+      ((OPEN_THIRDS[index] >>> ((at + 2 < beyond ? units[at + 2] : 0) & 31)) & 1) !== 0
+    ) {
+      candidates[count++] = at + base;
+    }
   }
-  if (j === last && codes[j - base] >= 128) return -1;
-  return any;
+  const at = k << 1;
+  if (at === lastCode && codes[at] >= 128) return -1;
+  return count;
 }
 
 /**
@@ -309,21 +397,32 @@ function tryAt(text: string, i: number, len: number): boolean {
 
 /**
  * markAt on text read as lower-case ASCII (from `codes`). The words of a slot are told apart
- * by their fourth character first: "no " starts fifteen of them, and prose says "no" often.
+ * by their fourth and fifth characters first: "no " starts fifteen of them, "not " nine, and
+ * prose says "no" and "not" often. Comparing the words whole at each such place was most of the
+ * scan of a long English notice.
  */
 function markFoldedAt(text: string, i: number, slot: number): boolean {
   let any = false;
-  let d = -1;
-  if (i + 3 < text.length) {
-    const raw = codes[i + 3 - codesBase];
-    d = raw < 128 ? ASCII_FOLD[raw] : -2;
-  }
-  for (const t of SLOT_WORDS[slot - 1]) {
-    if ((t.fourth >= 0 && t.fourth !== d) || !foldedAt(text, i, t.word)) continue;
+  const d = foldedCodeAt(text, i + 3);
+  const e = foldedCodeAt(text, i + 4);
+  const words = SLOT_WORDS[slot - 1];
+  for (let k = 0; k < words.length; k++) {
+    const t = words[k];
+    if ((t.fourth >= 0 && t.fourth !== d) || (t.fifth >= 0 && t.fifth !== e)) continue;
+    const found =
+      i + t.units.length <= codesEnd ? foldedCodesAt(i, t.units) : foldedAt(text, i, t.word);
+    if (!found) continue;
     any = true;
     mark(t.patterns);
   }
   return any;
+}
+
+/** text[k] read as lower-case ASCII: -1 past the end, -2 beyond ASCII. */
+function foldedCodeAt(text: string, k: number): number {
+  if (k >= text.length) return -1;
+  const raw = k < codesEnd ? codes[k - codesBase] : text.charCodeAt(k);
+  return raw < 128 ? ASCII_FOLD[raw] : -2;
 }
 
 /** Whether `word` (lower case) is at text[i], the text read as lower-case ASCII. */
@@ -332,6 +431,16 @@ function foldedAt(text: string, i: number, word: string): boolean {
   for (let k = 0; k < word.length; k++) {
     const c = text.charCodeAt(i + k);
     if (c >= 128 || ASCII_FOLD[c] !== word.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** foldedAt from `codes`, by the word's code units. */
+function foldedCodesAt(i: number, units: number[]): boolean {
+  const at = i - codesBase;
+  for (let k = 0; k < units.length; k++) {
+    const c = codes[at + k];
+    if (c >= 128 || ASCII_FOLD[c] !== units[k]) return false;
   }
   return true;
 }
@@ -362,9 +471,6 @@ function isLeadMark(c: number): boolean {
     c === 37 || c === 35 || c === 42 || c === 62 || c === 59 || c === 91 || c === 93 || c === 45
   );
 }
-
-/** How much of a line is read: no sentence worth reading is longer, and a 1 MB line stays cheap. */
-const LINE_CHARS = 300;
 
 /**
  * Where the text of the line at [start, end) is: without comment markers, banner brackets and
