@@ -100,6 +100,47 @@ describe('whois parse', function () {
     );
   });
 
+  it('reads a record that shows no registration by its status and words, and one that does as data', function () {
+    // Each line that makes a record data (what build() counts), beside a free status and a
+    // "not found": the data wins, so the shortcut for records without data must not take it.
+    const dataLines = [
+      'Name Server: ns1.example.de',
+      'Created: 2001-02-03',
+      'Expiration Date: 2030-01-01',
+      'Registry Domain ID: 12345_DOMAIN_DE-VRSN',
+      'Registrar: Example Registrar GmbH',
+      'Holder: Example Holder',
+    ];
+    for (const line of dataLines) {
+      for (const words of ['', 'No entries found.\n', '% Too many requests\n']) {
+        const text = `Domain: example.de\nStatus: free\n${line}\n${words}`;
+        const reading = parseWhois(text, { domain: 'example.de' });
+        assert.ok(!isVerdict(reading), `${line} / ${words}: ${JSON.stringify(reading)}`);
+      }
+    }
+    // Without them: the free status decides before the words (a refusal in the notice too)...
+    assert.deepEqual(parseWhois('Domain: example.de\nStatus: free\n% Too many requests\n'), {
+      verdict: 'not_found',
+      detail: 'The domain is not registered',
+    });
+    // ...and, with no free status, the words decide: a refusal, a "not found", a reservation.
+    assert.equal(
+      code(() => parseOrThrow('Domain: example.de\nStatus: 220\n% Too many requests\n')),
+      'rate_limited',
+    );
+    assert.equal(
+      code(() => parseOrThrow('Domain Name: x.cx\nDomain Status: No Object Found\n')),
+      'not_found',
+    );
+    const reserved = parseWhois('Domain: example.de\nStatus: held\nReserved name\n');
+    assert.equal(isVerdict(reserved), false, JSON.stringify(reserved));
+    // A status only, with no field and no name asked for, is no record: the words decide.
+    assert.equal(
+      code(() => parseOrThrow('% Too many requests\nStatus: free\n')),
+      'rate_limited',
+    );
+  });
+
   it('returns its verdict (not thrown), which the look-up turns into the contract error', function () {
     const cases: Array<[string, WhoisVerdict]> = [
       ['No match for "X.COM".\n', { verdict: 'not_found', detail: 'The domain is not registered' }],
