@@ -88,6 +88,30 @@ describe('whois parse', function () {
       code(() => parseOrThrow(`${banner}Domain Name: x.com\nName Server: ns1.x.com\n`)),
       'returned',
     );
+    // A first line behind a comment marker that stands alone is a statement too (MuseDoma,
+    // Uniregistry); one that opens a block of comments, or a commented field, is not.
+    const data = 'Domain Name: x.com\nName Server: ns1.x.com\n';
+    for (const first of [
+      '%% NOT FOUND\n>>> WHOIS request date: 2022 <<<\n',
+      '>>> Domain x.love is available for registration\r\n\r\n',
+    ]) {
+      assert.equal(
+        code(() => parseOrThrow(`\n${first}${data}`)),
+        'not_found',
+        first,
+      );
+    }
+    for (const first of [
+      '%% NOT FOUND\n%% from the server\n',
+      '% Status: AVAILABLE\n',
+      '# No entries found\n#\n',
+    ]) {
+      assert.equal(
+        code(() => parseOrThrow(`${first}${data}`)),
+        'returned',
+        first,
+      );
+    }
     // A refusal first wins (AFNIC refuses before its "No entries found")...
     assert.equal(
       code(() => parseOrThrow('%% Too many requests...\n%%\n%% No entries found.\n')),
