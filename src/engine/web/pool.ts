@@ -54,12 +54,7 @@ export class WebPool extends Dispatcher {
       );
       return false;
     }
-    const key = String(options.origin);
-    let origin = this.origins.get(key);
-    if (!origin) {
-      origin = { key, clients: [], waiting: [] };
-      this.origins.set(key, origin);
-    }
+    const origin = this.originOf(String(options.origin));
     const client = idle(origin) ?? this.openConnection(origin);
     if (client) return this.send(client, origin, options, handler);
     origin.waiting.push({ options, handler });
@@ -77,7 +72,7 @@ export class WebPool extends Dispatcher {
       return client.dispatch(options, handler);
     }
     if (!isIdempotent(options)) return client.dispatch(options, handler);
-    const again = () => this.sendFresh(origin, options, handler);
+    const again = () => this.sendFresh(origin.key, options, handler);
     return client.dispatch(
       options,
       handler.onRequestStart
@@ -86,22 +81,36 @@ export class WebPool extends Dispatcher {
     );
   }
 
-  /** The request again, on a connection of its own (or the next one free). */
+  /**
+   * The request again, on a connection of its own (or the next one free). Its origin may have
+   * been forgotten meanwhile, with the connection that closed.
+   */
   private sendFresh(
-    origin: Origin,
+    key: string,
     options: Dispatcher.DispatchOptions,
     handler: Dispatcher.DispatchHandler,
   ): void {
-    if (this.closing) {
-      refuse(handler, new errors.ClientClosedError());
-      return;
-    }
+    if (this.ended) return refuse(handler, new errors.ClientDestroyedError());
+    const origin = this.originOf(key);
     const client = this.openConnection(origin);
-    if (!client) origin.waiting.push({ options, handler });
-    else {
-      this.used.add(client);
-      client.dispatch(options, handler);
+    if (!client) {
+      // closing, the connections it has may already be closing too: none would take it
+      if (this.closing) return refuse(handler, new errors.ClientClosedError());
+      return void origin.waiting.push({ options, handler });
     }
+    this.used.add(client);
+    client.dispatch(options, handler);
+    // closing: a request under way is finished, on a connection that then closes
+    if (this.closing) void client.close().catch(() => undefined);
+  }
+
+  private originOf(key: string): Origin {
+    let origin = this.origins.get(key);
+    if (!origin) {
+      origin = { key, clients: [], waiting: [] };
+      this.origins.set(key, origin);
+    }
+    return origin;
   }
 
   /** Lets the requests under way and waiting finish, then closes every connection. */
