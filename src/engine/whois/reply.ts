@@ -14,13 +14,14 @@
 // length. (Case-insensitive Unicode matching of the three long alternations on every line, as
 // before, took 2.7 ms on one .es reply, 170x the corpus median.) The phrases and the words
 // are in tables/reply-phrases.ts.
-import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits } from './chars';
+import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits as writeUnits } from './chars';
 import { NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
 
 // Bound once, as in reader.ts: transpiled file by file to CommonJS (tsx, mocha), every use of
 // an imported name is a property read through an export getter, and lineBounds tests each
 // character of a line's edges.
 const isSpace = spaceChar;
+const writeCodeUnits = writeUnits;
 
 interface Pattern {
   kind: ReplyKind;
@@ -477,7 +478,7 @@ function isLeadMark(c: number): boolean {
  * surrounding space, within its first LINE_CHARS characters. Offsets, so that the line and its
  * folded copy are cut alike.
  */
-function lineBounds(text: string, start: number, end: number): [number, number] {
+function lineBounds(text: string, start: number, end: number): void {
   let e = Math.min(end, start + LINE_CHARS);
   let b = start;
   while (b < e && (isSpace(text.charCodeAt(b)) || isLeadMark(text.charCodeAt(b)))) b++;
@@ -486,8 +487,13 @@ function lineBounds(text: string, start: number, end: number): [number, number] 
     if (!(isSpace(c) || c === 93 || c === 60)) break;
     e--;
   }
-  return [b, e];
+  textStart = b;
+  textEnd = e;
 }
+
+/** lineBounds' answer: module state, not an array made for every line that is read. */
+let textStart = 0;
+let textEnd = 0;
 
 /** What the lines read so far said; `refused` ends the reading. */
 export interface Said {
@@ -496,16 +502,13 @@ export interface Said {
   reserved?: string;
 }
 
-/** Where each kind's patterns are in PATTERNS: [from, to). */
-const KIND_RANGE: Record<ReplyKind, [number, number]> = {
-  rate_limited: [0, RATE_LIMITED.length],
-  not_found: [RATE_LIMITED.length, RATE_LIMITED.length + NOT_FOUND.length],
-  reserved: [RATE_LIMITED.length + NOT_FOUND.length, PATTERNS.length],
-};
+// Where each kind's patterns are in PATTERNS: refusals [0, REFUSALS_END), then not found up to
+// NOT_FOUND_END, then reservations up to PATTERNS.length.
+const REFUSALS_END = RATE_LIMITED.length;
+const NOT_FOUND_END = REFUSALS_END + NOT_FOUND.length;
 
-/** Whether a pattern of `kind` (one marked tried, or any when `all`) matches the folded line. */
-function says(kind: ReplyKind, folded: string, all: boolean): boolean {
-  const [from, to] = KIND_RANGE[kind];
+/** Whether a pattern of PATTERNS[from, to) (one marked tried, or any when `all`) matches. */
+function says(from: number, to: number, folded: string, all: boolean): boolean {
   if (all) {
     for (let p = from; p < to; p++) if (PATTERNS[p].re.test(folded)) return true;
     return false;
@@ -523,12 +526,15 @@ function says(kind: ReplyKind, folded: string, all: boolean): boolean {
  * found"; the first line of each kind is kept.
  */
 export function readLine(said: Said, line: string, folded: string, all = false): void {
-  if (says('rate_limited', folded, all) && !REDUCED.test(folded)) {
+  if (says(0, REFUSALS_END, folded, all) && !REDUCED.test(folded)) {
     said.refused = line;
     return;
   }
-  if (said.notFound === undefined && says('not_found', folded, all)) said.notFound = line;
-  else if (said.reserved === undefined && says('reserved', folded, all)) said.reserved = line;
+  if (said.notFound === undefined && says(REFUSALS_END, NOT_FOUND_END, folded, all)) {
+    said.notFound = line;
+  } else if (said.reserved === undefined && says(NOT_FOUND_END, PATTERNS.length, folded, all)) {
+    said.reserved = line;
+  }
 }
 
 /**
@@ -550,9 +556,9 @@ function readReply(text: string, n: number, from = 0): Said {
     start = end + 1;
     const ascii = markAscii(text, lineStart, Math.min(end, lineStart + LINE_CHARS));
     if (ascii === 0) continue;
-    const [b, e] = lineBounds(text, lineStart, end);
-    if (b === e) continue;
-    const line = text.slice(b, e);
+    lineBounds(text, lineStart, end);
+    if (textStart === textEnd) continue;
+    const line = text.slice(textStart, textEnd);
     const folded = line.toLowerCase();
     if (ascii > 0 || markPatterns(folded, 0, folded.length)) readLine(said, line, folded);
   }
@@ -563,20 +569,39 @@ function readReply(text: string, n: number, from = 0): Said {
  * Whether the reply's first line of text says the name is not found: "No match for X.",
  * "NOT FOUND", "Domain not found." (Verisign and most gTLD registries, CNNIC, SWITCH...). A
  * server that opens with that has answered, and the rest is its notice: the reply is not read
- * further. Only a first line of plain text: a banner of comments may hold prose that reads like
- * one ("whether a name is still available or not"), so a reply that opens with a comment, or
- * with anything else, is read whole, its data first (see parse.ts).
+ * further. A first line behind a comment marker answers too when it stands alone, not opening a
+ * block of comments with that marker, and is not a field (no colon) ("%% NOT FOUND" before ">>> WHOIS request date", MuseDoma;
+ * ">>> Domain x is available for registration" before a blank line, Uniregistry): a banner of
+ * comments may hold prose that reads like one ("Names that are not registered may be
+ * available."), so a reply that opens with such a block, or with anything else, is read whole,
+ * its data first (see parse.ts).
  */
 export function opensWithNotFound(text: string): boolean {
   let start = 0;
   while (start < text.length && isSpace(text.charCodeAt(start))) start++;
   let end = text.indexOf('\n', start);
   if (end < 0) end = text.length;
-  // a comment or banner line (% # * > ; [ -) may be a notice's prose
-  if (start === end || isLeadMark(text.charCodeAt(start))) return false;
+  if (start === end) return false;
+  const mark = text.charCodeAt(start);
+  // A commented line of a field ("% Status: AVAILABLE") is no statement of the server's.
+  if (isLeadMark(mark) && (opensBlock(text, end, mark) || hasColon(text, start, end))) {
+    return false;
+  }
   // Only the line's first LINE_CHARS characters are read, as for every line.
   const said = readReply(text, Math.min(end, start + LINE_CHARS), start);
   return said.notFound !== undefined && said.refused === undefined;
+}
+
+function hasColon(text: string, start: number, end: number): boolean {
+  const colon = text.indexOf(':', start);
+  return colon >= 0 && colon < end;
+}
+
+/** Whether the line after text[end] (a newline, or the end) starts with `mark`, after spaces. */
+function opensBlock(text: string, end: number, mark: number): boolean {
+  let i = end + 1;
+  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i < text.length && text.charCodeAt(i) === mark;
 }
 
 /**
