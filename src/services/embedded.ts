@@ -12,8 +12,8 @@ import { icons } from '../engine/web/icons';
 import { fetchImageAsDataUri, IMAGE_BYTES } from '../engine/web/image';
 import { redirects } from '../engine/web/redirects';
 import { link } from '../engine/web/link';
-import { createWebAgent, DEFAULT_WEB_LIMITS, type LookupFunction } from '../engine/web/fetcher';
-import type { Agent } from 'undici';
+import { createWebPool, DEFAULT_WEB_LIMITS, type LookupFunction } from '../engine/web/fetcher';
+import type { WebPool } from '../engine/web/pool';
 import { unfurl } from '../engine/web/unfurl';
 import { whois } from '../engine/whois/index';
 import { inspectTls, warmUpTls } from '../engine/tls/index';
@@ -162,7 +162,7 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
     return link(params, web);
   };
 
-  private readonly linkAgents = new Map<string, Agent>();
+  private readonly linkAgents = new Map<string, WebPool>();
 
   /** Closes the link check's connection pools (the command line, when a check is over). */
   async close(): Promise<void> {
@@ -172,7 +172,7 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
   }
 
   /** The pool of links resolved through `server` (the system's resolver when ''). */
-  private linkAgent(server: string, web: WebOptions): Agent {
+  private linkAgent(server: string, web: WebOptions): WebPool {
     let agent = this.linkAgents.get(server);
     if (!agent) {
       // A few nameservers at most in practice; the oldest pool goes when a ninth is named.
@@ -182,7 +182,7 @@ export class EmbeddedServices implements DomainService, MetaService, Services {
         void pool.close().catch(() => undefined);
       }
       const lookup = server === '' ? {} : { lookup: this.resolveThrough(server) };
-      agent = createWebAgent({ ...web, ...lookup, signal: undefined });
+      agent = createWebPool({ ...web, ...lookup, signal: undefined });
       this.linkAgents.set(server, agent);
     }
     return agent;

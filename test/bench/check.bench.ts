@@ -139,6 +139,7 @@ export default async function bench(): Promise<BenchRow[]> {
     await web.reset();
     const warm = await runHostLens(dir);
     const busiest = Math.max(...counts.requests.values());
+    const requests = [...counts.requests.values()].reduce((sum, n) => sum + n, 0);
     const maxOpen = Math.max(...counts.maxOpen.values());
     const critical = Math.ceil(busiest / PER_HOST) * LATENCY_MS;
     const oneRequestFloor = Math.ceil(LINKS / HOSTS / PER_HOST) * LATENCY_MS;
@@ -156,7 +157,7 @@ export default async function bench(): Promise<BenchRow[]> {
       pass: ratio <= 1.2 && maxOpen <= PER_HOST,
       notes:
         `critical path ${critical} ms (busiest host ${busiest} requests; ${oneRequestFloor} ms at one request a link); ` +
-        `HostLens CPU ${Math.round(ours.cpuMs)} ms, load ${load.toFixed(1)}; ` +
+        `HostLens CPU ${Math.round(ours.cpuMs)} ms (${Math.round((ours.cpuMs * 1000) / requests)} µs a request of ${requests}), load ${load.toFixed(1)}; ` +
         `a third run ${Math.round(warm.ms)} ms (CPU ${Math.round(warm.cpuMs)} ms); ` +
         `most open on one host ${maxOpen}; linkinator ${Math.round(linkinator.ms)} ms, ` +
         `markdown-link-check ${Math.round(mlc.ms)} ms; verdicts off: HostLens ${fmt(disagreements(urls, ours.verdicts))}, ` +

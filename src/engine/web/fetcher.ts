@@ -4,13 +4,14 @@
 import type { LookupAddress } from 'node:dns';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { buildConnector, type Dispatcher } from 'undici';
 import { LookupError } from '../../contract/errors';
 import type { RedirectHop } from '../../contract/shapes';
 import { ChainCookieJar } from './cookies';
 import type { SecureContext } from 'node:tls';
 import { CONNECT_TIMEOUT_MS, guardedConnector } from '../agent';
 import { createAddressGuard } from '../guard';
+import { WebPool } from './pool';
 
 /** The names Node gives OpenSSL's certificate verification failures (X509_V_ERR_* less the prefix). */
 const OPENSSL_VERIFY_CODE = /CERT|ISSUER|SELF_SIGNED|LEAF_SIGNATURE|CHAIN_TOO_LONG|PATH_LENGTH/;
@@ -63,10 +64,10 @@ export interface WebOptions {
    */
   connector?: buildConnector.connector;
   /**
-   * A connection pool kept across operations (createWebAgent, same options), for callers that
+   * A connection pool kept across operations (createWebPool, same options), for callers that
    * make many small fetches (the link check); the session then neither builds nor closes one.
    */
-  agent?: Agent;
+  agent?: WebPool;
   /** the CAs to verify https servers against, instead of Node's defaults */
   secureContext?: SecureContext;
 }
@@ -90,6 +91,8 @@ export interface ChainRequest {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Connections a session's pool opens to one origin (the link check asks for 4 by default). */
+const CONNECTIONS_PER_ORIGIN = 8;
 
 /** One operation's fetching context: limits, deadline, guard and connection pool. */
 export class WebSession {
@@ -106,7 +109,7 @@ export class WebSession {
   private controller: AbortController | undefined;
   /** What to end when the operation is stopped: each HEAD in flight (see head()). */
   private readonly onStop = new Set<HeadWait>();
-  private readonly agent: Agent;
+  private readonly agent: WebPool;
   private readonly ownsAgent: boolean;
   private readonly timer: NodeJS.Timeout;
   /** Takes the listener off the caller's signal (none without one: a link check's HEADs). */
@@ -129,7 +132,7 @@ export class WebSession {
     }, this.limits.totalTimeoutMs);
     this.timer.unref();
     this.ownsAgent = options.agent === undefined;
-    this.agent = options.agent ?? createWebAgent(options, this.limits);
+    this.agent = options.agent ?? createWebPool(options, this.limits);
   }
 
   /** Aborted, with the reason, once the operation is cancelled or past its deadline. */
@@ -204,7 +207,6 @@ export class WebSession {
         };
       }
       url = next;
-      await connectionReturned();
     }
   }
 
@@ -463,14 +465,19 @@ function abortable(
 }
 
 /** The connection pool of a session: the guard (server mode) on every connection it opens. */
-export function createWebAgent(options: WebOptions, limits: WebLimits = DEFAULT_WEB_LIMITS): Agent {
+export function createWebPool(
+  options: WebOptions,
+  limits: WebLimits = DEFAULT_WEB_LIMITS,
+): WebPool {
   const guard = options.blockPrivate ? createAddressGuard(options.allowCidrs) : undefined;
-  return new Agent({
-    connect: guardedConnector({ ...options, connectTimeoutMs: limits.connectTimeoutMs }, guard),
-    headersTimeout: limits.headersTimeoutMs,
-    bodyTimeout: limits.headersTimeoutMs,
-    connections: 8,
-  });
+  return new WebPool(
+    {
+      connect: guardedConnector({ ...options, connectTimeoutMs: limits.connectTimeoutMs }, guard),
+      headersTimeout: limits.headersTimeoutMs,
+      bodyTimeout: limits.headersTimeoutMs,
+    },
+    CONNECTIONS_PER_ORIGIN,
+  );
 }
 
 /** Runs `work` in a fresh session and always releases its connections. */
@@ -543,15 +550,6 @@ export function discard(response: Dispatcher.ResponseData): void {
     () => clearTimeout(timer),
     () => clearTimeout(timer),
   );
-}
-
-/**
- * Waits one turn of the event loop: undici hands a finished response's connection back to its
- * pool a turn after the answer, so a request sent at once (the next hop, a GET after a refused
- * HEAD) would find it busy and open another.
- */
-export function connectionReturned(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function ignore(): void {}

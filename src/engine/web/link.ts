@@ -8,14 +8,7 @@ import { LookupError } from '../../contract/errors';
 import type { LinkParams } from '../../contract/services';
 import type { LinkResult } from '../../contract/shapes';
 import { normalizeUrl } from '../names';
-import {
-  connectionReturned,
-  discard,
-  header,
-  WebSession,
-  type ChainEnd,
-  type WebOptions,
-} from './fetcher';
+import { discard, header, WebSession, type ChainEnd, type WebOptions } from './fetcher';
 import { HTML_ACCEPT, isHtml } from './page';
 import { cappedHops } from './redirects';
 import { cappedUrl, type UrlCut } from './url-cap';
@@ -39,19 +32,11 @@ export async function link(params: LinkParams, options?: WebOptions): Promise<Li
   try {
     if (wanted.length === 0) {
       const head = await session.follow(start, { accept: HTML_ACCEPT, method: 'HEAD' });
-      if (!refusedHead(head)) result = verdict(head, 'HEAD');
-      else {
-        await connectionReturned(); // the HEAD's connection back in the pool first
-        result = await getVerdict(session, start, wanted);
-      }
+      result = refusedHead(head) ? await getVerdict(session, start, wanted) : verdict(head, 'HEAD');
     } else result = await getVerdict(session, start, wanted);
   } finally {
     session.close();
   }
-  // With a pool kept across calls (the workspace check), answer once the last connection is
-  // back in it: the caller's next link to this host then reuses it, where a request sent at
-  // once would find it busy and open another (2,000 links opened 800 connections, not 400).
-  if (options?.agent) await connectionReturned();
   return result;
 }
 

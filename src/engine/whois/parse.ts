@@ -8,7 +8,7 @@ import { build, type ParseOptions } from './build';
 import { FIELDS, keyInfo } from './keys';
 import { readRecords } from './reader';
 import type { Rec } from './record';
-import { classifyReply, opensWithNotFound } from './reply';
+import { classifyReply, opensWithNotFound, type Classified } from './reply';
 
 export type { ParseOptions } from './build';
 export { normalizeKey } from './keys';
@@ -61,6 +61,35 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   // and the raw reply stay as they are.
   const read = text.includes('\uff1a') ? text.replaceAll('\uff1a', ':') : text;
   const records = readRecords(read);
+  // One record that cannot show a registration (no name servers, dates of creation or expiry,
+  // id, registrar or holder: what build() counts as data) is not built before its free status
+  // or the reply's words are read: they decide most such replies, as they would after building
+  // it, and building cost as much as reading a short reply. Only what they leave open builds.
+  if (records.length === 1 && !mayShowData(records[0])) {
+    const rec = records[0];
+    // With a field, build() returns the record's statuses as the domain's.
+    if (rec.status.some(isFreeStatus) && FIELDS.some((k) => rec.fields[k] !== undefined)) {
+      return NOT_REGISTERED;
+    }
+    const said = classifyReply(text);
+    if (said?.kind === 'rate_limited') return refused(said.line);
+    if (said?.kind === 'not_found') return NOT_REGISTERED;
+    return decide(text, read, records, options, said);
+  }
+  return decide(text, read, records, options, UNREAD);
+}
+
+/** decide()'s `said` before the reply's words are read. */
+const UNREAD = Symbol('unread');
+
+/** The verdict of a reply from its records, and its words where they are needed. */
+function decide(
+  text: string,
+  read: string,
+  records: Rec[],
+  options: ParseOptions,
+  classified: Classified | undefined | typeof UNREAD,
+): WhoisReading {
   // Records that hold nothing build only the name asked for, which no rule below returns: a
   // not-found reply's notice is all it has, and building that name was a twentieth of its cost.
   const result = records.some(holdsSomething) ? build(records, options, read) : undefined;
@@ -71,8 +100,8 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   // A status field that says the name is free ("Status: free", "Domain Status: Available") is
   // the registry's own answer, in its data: the prose around it is not read.
   const status = result?.domain.status ?? [];
-  if (status.some((s) => FREE_STATUS.test(s))) return NOT_REGISTERED;
-  const said = classifyReply(text);
+  if (status.some(isFreeStatus)) return NOT_REGISTERED;
+  const said = classified === UNREAD ? classifyReply(text) : classified;
   if (said === undefined) {
     // No data read with colons, and the reply says nothing of the name: its keys may be
     // separated by "=", "=>", "->" or "|" instead.
@@ -87,9 +116,7 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   if (result !== undefined && said === undefined && result.domain.updated_date !== undefined) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
   }
-  if (said?.kind === 'rate_limited') {
-    return { verdict: 'rate_limited', detail: `The WHOIS server refused the query: ${said.line}` };
-  }
+  if (said?.kind === 'rate_limited') return refused(said.line);
   if (said?.kind === 'not_found') return NOT_REGISTERED;
   if (result !== undefined && result.domain.domain !== undefined && status.length > 0) {
     return { domain: result.domain, registrar: result.registrar, source: 'whois', raw: text };
@@ -103,6 +130,27 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   return NO_DATA;
 }
 
+function refused(line: string): WhoisVerdict {
+  return { verdict: 'rate_limited', detail: `The WHOIS server refused the query: ${line}` };
+}
+
+/**
+ * Whether build() may find data in the record: the fields and servers its `data` is made of.
+ * False means it would not, whatever their values.
+ */
+function mayShowData(rec: Rec): boolean {
+  const f = rec.fields;
+  return (
+    rec.ns.length > 0 ||
+    f.created !== undefined ||
+    f.expires !== undefined ||
+    f.id !== undefined ||
+    f.registrar !== undefined ||
+    f.registrar_current !== undefined ||
+    f.holder !== undefined
+  );
+}
+
 function holdsSomething(rec: Rec): boolean {
   return (
     rec.status.length > 0 || rec.ns.length > 0 || FIELDS.some((k) => rec.fields[k] !== undefined)
@@ -111,6 +159,10 @@ function holdsSomething(rec: Rec): boolean {
 
 /** A status that says the name is free ("Domain Status: Available"). */
 const FREE_STATUS = /^(available|free|notregistered|noobjectfound|unassigned|notfound)$/;
+
+function isFreeStatus(status: string): boolean {
+  return FREE_STATUS.test(status);
+}
 
 // "Key = value", "Key => value", "Key -> value", "Key | value": the key up to 60 characters, no
 // colon before the separator.

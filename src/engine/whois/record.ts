@@ -32,7 +32,8 @@ export function bareLine(rec: Rec, section: SectionKind, body: string): void {
     // Only a line that starts with a host name is one (prose after the list is not); a list
     // marker ("- ns1.example", YAML) goes first.
     const c = body.charCodeAt(0);
-    const first = (c === 45 || c === 42 ? body.replace(/^[-*]\s+/, '') : body).split(/\s+/)[0];
+    const item = c === 45 || c === 42 ? body.replace(/^[-*]\s+/, '') : body;
+    const first = firstWord(item);
     if (HOSTISH.test(first)) addNs(rec, first);
   } else if (section === 'status') addStatus(rec, body);
   else if (section === 'domain') {
@@ -44,6 +45,16 @@ export function bareLine(rec: Rec, section: SectionKind, body: string): void {
     if (/^(https?:\/\/|www\.)\S+$/i.test(body)) setOnce(rec, 'registrar_url', body);
     else setOnce(rec, 'registrar', body);
   }
+}
+
+/**
+ * The text before the first space (what `split(/\s+/)[0]` gives for a line that does not open
+ * with a space, without the array and the other words).
+ */
+function firstWord(line: string): string {
+  let i = 0;
+  while (i < line.length && !isSpace(line.charCodeAt(i))) i++;
+  return i === line.length ? line : line.slice(0, i);
 }
 
 /** A "key: value" inside the registrar's block or section; the value may be empty. */

@@ -14,13 +14,14 @@
 // length. (Case-insensitive Unicode matching of the three long alternations on every line, as
 // before, took 2.7 ms on one .es reply, 170x the corpus median.) The phrases and the words
 // are in tables/reply-phrases.ts.
-import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits } from './chars';
-import { NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
+import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits as writeUnits } from './chars';
+import { GATES, NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
 
 // Bound once, as in reader.ts: transpiled file by file to CommonJS (tsx, mocha), every use of
 // an imported name is a property read through an export getter, and lineBounds tests each
 // character of a line's edges.
 const isSpace = spaceChar;
+const writeCodeUnits = writeUnits;
 
 interface Pattern {
   kind: ReplyKind;
@@ -35,12 +36,22 @@ const PATTERNS: Pattern[] = [
 ];
 
 /**
- * The words of each pattern: the trigger words its source spells, each where no longer one is
- * spelled around it. "\\bnot available for" has "not availab", not "availab" too: a line saying
+ * The words of each pattern: its gate's (GATES), or the trigger words its source spells, each
+ * where no longer one is spelled around it. "\\bnot available for" has "not availab", not "availab" too: a line saying
  * "may be available" holds no word of it.
  */
 const PATTERN_WORDS = PATTERNS.map(({ re }) => {
   const source = re.source;
+  const gate = GATES.get(re);
+  if (gate !== undefined) {
+    // a gate's words are trigger words the pattern spells
+    for (const w of gate) {
+      if (!TRIGGERS.includes(w) || !source.includes(w)) {
+        throw new Error(`the gate word ${w} is no trigger word spelled in ${source}`);
+      }
+    }
+    return [...gate];
+  }
   const words = TRIGGERS.filter((w) => spelledAlone(source, w));
   if (words.length === 0) throw new Error(`no trigger word in the reply pattern ${source}`);
   return words;
@@ -156,6 +167,25 @@ for (const word of TRIGGERS) {
   const units = Array.from({ length: word.length }, (_, k) => word.charCodeAt(k));
   SLOT_WORDS[table[h] - 1].push({ word, fourth, fifth, units, patterns });
 }
+
+/**
+ * For each slot and each ASCII character that may come fourth in one of its words, a bit
+ * (c & 31) for each character that may come fifth (all of them for a word of four); and whether
+ * the slot has a word of three. tryAt reads both from `codes` and leaves a place where neither
+ * fits before markFoldedAt is called: prose meets most slots with other words ("conditions"
+ * for "control limit", "results" for "restrict", "VeriSign" for "verweiger"), about fifty
+ * times in a 1.6 KB notice, and the words are rarely there.
+ */
+const SLOT_FIFTHS = new Int32Array(SLOT_WORDS.length * 128);
+const SLOT_HAS_THREE = new Uint8Array(SLOT_WORDS.length);
+SLOT_WORDS.forEach((words, slot) => {
+  for (const t of words) {
+    if (t.fourth < 0) SLOT_HAS_THREE[slot] = 1;
+    else if (t.fourth < 128) {
+      SLOT_FIFTHS[slot * 128 + t.fourth] |= t.fifth < 0 ? -1 : 1 << (t.fifth & 31);
+    }
+  }
+});
 
 /** Whether `t` starts at folded[i], its fourth character `d` (-1 past the end). */
 function startsAt(folded: string, i: number, d: number, t: Trigger): boolean {
@@ -392,7 +422,16 @@ function tryAt(text: string, i: number, len: number): boolean {
   const b = codes[at + 1] | 32;
   const c = i + 2 < len ? codes[at + 2] | 32 : 0;
   const slot = TRIPLE_SLOT[tripleHash(a, b, c)];
-  return slot !== 0 && markFoldedAt(text, i, slot);
+  if (slot === 0) return false;
+  // The fourth and fifth characters, lower-cased as the triple is (a superset of the exact
+  // folding's matches); near the end of what is loaded, markFoldedAt reads them exactly.
+  if (i + 4 < codesEnd && SLOT_HAS_THREE[slot - 1] === 0) {
+    const d = codes[at + 3] | 32;
+    if (d >= 128 || ((SLOT_FIFTHS[(slot - 1) * 128 + d] >>> (codes[at + 4] & 31)) & 1) === 0) {
+      return false;
+    }
+  }
+  return markFoldedAt(text, i, slot);
 }
 
 /**
@@ -477,7 +516,7 @@ function isLeadMark(c: number): boolean {
  * surrounding space, within its first LINE_CHARS characters. Offsets, so that the line and its
  * folded copy are cut alike.
  */
-function lineBounds(text: string, start: number, end: number): [number, number] {
+function lineBounds(text: string, start: number, end: number): void {
   let e = Math.min(end, start + LINE_CHARS);
   let b = start;
   while (b < e && (isSpace(text.charCodeAt(b)) || isLeadMark(text.charCodeAt(b)))) b++;
@@ -486,8 +525,13 @@ function lineBounds(text: string, start: number, end: number): [number, number] 
     if (!(isSpace(c) || c === 93 || c === 60)) break;
     e--;
   }
-  return [b, e];
+  textStart = b;
+  textEnd = e;
 }
+
+/** lineBounds' answer: module state, not an array made for every line that is read. */
+let textStart = 0;
+let textEnd = 0;
 
 /** What the lines read so far said; `refused` ends the reading. */
 export interface Said {
@@ -496,16 +540,13 @@ export interface Said {
   reserved?: string;
 }
 
-/** Where each kind's patterns are in PATTERNS: [from, to). */
-const KIND_RANGE: Record<ReplyKind, [number, number]> = {
-  rate_limited: [0, RATE_LIMITED.length],
-  not_found: [RATE_LIMITED.length, RATE_LIMITED.length + NOT_FOUND.length],
-  reserved: [RATE_LIMITED.length + NOT_FOUND.length, PATTERNS.length],
-};
+// Where each kind's patterns are in PATTERNS: refusals [0, REFUSALS_END), then not found up to
+// NOT_FOUND_END, then reservations up to PATTERNS.length.
+const REFUSALS_END = RATE_LIMITED.length;
+const NOT_FOUND_END = REFUSALS_END + NOT_FOUND.length;
 
-/** Whether a pattern of `kind` (one marked tried, or any when `all`) matches the folded line. */
-function says(kind: ReplyKind, folded: string, all: boolean): boolean {
-  const [from, to] = KIND_RANGE[kind];
+/** Whether a pattern of PATTERNS[from, to) (one marked tried, or any when `all`) matches. */
+function says(from: number, to: number, folded: string, all: boolean): boolean {
   if (all) {
     for (let p = from; p < to; p++) if (PATTERNS[p].re.test(folded)) return true;
     return false;
@@ -523,12 +564,15 @@ function says(kind: ReplyKind, folded: string, all: boolean): boolean {
  * found"; the first line of each kind is kept.
  */
 export function readLine(said: Said, line: string, folded: string, all = false): void {
-  if (says('rate_limited', folded, all) && !REDUCED.test(folded)) {
+  if (says(0, REFUSALS_END, folded, all) && !REDUCED.test(folded)) {
     said.refused = line;
     return;
   }
-  if (said.notFound === undefined && says('not_found', folded, all)) said.notFound = line;
-  else if (said.reserved === undefined && says('reserved', folded, all)) said.reserved = line;
+  if (said.notFound === undefined && says(REFUSALS_END, NOT_FOUND_END, folded, all)) {
+    said.notFound = line;
+  } else if (said.reserved === undefined && says(NOT_FOUND_END, PATTERNS.length, folded, all)) {
+    said.reserved = line;
+  }
 }
 
 /**
@@ -550,9 +594,9 @@ function readReply(text: string, n: number, from = 0): Said {
     start = end + 1;
     const ascii = markAscii(text, lineStart, Math.min(end, lineStart + LINE_CHARS));
     if (ascii === 0) continue;
-    const [b, e] = lineBounds(text, lineStart, end);
-    if (b === e) continue;
-    const line = text.slice(b, e);
+    lineBounds(text, lineStart, end);
+    if (textStart === textEnd) continue;
+    const line = text.slice(textStart, textEnd);
     const folded = line.toLowerCase();
     if (ascii > 0 || markPatterns(folded, 0, folded.length)) readLine(said, line, folded);
   }
@@ -563,20 +607,39 @@ function readReply(text: string, n: number, from = 0): Said {
  * Whether the reply's first line of text says the name is not found: "No match for X.",
  * "NOT FOUND", "Domain not found." (Verisign and most gTLD registries, CNNIC, SWITCH...). A
  * server that opens with that has answered, and the rest is its notice: the reply is not read
- * further. Only a first line of plain text: a banner of comments may hold prose that reads like
- * one ("whether a name is still available or not"), so a reply that opens with a comment, or
- * with anything else, is read whole, its data first (see parse.ts).
+ * further. A first line behind a comment marker answers too when it stands alone, not opening a
+ * block of comments with that marker, and is not a field (no colon) ("%% NOT FOUND" before ">>> WHOIS request date", MuseDoma;
+ * ">>> Domain x is available for registration" before a blank line, Uniregistry): a banner of
+ * comments may hold prose that reads like one ("Names that are not registered may be
+ * available."), so a reply that opens with such a block, or with anything else, is read whole,
+ * its data first (see parse.ts).
  */
 export function opensWithNotFound(text: string): boolean {
   let start = 0;
   while (start < text.length && isSpace(text.charCodeAt(start))) start++;
   let end = text.indexOf('\n', start);
   if (end < 0) end = text.length;
-  // a comment or banner line (% # * > ; [ -) may be a notice's prose
-  if (start === end || isLeadMark(text.charCodeAt(start))) return false;
+  if (start === end) return false;
+  const mark = text.charCodeAt(start);
+  // A commented line of a field ("% Status: AVAILABLE") is no statement of the server's.
+  if (isLeadMark(mark) && (opensBlock(text, end, mark) || hasColon(text, start, end))) {
+    return false;
+  }
   // Only the line's first LINE_CHARS characters are read, as for every line.
   const said = readReply(text, Math.min(end, start + LINE_CHARS), start);
   return said.notFound !== undefined && said.refused === undefined;
+}
+
+function hasColon(text: string, start: number, end: number): boolean {
+  const colon = text.indexOf(':', start);
+  return colon >= 0 && colon < end;
+}
+
+/** Whether the line after text[end] (a newline, or the end) starts with `mark`, after spaces. */
+function opensBlock(text: string, end: number, mark: number): boolean {
+  let i = end + 1;
+  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i < text.length && text.charCodeAt(i) === mark;
 }
 
 /**

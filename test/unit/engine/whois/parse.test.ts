@@ -88,6 +88,30 @@ describe('whois parse', function () {
       code(() => parseOrThrow(`${banner}Domain Name: x.com\nName Server: ns1.x.com\n`)),
       'returned',
     );
+    // A first line behind a comment marker that stands alone is a statement too (MuseDoma,
+    // Uniregistry); one that opens a block of comments, or a commented field, is not.
+    const data = 'Domain Name: x.com\nName Server: ns1.x.com\n';
+    for (const first of [
+      '%% NOT FOUND\n>>> WHOIS request date: 2022 <<<\n',
+      '>>> Domain x.love is available for registration\r\n\r\n',
+    ]) {
+      assert.equal(
+        code(() => parseOrThrow(`\n${first}${data}`)),
+        'not_found',
+        first,
+      );
+    }
+    for (const first of [
+      '%% NOT FOUND\n%% from the server\n',
+      '% Status: AVAILABLE\n',
+      '# No entries found\n#\n',
+    ]) {
+      assert.equal(
+        code(() => parseOrThrow(`${first}${data}`)),
+        'returned',
+        first,
+      );
+    }
     // A refusal first wins (AFNIC refuses before its "No entries found")...
     assert.equal(
       code(() => parseOrThrow('%% Too many requests...\n%%\n%% No entries found.\n')),
@@ -97,6 +121,47 @@ describe('whois parse', function () {
     assert.equal(
       code(() => parseOrThrow('% No entries found.\n%\n% Query rate limit exceeded\n')),
       'not_found',
+    );
+  });
+
+  it('reads a record that shows no registration by its status and words, and one that does as data', function () {
+    // Each line that makes a record data (what build() counts), beside a free status and a
+    // "not found": the data wins, so the shortcut for records without data must not take it.
+    const dataLines = [
+      'Name Server: ns1.example.de',
+      'Created: 2001-02-03',
+      'Expiration Date: 2030-01-01',
+      'Registry Domain ID: 12345_DOMAIN_DE-VRSN',
+      'Registrar: Example Registrar GmbH',
+      'Holder: Example Holder',
+    ];
+    for (const line of dataLines) {
+      for (const words of ['', 'No entries found.\n', '% Too many requests\n']) {
+        const text = `Domain: example.de\nStatus: free\n${line}\n${words}`;
+        const reading = parseWhois(text, { domain: 'example.de' });
+        assert.ok(!isVerdict(reading), `${line} / ${words}: ${JSON.stringify(reading)}`);
+      }
+    }
+    // Without them: the free status decides before the words (a refusal in the notice too)...
+    assert.deepEqual(parseWhois('Domain: example.de\nStatus: free\n% Too many requests\n'), {
+      verdict: 'not_found',
+      detail: 'The domain is not registered',
+    });
+    // ...and, with no free status, the words decide: a refusal, a "not found", a reservation.
+    assert.equal(
+      code(() => parseOrThrow('Domain: example.de\nStatus: 220\n% Too many requests\n')),
+      'rate_limited',
+    );
+    assert.equal(
+      code(() => parseOrThrow('Domain Name: x.cx\nDomain Status: No Object Found\n')),
+      'not_found',
+    );
+    const reserved = parseWhois('Domain: example.de\nStatus: held\nReserved name\n');
+    assert.equal(isVerdict(reserved), false, JSON.stringify(reserved));
+    // A status only, with no field and no name asked for, is no record: the words decide.
+    assert.equal(
+      code(() => parseOrThrow('% Too many requests\nStatus: free\n')),
+      'rate_limited',
     );
   });
 
