@@ -79,8 +79,8 @@ function lineUnitsOf(line: string): Uint16Array {
 }
 
 /**
- * The code units of "key: value" for the key u[kb, ke) and the value u[vb, ve), copied from
- * `u` into the line buffer (the new string's characters are not read again).
+ * The code units of "key: value" for the key u[kb, ke) (with its indent before it) and the value
+ * u[vb, ve), copied from `u` into the line buffer (the new string's characters are not read).
  */
 function keyValueUnits(
   u: Uint16Array,
@@ -221,6 +221,44 @@ const RECORD_ON = /^record (expires|created|changed|updated|last updated|modifie
  * value with a tab and no colon (a host name followed by its address is a value line, not a
  * key), and TWNIC and MONIC write "Record expires on <date>" without a colon.
  */
+/**
+ * Whether the line u[b, e) (text from b; e trimmed) is one rewrite() makes "key: value" by its
+ * tab, read in place as /^(\s*)(\S[^\t:]*?)\t+(.+)$/ and the test of its key: fills `out` with
+ * the key's end and the value's start.
+ */
+function tabbedKey(u: Uint16Array, b: number, e: number, out: Int32Array): boolean {
+  // the key: from its first character (not a space) to the first tab, with no ":" or "."
+  let t = b;
+  if (u[t] === 58 || u[t] === 46) return false;
+  for (t = b + 1; t < e; t++) {
+    const c = u[t];
+    if (c === 9) break;
+    if (c === 58 || c === 46) return false;
+  }
+  if (t >= e) return false;
+  let vb = t;
+  while (vb < e && u[vb] === 9) vb++;
+  if (vb >= e) return false;
+  // "." stops at a line terminator, and "$" is the line's end
+  for (let i = vb; i < e; i++) {
+    const c = u[i];
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return false;
+  }
+  out[1] = t;
+  out[2] = vb;
+  return true;
+}
+
+/** A tabbed line's key and value as tabbedKey reads them (for tests). */
+export function tabbedLine(line: string): { key: string; value: string } | undefined {
+  let b = 0;
+  while (b < line.length && isSpace(line.charCodeAt(b))) b++;
+  let e = line.length;
+  while (e > b && isSpace(line.charCodeAt(e - 1))) e--;
+  if (!tabbedKey(codeUnits(line, PAST_END), b, e, bracket)) return undefined;
+  return { key: line.slice(b, bracket[1]), value: line.slice(bracket[2], e) };
+}
+
 function rewrite(line: string): string {
   const body = line.trimStart();
   if (line.includes('\t')) {
@@ -354,12 +392,18 @@ class Reader {
     // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
     if ((first === 45 || first === 61 || first === 95) && isRuler(u, b, e)) return;
     if ((first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) && bracketed(u, b, e, bracket)) {
-      this.keyValueLine(text, bracket[0], bracket[1], bracket[2], e);
+      this.keyValueLine(text, bracket[0], bracket[0], bracket[1], bracket[2], e);
       return;
     }
     // A cheap superset of the lines rewrite() may change; it decides exactly.
     const recordLike = (first === 82 || first === 114) && u[b + 6] === 32;
-    if (recordLike || this.tabBefore(start, e)) {
+    const tabbed = this.tabBefore(start, e);
+    // "Key<tab>value" (most lines with a tab) is read in place as rewrite() writes it.
+    if (tabbed && !recordLike && tabbedKey(u, b, e, bracket)) {
+      this.keyValueLine(text, start, b, bracket[1], bracket[2], e);
+      return;
+    }
+    if (recordLike || tabbed) {
       const raw = text.slice(start, e);
       const line = rewrite(raw);
       // Unchanged, the line is read in place like any other (a slice is one more string
@@ -383,14 +427,21 @@ class Reader {
   }
 
   /**
-   * Reads str[kb, ke) and str[vb, ve) of the string being read as the line "key: value" (a
-   * bracketed or a columns line).
+   * Reads str[start, ke) and str[vb, ve) of the string being read as the line "key: value" (a
+   * bracketed, tabbed or columns line), its key from kb (an indent from start to kb is kept).
    */
-  private keyValueLine(str: string, kb: number, ke: number, vb: number, ve: number): void {
-    const kv = keyValue(str.slice(kb, ke), str.slice(vb, ve));
+  private keyValueLine(
+    str: string,
+    start: number,
+    kb: number,
+    ke: number,
+    vb: number,
+    ve: number,
+  ): void {
+    const kv = keyValue(str.slice(start, ke), str.slice(vb, ve));
     const fits = !this.rewritten && kv.length <= LINE_LIMIT;
-    const u = fits ? keyValueUnits(this.lineUnits, kb, ke, vb, ve) : codeUnits(kv, PAST_END);
-    this.readRewritten(kv, 0, u);
+    const u = fits ? keyValueUnits(this.lineUnits, start, ke, vb, ve) : codeUnits(kv, PAST_END);
+    this.readRewritten(kv, kb - start, u);
   }
 
   private readRewritten(line: string, b: number, units: Uint16Array): void {
@@ -648,7 +699,7 @@ class Reader {
     const info = lookUpKey(m[1]);
     if (info.field === undefined) return false;
     // The key opens the line, the value ends it.
-    this.keyValueLine(str, b, b + m[1].length, e - m[2].length, e);
+    this.keyValueLine(str, b, b, b + m[1].length, e - m[2].length, e);
     return true;
   }
 }

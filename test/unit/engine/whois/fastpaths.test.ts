@@ -12,7 +12,7 @@ import {
 } from '../../../../src/engine/whois/keys';
 import { codeUnits } from '../../../../src/engine/whois/chars';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
-import { bracketedLine, readRecords } from '../../../../src/engine/whois/reader';
+import { bracketedLine, readRecords, tabbedLine } from '../../../../src/engine/whois/reader';
 import { corpusAvailable, loadReplies } from '../../../support/whois-corpus';
 import { parseOrThrow } from '../../../support/whois-parse';
 
@@ -215,6 +215,40 @@ describe('whois parser shortcuts', function () {
       '[]] x',
       '[ notice ]',
     ]) {
+      check(line);
+    }
+  });
+
+  it('reads a line with a tab in place as the rewrite reads it', function () {
+    // SWITCH's "Holder of domain name<tab>x", TRABIS' "NIC Handle<tab><tab>: x": the key up to
+    // the first tab (no ":" or "." in it), the value after the tabs.
+    const TABBED = /^(\s*)(\S[^\t:]*?)\t+(.+)$/;
+    const piece = fc.constantFrom(
+      '\t',
+      ' ',
+      ':',
+      '.',
+      '\r',
+      '\u2028',
+      '\u00a0',
+      'Key',
+      'x',
+      'ns1.example.ch',
+      'é',
+      '名',
+    );
+    const check = (line: string): void => {
+      const m = TABBED.exec(line.trimEnd());
+      const want = m && !/[:.]/.test(m[2]) ? { key: m[2], value: m[3] } : undefined;
+      assert.deepEqual(tabbedLine(line), want, JSON.stringify(line));
+    };
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => check(parts.join(''))),
+      {
+        numRuns: 5000,
+      },
+    );
+    for (const line of ['NIC Handle\t\t: mi154-metu', '  Holder\tGoogle Inc.', 'a.b\tc', '\tx']) {
       check(line);
     }
   });
