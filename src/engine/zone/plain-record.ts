@@ -1,7 +1,7 @@
 // The one-shot parser's first path: a record on one line in the shape most records of a zone
 // have (an owner or a blank, a TTL and the class IN in either order or not at all, the type A,
-// AAAA or NS, one datum, maybe a comment), read in place from the text by offsets and added as
-// a row. The lexer and entry parser (lexer.ts scanEntry, entry.ts record) make a string and a
+// AAAA or NS and one datum, or TXT and its strings; maybe a comment), read in place from the
+// text by offsets and added as a row. The lexer and entry parser (lexer.ts scanEntry, entry.ts record) make a string and a
 // token per field, look the type and class up by string, and go through the general record
 // data reader; for these shapes none of that is needed, and in a cold process every step of
 // per-record code is paid many times over before V8 optimizes it.
@@ -11,6 +11,7 @@
 // never reports a problem, and takes a line only when the general path would add the very row
 // it adds (plain-record.test.ts holds both to the same rows on generated zones).
 import { isAtOrBelow, isNameError, nameToWire, parseName } from '../dns/names';
+import { unescapeOctets } from '../dns/presentation';
 import type { NameError, ParsedName } from '../dns/names';
 import { readIPv4In, readPlainIPv6OctetsIn } from '../dns/rdata/addresses';
 import { ttlIn } from '../dns/rdata/ttl';
@@ -54,11 +55,17 @@ const BACKSLASH = 0x5c;
 const A = TYPES.A.code;
 const AAAA = TYPES.AAAA.code;
 const NS = TYPES.NS.code;
+const TXT = TYPES.TXT.code;
 
-/** The most tokens a plain record has: owner, TTL, class, type, datum. */
-const MOST_TOKENS = 5;
-/** per token of the line being read: its start and end column (2k, 2k + 1) */
+/** The most tokens a plain record has: owner, TTL, class, type, and a TXT's strings. */
+const MOST_TOKENS = 16;
+/**
+ * per token of the line being read: its start and end column (2k, 2k + 1), as the lexer
+ * places it (a quoted string with its quotes)
+ */
 const bounds = new Int32Array(2 * MOST_TOKENS);
+/** per token: 1 when it is a quoted string */
+const quotedTokens = new Uint8Array(MOST_TOKENS);
 
 /** Record data is read one record at a time: an address's octets, or a name's wire form. */
 const wire = new WireWriter(256);
@@ -96,8 +103,9 @@ export function readPlainRecord(
   const end = feed === -1 ? text.length : feed;
   if (end - from > MAX_LINE_CHARS) return NOT_PLAIN;
   const next = feed === -1 ? text.length + 1 : feed + 1;
-  // The tokens, as the lexer cuts them (a CR is a blank, as it is to the lexer); a quote, a
-  // parenthesis or an escape is the general path's.
+  // The tokens, as the lexer cuts them (a CR is a blank, as it is to the lexer): words, and
+  // quoted strings for TXT; a parenthesis, an escape outside quotes, a string not closed on
+  // the line or a quote that ends a word is the general path's.
   let count = 0;
   let i = from;
   while (i < end) {
@@ -109,10 +117,20 @@ export function readPlainRecord(
     if (c === SEMI) break;
     if (count === MOST_TOKENS) return NOT_PLAIN;
     const start = i;
-    for (; i < end; i++) {
-      const d = text.charCodeAt(i);
-      if (d === SPACE || d === TAB || d === CR || d === SEMI) break;
-      if (d === QUOTE || d === OPEN || d === CLOSE || d === BACKSLASH) return NOT_PLAIN;
+    if (c === QUOTE) {
+      for (i++; i < end && text.charCodeAt(i) !== QUOTE; i++) {
+        if (text.charCodeAt(i) === BACKSLASH) i++;
+      }
+      if (i >= end) return NOT_PLAIN;
+      i++;
+      quotedTokens[count] = 1;
+    } else {
+      for (; i < end; i++) {
+        const d = text.charCodeAt(i);
+        if (d === SPACE || d === TAB || d === CR || d === SEMI) break;
+        if (d === QUOTE || d === OPEN || d === CLOSE || d === BACKSLASH) return NOT_PLAIN;
+      }
+      quotedTokens[count] = 0;
     }
     bounds[2 * count] = start - from;
     bounds[2 * count + 1] = i - from;
@@ -158,16 +176,23 @@ export function readPlainRecord(
     } else break;
   }
 
-  // the type, then its one datum
-  if (count !== token + 2) return NOT_PLAIN;
+  // the type, then its data: one word, or a TXT's strings
   const typeToken = token;
+  if (count < typeToken + 2) return NOT_PLAIN;
+  // a quoted string before the data (record() reads its text as a word's) is left to it
+  for (let k = 0; k <= typeToken; k++) if (quotedTokens[k] === 1) return NOT_PLAIN;
   const code = plainType(text, from + bounds[2 * typeToken], from + bounds[2 * typeToken + 1]);
+  if (code !== TXT && (count !== typeToken + 2 || quotedTokens[typeToken + 1] === 1)) {
+    return NOT_PLAIN;
+  }
   const dataStart = from + bounds[2 * typeToken + 2];
   const dataEnd = from + bounds[2 * typeToken + 3];
   let data: string | undefined;
   let target: string | undefined;
   wire.reset();
-  if (code === A) {
+  if (code === TXT) {
+    if (!writeStrings(text, from, typeToken + 1, count)) return NOT_PLAIN;
+  } else if (code === A) {
     if (!readIPv4In(text, dataStart, dataEnd, wire.buffer, wire.reserve(4))) return NOT_PLAIN;
   } else if (code === AAAA) {
     if (!readPlainIPv6OctetsIn(text, dataStart, dataEnd, wire.buffer, wire.reserve(16))) {
@@ -219,6 +244,53 @@ export function readPlainRecord(
   return next;
 }
 
+/**
+ * The character-strings of tokens [first, count) of the line at `from` into `wire`, as the
+ * TXT reader of the general path writes them (codecs.ts writeCharStrings): a string of plain
+ * printable ASCII as it is, any other through unescapeOctets. False for what that reader
+ * refuses (a string past 255 octets, an escape past 255) and for RFC 3597's `\#` first, which
+ * is not read as strings: the general path's to read or report.
+ */
+function writeStrings(text: string, from: number, first: number, count: number): boolean {
+  for (let k = first; k < count; k++) {
+    let start = from + bounds[2 * k];
+    let end = from + bounds[2 * k + 1];
+    if (quotedTokens[k] === 1) {
+      start++;
+      end--;
+    }
+    const length = end - start;
+    if (
+      k === first &&
+      length === 2 &&
+      text.charCodeAt(start) === BACKSLASH &&
+      text.charCodeAt(start + 1) === 0x23
+    ) {
+      return false;
+    }
+    if (length <= 255 && isPlainPrintable(text, start, end)) {
+      const at = wire.reserve(length + 1);
+      const { buffer } = wire;
+      buffer[at] = length;
+      for (let i = 0; i < length; i++) buffer[at + 1 + i] = text.charCodeAt(start + i);
+      continue;
+    }
+    const octets = unescapeOctets(text.slice(start, end));
+    if (octets === undefined || octets.length > 255) return false;
+    wire.counted(octets);
+  }
+  return true;
+}
+
+/** Whether text[start, end) is space to "~" without `"` and `\` (its octets are itself). */
+function isPlainPrintable(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === QUOTE || c === BACKSLASH) return false;
+  }
+  return true;
+}
+
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || c === CR;
 }
@@ -233,8 +305,8 @@ function isIN(text: string, start: number, end: number): boolean {
 }
 
 /**
- * The code of the type text[start, end) names when it is A, AAAA or NS in any case (an ASCII
- * letter is the only character that `| 0x20` takes to a lower-case letter), else 0.
+ * The code of the type text[start, end) names when it is A, AAAA, NS or TXT in any case (an
+ * ASCII letter is the only character that `| 0x20` takes to a lower-case letter), else 0.
  */
 function plainType(text: string, start: number, end: number): number {
   const first = text.charCodeAt(start) | 0x20;
@@ -251,6 +323,13 @@ function plainType(text: string, start: number, end: number): number {
     }
   } else if (first === 0x6e && length === 2 && (text.charCodeAt(start + 1) | 0x20) === 0x73) {
     return NS;
+  } else if (
+    first === 0x74 &&
+    length === 3 &&
+    (text.charCodeAt(start + 1) | 0x20) === 0x78 &&
+    (text.charCodeAt(start + 2) | 0x20) === 0x74
+  ) {
+    return TXT;
   }
   return 0;
 }

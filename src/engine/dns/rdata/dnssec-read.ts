@@ -126,7 +126,9 @@ function plainName(
 }
 
 function u8(out: WireWriter, value: number): void {
-  out.buffer[out.reserve(1)] = value;
+  // reserved before the buffer is read: reserve may replace it (WireWriter.u8)
+  const at = out.reserve(1);
+  out.buffer[at] = value;
 }
 
 function u16(out: WireWriter, value: number): void {
@@ -166,7 +168,7 @@ function bitmaps(tokens: Token[], from: number, out: WireWriter): boolean {
     for (; i < sorted.length && sorted[i] >> 8 === window; i++) {
       const low = sorted[i] & 0xff;
       const octet = low >> 3;
-      for (; length <= octet; length++) out.buffer[out.reserve(1)] = 0;
+      for (; length <= octet; length++) u8(out, 0);
       out.buffer[at + 2 + octet] |= 0x80 >> (low & 7);
     }
     out.buffer[at + 1] = length;
@@ -217,7 +219,7 @@ function base32HexCounted(text: string, out: WireWriter): number {
     bits += 5;
     if (bits >= 8) {
       bits -= 8;
-      out.buffer[out.reserve(1)] = (value >> bits) & 0xff;
+      u8(out, (value >> bits) & 0xff);
       count++;
     }
   }

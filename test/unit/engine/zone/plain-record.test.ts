@@ -1,5 +1,5 @@
-// The one-shot parser reads records of the plain shapes (owner, TTL, class IN, A, AAAA or NS,
-// one datum) in place (plain-record.ts) and leaves every other line to the general path. Both
+// The one-shot parser reads records of the plain shapes (owner, TTL, class IN, A, AAAA or NS
+// and one datum, or TXT and its strings) in place (plain-record.ts) and leaves every other line to the general path. Both
 // must give the same rows, problems and context: checked here against the full lexer (which
 // takes neither shortcut) on lines made of fragments on both sides of every condition of the
 // plain path, and on the bench's zones.
@@ -45,10 +45,11 @@ const OWNERS = [
   'café',
   'a..b',
   `${'l'.repeat(64)}`,
+  '"quoted"',
 ];
 const TTLS = ['3600', '1h30m', '1W', '0', '4294967295', '4294967296', '1x', '07'];
 const CLASSES = ['IN', 'in', 'In', 'CH', 'CLASS1', 'ın'];
-const TYPES = ['A', 'a', 'AAAA', 'aAaA', 'AAA', 'NS', 'ns', 'Nſ', 'MX', 'TXT'];
+const TYPES = ['A', 'a', 'AAAA', 'aAaA', 'AAA', 'NS', 'ns', 'Nſ', 'MX', 'TXT', 'txt', 'TxT', '"A"'];
 const DATA = [
   '192.0.2.1',
   '192.0.2.01',
@@ -69,6 +70,20 @@ const DATA = [
   '(',
   ')',
   '10 mail',
+  '"v=spf1 -all"',
+  '"a \\"quoted\\" \\059 text"',
+  '"é"',
+  '""',
+  '"\\#"',
+  '\\# 1 00',
+  `"${'x'.repeat(256)}"`,
+  `"${'y'.repeat(255)}"`,
+  '"\\256"',
+  '"unterminated',
+  '"a"b',
+  'word',
+  'wörd',
+  '"tab\there"',
 ];
 
 /** A line of fragments in the order of a record, some left out, some doubled. */
@@ -121,22 +136,28 @@ describe('engine/zone plain records (plain-record.ts) against the full lexer', (
       ownerName: parseName,
       keyOf: (owner: string) => owner.toLowerCase(),
     };
-    const text = 'www 3600 IN A 192.0.2.1\n\tIN 60 AAAA 2001:db8::1 ; c\n ns ns1\n';
-    let at = readPlainRecord(text, 0, 0, sink);
-    assert.equal(text.slice(at), '\tIN 60 AAAA 2001:db8::1 ; c\n ns ns1\n');
-    at = readPlainRecord(text, at, 1, sink);
-    assert.equal(text.slice(at), ' ns ns1\n');
-    at = readPlainRecord(text, at, 2, sink);
-    assert.equal(at, text.length);
-    assert.equal(readPlainRecord(text, at, 3, sink), text.length + 1, 'the empty last line');
+    const lines = [
+      'www 3600 IN A 192.0.2.1\n',
+      '\tIN 60 AAAA 2001:db8::1 ; c\n',
+      ' ns ns1\n',
+      ' TXT "v=spf1 -all" "a \\"q\\" \\059" word\n',
+    ];
+    const text = lines.join('');
+    let at = 0;
+    for (let line = 0; line < lines.length; line++) {
+      at = readPlainRecord(text, at, line, sink);
+      assert.equal(text.slice(at), lines.slice(line + 1).join(''), lines[line]);
+    }
+    assert.equal(readPlainRecord(text, at, 4, sink), text.length + 1, 'the empty last line');
     assert.deepEqual(
-      [0, 1, 2].map((row) => JSON.stringify(rows.record(row))),
+      [0, 1, 2, 3].map((row) => JSON.stringify(rows.record(row))),
       parsed(text, 'example.com.', true).records,
     );
     for (const other of [
       'www MX 10 mail\n',
       'www A 192.0.2.1 192.0.2.2\n',
-      'www TXT "x"\n',
+      'www TXT "x" ( "y" )\n',
+      'www TXT "\\#"\n',
       '$TTL 60\n',
       'www A ( 192.0.2.1 )\n',
       'w\\065 A 192.0.2.1\n',
@@ -145,6 +166,6 @@ describe('engine/zone plain records (plain-record.ts) against the full lexer', (
     ]) {
       assert.equal(readPlainRecord(other, 0, 0, sink), NOT_PLAIN, other);
     }
-    assert.equal(rows.count, 3, 'nothing added for the lines left to the general path');
+    assert.equal(rows.count, 4, 'nothing added for the lines left to the general path');
   });
 });
