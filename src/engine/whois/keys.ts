@@ -321,7 +321,8 @@ export function keyInfo(raw: string): KeyInfo {
 // reply. Each hash picks a pair of slots, the key met last in the first: two keys that share
 // the pair both stay. 4096 slots hold the keys and short heading-like lines of the registries a
 // process meets; the table is 400 KB, allocated once.
-const FRONT_SLOTS = 4096;
+const FRONT_BITS = 12;
+const FRONT_SLOTS = 1 << FRONT_BITS;
 /** Longer keys are rare and rarely repeat: they go straight to keyInfo. */
 const FRONT_MAX = 48;
 const frontUnits = new Uint16Array(FRONT_SLOTS * FRONT_MAX);
@@ -329,11 +330,18 @@ const frontUnits = new Uint16Array(FRONT_SLOTS * FRONT_MAX);
 const frontLength = new Uint8Array(FRONT_SLOTS);
 const frontInfo: KeyInfo[] = new Array<KeyInfo>(FRONT_SLOTS);
 
-/** The first slot of the key units[from, to)'s pair (FNV-1a over its code units). */
+/**
+ * The first slot of the key units[from, to)'s pair: a multiplicative hash taking two code units
+ * a step (the multiplications depend on each other: half as many as one unit a step), its top
+ * bits (the best mixed) the slot.
+ */
 function frontPair(units: Uint16Array, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ units[i], 0x01000193);
-  return (h ^ (h >>> 15)) & (FRONT_SLOTS - 2);
+  let h = to - from;
+  let i = from;
+  for (; i + 1 < to; i += 2) h = Math.imul(h ^ (units[i] | (units[i + 1] << 16)), 0x9e3779b1);
+  if (i < to) h = Math.imul(h ^ units[i], 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  return (h >>> (32 - FRONT_BITS)) & (FRONT_SLOTS - 2);
 }
 
 /** Whether the slot holds the key units[from, from + n). */

@@ -7,7 +7,7 @@
 // value the record keeps); comments, rulers and the values of keys nobody reads never do. Its
 // characters are read from a copy of the reply's UTF-16 code units, never with charCodeAt (see
 // unitsOf).
-import { codeUnits, isSpace as spaceChar, writeCodeUnits } from './chars';
+import { codeUnits as codeUnitsOf, isSpace as spaceChar, writeCodeUnits } from './chars';
 import {
   hasReadings,
   keyInfo,
@@ -35,6 +35,7 @@ const lookUpKeyAt = keyInfoAt;
 const mayBeFieldKey = mayBeField;
 /** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
 const isSpace = spaceChar;
+const codeUnits = codeUnitsOf;
 const addNs = addNsTo;
 const bareLine = bareLineOf;
 const registrarLine = registrarLineOf;
@@ -61,20 +62,41 @@ const textUnits = new Uint16Array(
   UNIT_LIMIT + PAST_END,
 );
 
-/** A rewritten line's code units (one at a time; in the same buffer up to LINE_LIMIT). */
+/**
+ * A rewritten line's code units (one line at a time; in one buffer up to LINE_LIMIT), copied
+ * character by character: a Buffer.write costs more than that on a line of a few dozen.
+ */
 const LINE_LIMIT = 1024;
-const lineBuffer = Buffer.allocUnsafeSlow(2 * (LINE_LIMIT + PAST_END));
-const lineUnitsBuffer = new Uint16Array(
-  lineBuffer.buffer,
-  lineBuffer.byteOffset,
-  LINE_LIMIT + PAST_END,
-);
+const lineUnitsBuffer = new Uint16Array(LINE_LIMIT + PAST_END);
 
 function lineUnitsOf(line: string): Uint16Array {
-  if (line.length > LINE_LIMIT) return codeUnits(line, PAST_END);
-  writeCodeUnits(lineBuffer, line, line.length);
-  lineUnitsBuffer.fill(0, line.length, line.length + PAST_END);
-  return lineUnitsBuffer;
+  const n = line.length;
+  if (n > LINE_LIMIT) return codeUnits(line, PAST_END);
+  const units = lineUnitsBuffer;
+  for (let i = 0; i < n; i++) units[i] = line.charCodeAt(i);
+  for (let i = n; i < n + PAST_END; i++) units[i] = 0;
+  return units;
+}
+
+/**
+ * The code units of "key: value" for the key u[kb, ke) (with its indent before it) and the value
+ * u[vb, ve), copied from `u` into the line buffer (the new string's characters are not read).
+ */
+function keyValueUnits(
+  u: Uint16Array,
+  kb: number,
+  ke: number,
+  vb: number,
+  ve: number,
+): Uint16Array {
+  const units = lineUnitsBuffer;
+  let j = 0;
+  for (let i = kb; i < ke; i++) units[j++] = u[i];
+  units[j++] = 58;
+  units[j++] = 32;
+  for (let i = vb; i < ve; i++) units[j++] = u[i];
+  for (let i = 0; i < PAST_END; i++) units[j++] = 0;
+  return units;
 }
 
 function unitsOf(text: string): Uint16Array {
@@ -151,8 +173,44 @@ function gapIn(units: Uint16Array, from: number, to: number): number {
   return -1;
 }
 
-/** JPRS's "[Domain Name]   EXAMPLE.JP" (also "a. [Domain Name]"); "[ notice ]" is a banner. */
-const BRACKETED = /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i;
+/**
+ * JPRS's "[Domain Name]   EXAMPLE.JP" (also "a. [Domain Name]"); "[ notice ]" is a banner. Read
+ * in place as /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i reads the line u[b, e) (a regex
+ * and a slice of every such line were a tenth of reading a JPRS reply): fills `out` with the
+ * key's start and end and the value's start, and returns whether the line is one.
+ */
+function bracketed(u: Uint16Array, b: number, e: number, out: Int32Array): boolean {
+  let q = b;
+  const c = u[b] | 32;
+  if (c >= 97 && c <= 122 && u[b + 1] === 46) {
+    q = b + 2;
+    while (q < e && isSpace(u[q])) q++;
+  }
+  if (q >= e - 2 || u[q] !== 91 || isSpace(u[q + 1])) return false;
+  // the key: one character that is not a space (a "]" too), then up to 59 that are not "]"
+  let ke = q + 2;
+  while (ke < e && ke < q + 61 && u[ke] !== 93) ke++;
+  if (ke >= e || u[ke] !== 93) return false;
+  let vb = ke + 1;
+  while (vb < e && isSpace(u[vb])) vb++;
+  // "." stops at a line terminator, and "$" is the line's end: a value with one is no match
+  for (let i = vb; i < e; i++) {
+    const v = u[i];
+    if (v === 10 || v === 13 || v === 0x2028 || v === 0x2029) return false;
+  }
+  out[0] = q + 1;
+  out[1] = ke;
+  out[2] = vb;
+  return true;
+}
+
+const bracket = new Int32Array(3);
+
+/** A bracketed line's key and value (what `bracketed` finds in it), for tests. */
+export function bracketedLine(line: string): { key: string; value: string } | undefined {
+  if (!bracketed(codeUnits(line, PAST_END), 0, line.length, bracket)) return undefined;
+  return { key: line.slice(bracket[0], bracket[1]), value: line.slice(bracket[2]) };
+}
 
 // "Record created on 22-Apr-2003", "Record last updated on Mon Apr 19 21:47:14 2010": no colon
 // after the key (and the time's colons must not split it).
@@ -163,6 +221,44 @@ const RECORD_ON = /^record (expires|created|changed|updated|last updated|modifie
  * value with a tab and no colon (a host name followed by its address is a value line, not a
  * key), and TWNIC and MONIC write "Record expires on <date>" without a colon.
  */
+/**
+ * Whether the line u[b, e) (text from b; e trimmed) is one rewrite() makes "key: value" by its
+ * tab, read in place as /^(\s*)(\S[^\t:]*?)\t+(.+)$/ and the test of its key: fills `out` with
+ * the key's end and the value's start.
+ */
+function tabbedKey(u: Uint16Array, b: number, e: number, out: Int32Array): boolean {
+  // the key: from its first character (not a space) to the first tab, with no ":" or "."
+  let t = b;
+  if (u[t] === 58 || u[t] === 46) return false;
+  for (t = b + 1; t < e; t++) {
+    const c = u[t];
+    if (c === 9) break;
+    if (c === 58 || c === 46) return false;
+  }
+  if (t >= e) return false;
+  let vb = t;
+  while (vb < e && u[vb] === 9) vb++;
+  if (vb >= e) return false;
+  // "." stops at a line terminator, and "$" is the line's end
+  for (let i = vb; i < e; i++) {
+    const c = u[i];
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return false;
+  }
+  out[1] = t;
+  out[2] = vb;
+  return true;
+}
+
+/** A tabbed line's key and value as tabbedKey reads them (for tests). */
+export function tabbedLine(line: string): { key: string; value: string } | undefined {
+  let b = 0;
+  while (b < line.length && isSpace(line.charCodeAt(b))) b++;
+  let e = line.length;
+  while (e > b && isSpace(line.charCodeAt(e - 1))) e--;
+  if (!tabbedKey(codeUnits(line, PAST_END), b, e, bracket)) return undefined;
+  return { key: line.slice(b, bracket[1]), value: line.slice(bracket[2], e) };
+}
+
 function rewrite(line: string): string {
   const body = line.trimStart();
   if (line.includes('\t')) {
@@ -177,12 +273,9 @@ function rewrite(line: string): string {
   return line;
 }
 
-/**
- * "key: value" as a flat string. A template literal makes a rope (a cons string): its values
- * would be slices of a rope, and the record's readers (dates, statuses) read their characters.
- */
+/** "key: value" (a template literal: the walk reads the line's code units, not the string). */
 function keyValue(key: string, value: string): string {
-  return [key, ': ', value].join('');
+  return `${key}: ${value}`;
 }
 
 /** Where "Key-Name:" or "Key;I:" from `from` ends in a colon, or -1: a class-prefixed key. */
@@ -298,17 +391,19 @@ class Reader {
     if (first === 62 && text.startsWith('>>>', b)) return;
     // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
     if ((first === 45 || first === 61 || first === 95) && isRuler(u, b, e)) return;
-    if (first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) {
-      const m = BRACKETED.exec(text.slice(b, e));
-      if (m) {
-        const kv = keyValue(m[1], m[2]);
-        this.rewrittenLine(kv, 0);
-        return;
-      }
+    if ((first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) && bracketed(u, b, e, bracket)) {
+      this.keyValueLine(text, bracket[0], bracket[0], bracket[1], bracket[2], e);
+      return;
     }
     // A cheap superset of the lines rewrite() may change; it decides exactly.
     const recordLike = (first === 82 || first === 114) && u[b + 6] === 32;
-    if (recordLike || this.tabBefore(start, e)) {
+    const tabbed = this.tabBefore(start, e);
+    // "Key<tab>value" (most lines with a tab) is read in place as rewrite() writes it.
+    if (tabbed && !recordLike && tabbedKey(u, b, e, bracket)) {
+      this.keyValueLine(text, start, b, bracket[1], bracket[2], e);
+      return;
+    }
+    if (recordLike || tabbed) {
       const raw = text.slice(start, e);
       const line = rewrite(raw);
       // Unchanged, the line is read in place like any other (a slice is one more string
@@ -327,11 +422,33 @@ class Reader {
 
   /** Reads `line`, a rewritten copy of a line (not a stretch of the reply), its text from `b`. */
   private rewrittenLine(line: string, b: number): void {
+    // A line rewritten again (a columns line inside a rewritten one) gets its own copy.
+    this.readRewritten(line, b, this.rewritten ? codeUnits(line, PAST_END) : lineUnitsOf(line));
+  }
+
+  /**
+   * Reads str[start, ke) and str[vb, ve) of the string being read as the line "key: value" (a
+   * bracketed, tabbed or columns line), its key from kb (an indent from start to kb is kept).
+   */
+  private keyValueLine(
+    str: string,
+    start: number,
+    kb: number,
+    ke: number,
+    vb: number,
+    ve: number,
+  ): void {
+    const kv = keyValue(str.slice(start, ke), str.slice(vb, ve));
+    const fits = !this.rewritten && kv.length <= LINE_LIMIT;
+    const u = fits ? keyValueUnits(this.lineUnits, start, ke, vb, ve) : codeUnits(kv, PAST_END);
+    this.readRewritten(kv, kb - start, u);
+  }
+
+  private readRewritten(line: string, b: number, units: Uint16Array): void {
     const wasRewritten = this.rewritten;
     const wasUnits = this.lineUnits;
     this.rewritten = true;
-    // A line rewritten again (a columns line inside a rewritten one) gets its own copy.
-    this.lineUnits = wasRewritten ? codeUnits(line, PAST_END) : lineUnitsOf(line);
+    this.lineUnits = units;
     this.line(line, 0, b, line.length);
     this.rewritten = wasRewritten;
     this.lineUnits = wasUnits;
@@ -368,7 +485,12 @@ class Reader {
   }
 
   private colonFrom(str: string, from: number): number {
-    if (this.rewritten) return str.indexOf(':', from);
+    if (this.rewritten) {
+      // A rewritten line is short, and its string may be a rope: its code units are searched.
+      const u = this.lineUnits;
+      for (let i = from; i < str.length; i++) if (u[i] === 58) return i;
+      return -1;
+    }
     if (this.colonAt < from) {
       const c = this.text.indexOf(':', from);
       this.colonAt = c < 0 ? this.text.length : c;
@@ -576,7 +698,8 @@ class Reader {
     if (!m) return false;
     const info = lookUpKey(m[1]);
     if (info.field === undefined) return false;
-    this.rewrittenLine(keyValue(m[1], m[2]), 0);
+    // The key opens the line, the value ends it.
+    this.keyValueLine(str, b, b, b + m[1].length, e - m[2].length, e);
     return true;
   }
 }

@@ -12,7 +12,7 @@ import {
 } from '../../../../src/engine/whois/keys';
 import { codeUnits } from '../../../../src/engine/whois/chars';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
-import { readRecords } from '../../../../src/engine/whois/reader';
+import { bracketedLine, readRecords, tabbedLine } from '../../../../src/engine/whois/reader';
 import { corpusAvailable, loadReplies } from '../../../support/whois-corpus';
 import { parseOrThrow } from '../../../support/whois-parse';
 
@@ -174,6 +174,82 @@ describe('whois parser shortcuts', function () {
         { domain: short.domain, registrar: short.registrar },
         reply.file,
       );
+    }
+  });
+
+  it('reads a bracketed line in place as the regex reads it', function () {
+    const BRACKETED = /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i;
+    const piece = fc.constantFrom(
+      '[',
+      ']',
+      ' ',
+      '\t',
+      '\r',
+      '\u2028',
+      '\u00a0',
+      'a.',
+      'B.',
+      '.',
+      'Domain Name',
+      'x',
+      ':',
+      '://',
+      'é',
+      '名',
+    );
+    const check = (line: string): void => {
+      const m = BRACKETED.exec(line);
+      assert.deepEqual(bracketedLine(line), m ? { key: m[1], value: m[2] } : undefined, line);
+    };
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (parts) => check(parts.join(''))),
+      {
+        numRuns: 5000,
+      },
+    );
+    // the key's limit: one character and 59 more before the "]"
+    for (const n of [58, 59, 60, 61]) check(`[K${'k'.repeat(n)}]  value`);
+    for (const line of [
+      '[Domain Name]   EXAMPLE.JP',
+      'a. [Domain Name] x',
+      '[]] x',
+      '[ notice ]',
+    ]) {
+      check(line);
+    }
+  });
+
+  it('reads a line with a tab in place as the rewrite reads it', function () {
+    // SWITCH's "Holder of domain name<tab>x", TRABIS' "NIC Handle<tab><tab>: x": the key up to
+    // the first tab (no ":" or "." in it), the value after the tabs.
+    const TABBED = /^(\s*)(\S[^\t:]*?)\t+(.+)$/;
+    const piece = fc.constantFrom(
+      '\t',
+      ' ',
+      ':',
+      '.',
+      '\r',
+      '\u2028',
+      '\u00a0',
+      'Key',
+      'x',
+      'ns1.example.ch',
+      'é',
+      '名',
+    );
+    const check = (line: string): void => {
+      const m = TABBED.exec(line.trimEnd());
+      const want = m && !/[:.]/.test(m[2]) ? { key: m[2], value: m[3] } : undefined;
+      assert.deepEqual(tabbedLine(line), want, JSON.stringify(line));
+    };
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => check(parts.join(''))),
+      {
+        numRuns: 5000,
+      },
+    );
+    for (const line of ['NIC Handle\t\t: mi154-metu', '  Holder\tGoogle Inc.', 'a.b\tc', '\tx']) {
+      check(line);
     }
   });
 
