@@ -404,8 +404,10 @@ function asciiCandidates(text: string, from: number, to: number): number {
       candidates[count++] = at + base;
     }
   }
-  const at = k << 1;
-  if (at === lastCode && codes[at] >= 128) return -1;
+  // The characters after the last whole pair: one, or both of the last pair when lastCode is
+  // odd (a line at the reply's end, without a newline, whose last two characters were not read
+  // and so not seen beyond ASCII: "Status: 保留").
+  for (let at = k << 1; at <= lastCode; at++) if (codes[at] >= 128) return -1;
   return count;
 }
 
