@@ -376,8 +376,11 @@ function daysInMonth(year: number, month: number): number {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
 
+/** "00" to "99", made once: each date writes five of them. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : String(n)));
+
 function two(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
+  return n < 100 ? TWO_DIGITS[n] : String(n);
 }
 
 /** True when whitespace other than single spaces between words is left (tabs, doubled spaces). */

@@ -24,6 +24,7 @@ import {
   HOSTISH as HOST_NAME,
   registrarLine as registrarLineOf,
   setField as setFieldOf,
+  takesValue as takesValueOf,
   type Rec,
 } from './record';
 
@@ -40,6 +41,7 @@ const addNs = addNsTo;
 const bareLine = bareLineOf;
 const registrarLine = registrarLineOf;
 const setField = setFieldOf;
+const takesValue = takesValueOf;
 const HOSTISH = HOST_NAME;
 
 /**
@@ -204,12 +206,13 @@ function bracketed(u: Uint16Array, b: number, e: number, out: Int32Array): boole
   return true;
 }
 
-const bracket = new Int32Array(3);
+/** What bracketed and tabbedKey find: a key's start and end, a value's start. */
+const spans = new Int32Array(3);
 
 /** A bracketed line's key and value (what `bracketed` finds in it), for tests. */
 export function bracketedLine(line: string): { key: string; value: string } | undefined {
-  if (!bracketed(codeUnits(line, PAST_END), 0, line.length, bracket)) return undefined;
-  return { key: line.slice(bracket[0], bracket[1]), value: line.slice(bracket[2]) };
+  if (!bracketed(codeUnits(line, PAST_END), 0, line.length, spans)) return undefined;
+  return { key: line.slice(spans[0], spans[1]), value: line.slice(spans[2]) };
 }
 
 // "Record created on 22-Apr-2003", "Record last updated on Mon Apr 19 21:47:14 2010": no colon
@@ -255,8 +258,8 @@ export function tabbedLine(line: string): { key: string; value: string } | undef
   while (b < line.length && isSpace(line.charCodeAt(b))) b++;
   let e = line.length;
   while (e > b && isSpace(line.charCodeAt(e - 1))) e--;
-  if (!tabbedKey(codeUnits(line, PAST_END), b, e, bracket)) return undefined;
-  return { key: line.slice(b, bracket[1]), value: line.slice(bracket[2], e) };
+  if (!tabbedKey(codeUnits(line, PAST_END), b, e, spans)) return undefined;
+  return { key: line.slice(b, spans[1]), value: line.slice(spans[2], e) };
 }
 
 function rewrite(line: string): string {
@@ -391,16 +394,16 @@ class Reader {
     if (first === 62 && text.startsWith('>>>', b)) return;
     // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
     if ((first === 45 || first === 61 || first === 95) && isRuler(u, b, e)) return;
-    if ((first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) && bracketed(u, b, e, bracket)) {
-      this.keyValueLine(text, bracket[0], bracket[0], bracket[1], bracket[2], e);
+    if ((first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) && bracketed(u, b, e, spans)) {
+      this.keyValueLine(text, spans[0], spans[0], spans[1], spans[2], e);
       return;
     }
     // A cheap superset of the lines rewrite() may change; it decides exactly.
     const recordLike = (first === 82 || first === 114) && u[b + 6] === 32;
     const tabbed = this.tabBefore(start, e);
     // "Key<tab>value" (most lines with a tab) is read in place as rewrite() writes it.
-    if (tabbed && !recordLike && tabbedKey(u, b, e, bracket)) {
-      this.keyValueLine(text, start, b, bracket[1], bracket[2], e);
+    if (tabbed && !recordLike && tabbedKey(u, b, e, spans)) {
+      this.keyValueLine(text, start, b, spans[1], spans[2], e);
       return;
     }
     if (recordLike || tabbed) {
@@ -644,7 +647,7 @@ class Reader {
       this.records.push(rec);
       this.rec = emptyRecord();
     }
-    setField(this.rec, field, valueText(str, u, colon, v, e));
+    if (takesValue(this.rec, field)) setField(this.rec, field, valueText(str, u, colon, v, e));
   }
 
   /** A line without "key:" is a heading, a continuation, or a value inside the current section. */

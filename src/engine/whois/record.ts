@@ -66,6 +66,14 @@ function setOnce(rec: Rec, field: Field, value: string): void {
   if (rec.fields[field] === undefined) rec.fields[field] = value;
 }
 
+/**
+ * Whether a value for the field would be kept: a list (statuses, name servers) takes every
+ * value, any other field its first. The reader asks before it makes the value's string.
+ */
+export function takesValue(rec: Rec, field: Field): boolean {
+  return field === 'status' || field === 'ns' || rec.fields[field] === undefined;
+}
+
 export function setField(rec: Rec, field: Field, value: string): void {
   if (field === 'status') addStatus(rec, value);
   else if (field === 'ns') addNs(rec, value);

@@ -37,8 +37,8 @@ const PATTERNS: Pattern[] = [
 
 /**
  * The words of each pattern: its gate's (GATES), or the trigger words its source spells, each
- * where no longer one is spelled around it. "\\bnot available for" has "not availab", not "availab" too: a line saying
- * "may be available" holds no word of it.
+ * where no longer one is spelled around it. "\\bnot available for" has "not availab", not
+ * "availab" too: a line saying "may be available" holds no word of it.
  */
 const PATTERN_WORDS = PATTERNS.map(({ re }) => {
   const source = re.source;
@@ -404,8 +404,10 @@ function asciiCandidates(text: string, from: number, to: number): number {
       candidates[count++] = at + base;
     }
   }
-  const at = k << 1;
-  if (at === lastCode && codes[at] >= 128) return -1;
+  // The characters after the last whole pair: one, or both of the last pair when lastCode is
+  // odd (a line at the reply's end, without a newline, whose last two characters were not read
+  // and so not seen beyond ASCII: "Status: 保留").
+  for (let at = k << 1; at <= lastCode; at++) if (codes[at] >= 128) return -1;
   return count;
 }
 
@@ -608,11 +610,11 @@ function readReply(text: string, n: number, from = 0): Said {
  * "NOT FOUND", "Domain not found." (Verisign and most gTLD registries, CNNIC, SWITCH...). A
  * server that opens with that has answered, and the rest is its notice: the reply is not read
  * further. A first line behind a comment marker answers too when it stands alone, not opening a
- * block of comments with that marker, and is not a field (no colon) ("%% NOT FOUND" before ">>> WHOIS request date", MuseDoma;
- * ">>> Domain x is available for registration" before a blank line, Uniregistry): a banner of
- * comments may hold prose that reads like one ("Names that are not registered may be
- * available."), so a reply that opens with such a block, or with anything else, is read whole,
- * its data first (see parse.ts).
+ * block of comments with that marker, and is not a field (no colon): "%% NOT FOUND" before
+ * ">>> WHOIS request date" (MuseDoma), ">>> Domain x is available for registration" before a
+ * blank line (Uniregistry). A banner of comments may hold prose that reads like one ("Names
+ * that are not registered may be available."), so a reply that opens with such a block, or with
+ * anything else, is read whole, its data first (see parse.ts).
  */
 export function opensWithNotFound(text: string): boolean {
   let start = 0;
@@ -630,9 +632,10 @@ export function opensWithNotFound(text: string): boolean {
   return said.notFound !== undefined && said.refused === undefined;
 }
 
+/** Whether text[start, end) holds a colon (looked for in the line only: a reply may be 1 MB). */
 function hasColon(text: string, start: number, end: number): boolean {
-  const colon = text.indexOf(':', start);
-  return colon >= 0 && colon < end;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 58) return true;
+  return false;
 }
 
 /** Whether the line after text[end] (a newline, or the end) starts with `mark`, after spaces. */

@@ -137,6 +137,30 @@ describe('whois parser shortcuts', function () {
     assert.equal(normalizeDate('31-Jun-2023'), undefined);
   });
 
+  it('tries only the date readers a value can open like', function () {
+    // The digits a value opens with (none, one or two, four, eight or more) pick the regexes
+    // tried; each spelling below is one that only its own regex reads.
+    const cases: Array<[string, string | undefined]> = [
+      ['2003-11-07 12:00:00 CET', '2003-11-07T11:00:00Z'], // four digits, "-": ISO_LIKE
+      ['2003/11/07 12:00:00 (JST)', '2003-11-07T03:00:00Z'], // four digits, "/": YMD_DOTS
+      ['2001-Aug-23.', '2001-08-23T00:00:00Z'], // four digits, "-", a month: YMD_TEXT
+      ['2003 November 7', '2003-11-07T00:00:00Z'], // four digits, a space: YMD_TEXT
+      ['7.11.2003', '2003-11-07T00:00:00Z'], // one digit: DMY_NUM
+      ['07-Nov-2003 12:00:00 UTC', '2003-11-07T12:00:00Z'], // two digits, "-", a month: DMY_TEXT
+      ['7th November 2003', '2003-11-07T00:00:00Z'], // one digit, letters: DMY_TEXT
+      ['Friday, 7 Nov 2003', '2003-11-07T00:00:00Z'], // a weekday: DMY_TEXT
+      ['November 7, 2003', '2003-11-07T00:00:00Z'], // letters: MDY_TEXT
+      ['Thu Aug 05 2004', '2004-08-05T00:00:00Z'], // a weekday, a month: MDY_TEXT
+      ['Tue Mar 03 12:00:00 GMT 2020', '2020-03-03T12:00:00Z'], // letters, a time: CTIME
+      ['20031107T120000Z', '2003-11-07T12:00:00Z'], // eight digits: COMPACT
+      ['200311071', undefined], // nine digits and nothing else
+      ['123-11-2003', undefined], // three digits: no reader
+      ['20031-11-07', undefined], // five digits: no reader
+      ['-2003-11-07', undefined], // a sign: no reader
+    ];
+    for (const [raw, want] of cases) assert.equal(normalizeDate(raw), want, raw);
+  });
+
   it('reads name servers and statuses in place', function () {
     const got = parseOrThrow(
       [
