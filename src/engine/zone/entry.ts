@@ -8,7 +8,7 @@ import { readRdata, splitCharString, type RdataOctets } from '../dns/rdata/text'
 import { CLASSES, TYPES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
 import { generateLines } from './generate';
-import { NOT_PLAIN, readPlainRecord } from './plain-record';
+import { NOT_PLAIN, plainEntry, readPlainRecord } from './plain-record';
 import { rowInput, type RecordRows } from './rows';
 import {
   className,
@@ -394,15 +394,15 @@ export function parseText(
   let line = 0;
   let from = 0;
   for (;;) {
-    // A plain record is read in place (plain-record.ts); an entry that lexes cleanly is read
-    // straight from the text (scanEntry); the others, and the lines of an entry being
+    // A plain record is read in place (plain-record.ts); another entry that lexes cleanly is
+    // read straight from the text (scanEntry); the others, and the lines of an entry being
     // gathered, line by line.
     if (pendingCount === 0 && options.fullLexer !== true) {
       const next = readPlainRecord(text, from, line, out);
       if (next !== NOT_PLAIN) {
         if (next > text.length) break;
         from = next;
-        line++;
+        line += plainEntry.lines;
         continue;
       }
     }

@@ -1,24 +1,29 @@
-// The one-shot parser's first path: a record on one line in the shape most records of a zone
-// have (an owner or a blank, a TTL and the class IN in either order or not at all, the type A,
-// AAAA or NS and one datum, or TXT and its strings; maybe a comment), read in place from the
-// text by offsets and added as a row. The lexer and entry parser (lexer.ts scanEntry, entry.ts record) make a string and a
+// The one-shot parser's first path: a record in the shape most records of a zone have (an
+// owner or a blank, a TTL and the class IN in either order or not at all, the type A, AAAA or
+// NS and one datum, TXT and its strings, or a DNSSEC type and its fields; on one line, or over
+// several held by one pair of parentheses; comments anywhere), read in place from the text by
+// offsets and added as a row. The lexer and entry parser (lexer.ts scanEntry, entry.ts record) make a string and a
 // token per field, look the type and class up by string, and go through the general record
 // data reader; for these shapes none of that is needed, and in a cold process every step of
 // per-record code is paid many times over before V8 optimizes it.
 //
-// A line of any other shape answers NOT_PLAIN having changed nothing, and the general path
+// An entry of any other shape answers NOT_PLAIN having changed nothing, and the general path
 // reads it from the start: the same row, or the problem the general path reports. So this path
-// never reports a problem, and takes a line only when the general path would add the very row
-// it adds (plain-record.test.ts holds both to the same rows on generated zones).
+// never reports a problem, and takes an entry only when the general path would add the very row
+// it adds (plain-record.test.ts holds both to the same rows on generated zones). A zone whose
+// entries all take this path leaves the general lexer and parser cold: in a short process, code
+// V8 never has to optimize is time saved twice over.
 import { isAtOrBelow, isNameError, nameToWire, parseName } from '../dns/names';
 import { unescapeOctets } from '../dns/presentation';
 import type { NameError, ParsedName } from '../dns/names';
 import { readIPv4In, readPlainIPv6OctetsIn } from '../dns/rdata/addresses';
+import { DNSSEC_READERS } from '../dns/rdata/dnssec-read';
 import { ttlIn } from '../dns/rdata/ttl';
-import { TYPES } from '../dns/rdata/types';
+import { typeCode, typeName, TYPES } from '../dns/rdata/types';
 import { WireWriter } from '../dns/rdata/writer';
 import { MAX_LINE_CHARS, type Token } from './lexer';
 import { rowInput, type RecordRows } from './rows';
+import { nsec3OwnerFailure } from './rules';
 
 /** What the path reads into: the entry parser's builder (entry.ts) is one. */
 export interface PlainRecordSink {
@@ -38,8 +43,11 @@ export interface PlainRecordSink {
   keyOf(owner: string): string;
 }
 
-/** readPlainRecord's answer for a line it leaves to the general path. */
+/** readPlainRecord's answer for an entry it leaves to the general path. */
 export const NOT_PLAIN = -1;
+
+/** The lines of the entry readPlainRecord read last (it answers where the next one starts). */
+export const plainEntry = { lines: 1 };
 
 // Constants of this module, not imports: read in the loop over every character of a line.
 const SPACE = 0x20;
@@ -57,15 +65,27 @@ const AAAA = TYPES.AAAA.code;
 const NS = TYPES.NS.code;
 const TXT = TYPES.TXT.code;
 
-/** The most tokens a plain record has: owner, TTL, class, type, and a TXT's strings. */
-const MOST_TOKENS = 16;
 /**
- * per token of the line being read: its start and end column (2k, 2k + 1), as the lexer
- * places it (a quoted string with its quotes)
+ * The most tokens and lines a plain record has: owner, TTL, class, type, and its data (the
+ * fields and base64 pieces of a signature or key of 4,096 bits, a bit map's types).
  */
-const bounds = new Int32Array(2 * MOST_TOKENS);
+const MOST_TOKENS = 64;
+const MOST_LINES = 32;
+/** per token of the entry being read: where it starts and ends in the text (quotes included) */
+const starts = new Int32Array(MOST_TOKENS);
+const ends = new Int32Array(MOST_TOKENS);
+/** per token: its line, counted from the entry's first */
+const tokenLines = new Int32Array(MOST_TOKENS);
 /** per token: 1 when it is a quoted string */
 const quotedTokens = new Uint8Array(MOST_TOKENS);
+/** per line of the entry: where it starts in the text */
+const lineStarts = new Int32Array(MOST_LINES);
+/**
+ * The data tokens of a DNSSEC record, made for its reader (dnssec-read.ts takes the lexer's
+ * tokens): objects pooled, one list per length, as scanEntry keeps them.
+ */
+const dataPool: Token[] = [placed()];
+const dataLists: Token[][] = [];
 
 /** Record data is read one record at a time: an address's octets, or a name's wire form. */
 const wire = new WireWriter(256);
@@ -81,17 +101,19 @@ function placed(): Token {
   return { kind: 'word', text: '', start: 0, end: 0, line: 0 };
 }
 
+/** Token `token` of the entry that starts on line `line`, placed as the lexer places it. */
 function place(to: Token, line: number, token: number): Token {
-  to.line = line;
-  to.start = bounds[2 * token];
-  to.end = bounds[2 * token + 1];
+  const start = lineStarts[tokenLines[token]];
+  to.line = line + tokenLines[token];
+  to.start = starts[token] - start;
+  to.end = ends[token] - start;
   return to;
 }
 
 /**
- * Reads the line that starts at `from` (line `line`) when it is a plain record, or blank, or a
- * comment; answers where the next line starts (past text.length when this line ends the text),
- * or NOT_PLAIN having changed nothing.
+ * Reads the entry that starts at `from` (line `line`) when it is a plain record, or blank, or
+ * a comment; answers where the entry after it starts (past text.length when it ends the text;
+ * its lines in plainEntry), or NOT_PLAIN having changed nothing.
  */
 export function readPlainRecord(
   text: string,
@@ -99,43 +121,74 @@ export function readPlainRecord(
   line: number,
   out: PlainRecordSink,
 ): number {
-  const feed = text.indexOf('\n', from);
-  const end = feed === -1 ? text.length : feed;
-  if (end - from > MAX_LINE_CHARS) return NOT_PLAIN;
-  const next = feed === -1 ? text.length + 1 : feed + 1;
-  // The tokens, as the lexer cuts them (a CR is a blank, as it is to the lexer): words, and
-  // quoted strings for TXT; a parenthesis, an escape outside quotes, a string not closed on
-  // the line or a quote that ends a word is the general path's.
+  // The tokens, as scanEntry cuts them (a CR is a blank, as it is to the lexer): words, quoted
+  // strings, one pair of parentheses across lines. An escape outside quotes, a string not
+  // closed on its line, a quote right after a word, parentheses nested or never closed are the
+  // general path's.
   let count = 0;
-  let i = from;
-  while (i < end) {
-    const c = text.charCodeAt(i);
-    if (c === SPACE || c === TAB || c === CR) {
-      i++;
-      continue;
-    }
-    if (c === SEMI) break;
-    if (count === MOST_TOKENS) return NOT_PLAIN;
-    const start = i;
-    if (c === QUOTE) {
-      for (i++; i < end && text.charCodeAt(i) !== QUOTE; i++) {
-        if (text.charCodeAt(i) === BACKSLASH) i++;
+  let depth = 0;
+  let lines = 0;
+  let at = from;
+  // where the entry ends: its last token or closing parenthesis (line from the first, column)
+  let lastLine = 0;
+  let lastColumn = 0;
+  let next: number;
+  for (;;) {
+    const feed = text.indexOf('\n', at);
+    const end = feed === -1 ? text.length : feed;
+    if (end - at > MAX_LINE_CHARS || lines === MOST_LINES) return NOT_PLAIN;
+    lineStarts[lines] = at;
+    let i = at;
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === SPACE || c === TAB || c === CR) {
+        i++;
+        continue;
       }
-      if (i >= end) return NOT_PLAIN;
-      i++;
-      quotedTokens[count] = 1;
-    } else {
-      for (; i < end; i++) {
-        const d = text.charCodeAt(i);
-        if (d === SPACE || d === TAB || d === CR || d === SEMI) break;
-        if (d === QUOTE || d === OPEN || d === CLOSE || d === BACKSLASH) return NOT_PLAIN;
+      if (c === SEMI) break;
+      if (c === OPEN || c === CLOSE) {
+        depth += c === OPEN ? 1 : -1;
+        if (depth > 1 || depth < 0) return NOT_PLAIN;
+        i++;
+        lastLine = lines;
+        lastColumn = i - at;
+        continue;
       }
-      quotedTokens[count] = 0;
+      if (count === MOST_TOKENS) return NOT_PLAIN;
+      const start = i;
+      if (c === QUOTE) {
+        for (i++; i < end && text.charCodeAt(i) !== QUOTE; i++) {
+          if (text.charCodeAt(i) === BACKSLASH) i++;
+        }
+        if (i >= end) return NOT_PLAIN;
+        i++;
+        quotedTokens[count] = 1;
+      } else {
+        for (; i < end; i++) {
+          const d = text.charCodeAt(i);
+          if (d === SPACE || d === TAB || d === CR || d === SEMI || d === OPEN || d === CLOSE) {
+            break;
+          }
+          if (d === QUOTE || d === BACKSLASH) return NOT_PLAIN;
+        }
+        quotedTokens[count] = 0;
+      }
+      starts[count] = start;
+      ends[count] = i;
+      tokenLines[count] = lines;
+      count++;
+      lastLine = lines;
+      lastColumn = i - at;
     }
-    bounds[2 * count] = start - from;
-    bounds[2 * count + 1] = i - from;
-    count++;
+    lines++;
+    if (depth === 0) {
+      next = feed === -1 ? text.length + 1 : feed + 1;
+      break;
+    }
+    if (feed === -1) return NOT_PLAIN;
+    at = feed + 1;
   }
+  plainEntry.lines = lines;
   if (count === 0) return next;
   const leadingBlank = isBlank(text.charCodeAt(from));
   const { ctx } = out;
@@ -146,8 +199,8 @@ export function readPlainRecord(
   let key: string;
   if (!leadingBlank) {
     // a directive
-    if (text.charCodeAt(from + bounds[0]) === DOLLAR) return NOT_PLAIN;
-    const parsed = out.ownerName(text.slice(from + bounds[0], from + bounds[1]), ctx.origin);
+    if (text.charCodeAt(starts[0]) === DOLLAR) return NOT_PLAIN;
+    const parsed = out.ownerName(text.slice(starts[0], ends[0]), ctx.origin);
     if (isNameError(parsed)) return NOT_PLAIN;
     owner = parsed.text;
     key = parsed.key;
@@ -164,13 +217,13 @@ export function readPlainRecord(
   let ttlToken = -1;
   let hasClass = false;
   for (let k = 0; k < 2 && token < count; k++) {
-    const start = from + bounds[2 * token];
+    const start = starts[token];
     const c = text.charCodeAt(start);
     if (ttlToken === -1 && c >= 0x30 && c <= 0x39) {
-      ttl = ttlIn(text, start, from + bounds[2 * token + 1]);
+      ttl = ttlIn(text, start, ends[token]);
       if (ttl === -1) return NOT_PLAIN;
       ttlToken = token++;
-    } else if (!hasClass && isIN(text, start, from + bounds[2 * token + 1])) {
+    } else if (!hasClass && isIN(text, start, ends[token])) {
       hasClass = true;
       token++;
     } else break;
@@ -181,17 +234,26 @@ export function readPlainRecord(
   if (count < typeToken + 2) return NOT_PLAIN;
   // a quoted string before the data (record() reads its text as a word's) is left to it
   for (let k = 0; k <= typeToken; k++) if (quotedTokens[k] === 1) return NOT_PLAIN;
-  const code = plainType(text, from + bounds[2 * typeToken], from + bounds[2 * typeToken + 1]);
-  if (code !== TXT && (count !== typeToken + 2 || quotedTokens[typeToken + 1] === 1)) {
+  const code = typeOf(text, starts[typeToken], ends[typeToken]);
+  const reader = DNSSEC_READERS.get(code);
+  if (code === A || code === AAAA || code === NS) {
+    if (count !== typeToken + 2 || quotedTokens[typeToken + 1] === 1) return NOT_PLAIN;
+  } else if (code !== TXT && reader === undefined) {
     return NOT_PLAIN;
   }
-  const dataStart = from + bounds[2 * typeToken + 2];
-  const dataEnd = from + bounds[2 * typeToken + 3];
+  const dataStart = starts[typeToken + 1];
+  const dataEnd = ends[typeToken + 1];
   let data: string | undefined;
   let target: string | undefined;
   wire.reset();
   if (code === TXT) {
-    if (!writeStrings(text, from, typeToken + 1, count)) return NOT_PLAIN;
+    if (!writeStrings(text, typeToken + 1, count)) return NOT_PLAIN;
+  } else if (reader !== undefined) {
+    // its fields by the lean reader the general path runs (readRdata with textFromWire), on
+    // the same tokens; an NSEC3 owner that is no hash is record()'s to refuse
+    const tokens = dataTokens(text, typeToken + 1, count);
+    if (tokens === undefined || !reader(tokens, ctx.origin, wire)) return NOT_PLAIN;
+    if (nsec3OwnerFailure(key, typeName(code)) !== undefined) return NOT_PLAIN;
   } else if (code === A) {
     if (!readIPv4In(text, dataStart, dataEnd, wire.buffer, wire.reserve(4))) return NOT_PLAIN;
   } else if (code === AAAA) {
@@ -230,10 +292,10 @@ export function readPlainRecord(
   input.wireLength = wire.length;
   input.target = target;
   input.file = out.env.fileLabel;
-  input.line = line;
-  input.start = bounds[0];
-  input.endLine = line;
-  input.end = bounds[2 * count - 1];
+  input.line = line + tokenLines[0];
+  input.start = starts[0] - lineStarts[tokenLines[0]];
+  input.endLine = line + lastLine;
+  input.end = lastColumn;
   input.ownerToken = leadingBlank ? undefined : place(ownerPlace, line, 0);
   input.ttlToken = ttlToken === -1 ? undefined : place(ttlPlace, line, ttlToken);
   input.typeToken = place(typePlace, line, typeToken);
@@ -245,16 +307,16 @@ export function readPlainRecord(
 }
 
 /**
- * The character-strings of tokens [first, count) of the line at `from` into `wire`, as the
+ * The character-strings of tokens [first, count) of the entry into `wire`, as the
  * TXT reader of the general path writes them (codecs.ts writeCharStrings): a string of plain
  * printable ASCII as it is, any other through unescapeOctets. False for what that reader
  * refuses (a string past 255 octets, an escape past 255) and for RFC 3597's `\#` first, which
  * is not read as strings: the general path's to read or report.
  */
-function writeStrings(text: string, from: number, first: number, count: number): boolean {
+function writeStrings(text: string, first: number, count: number): boolean {
   for (let k = first; k < count; k++) {
-    let start = from + bounds[2 * k];
-    let end = from + bounds[2 * k + 1];
+    let start = starts[k];
+    let end = ends[k];
     if (quotedTokens[k] === 1) {
       start++;
       end--;
@@ -282,6 +344,21 @@ function writeStrings(text: string, from: number, first: number, count: number):
   return true;
 }
 
+/**
+ * Tokens [first, count) of the entry as the lexer's tokens, for a DNSSEC reader: valid until
+ * the next call. Undefined when one is a quoted string (the readers take words only).
+ */
+function dataTokens(text: string, first: number, count: number): Token[] | undefined {
+  const length = count - first;
+  for (let k = 0; k < length; k++) {
+    if (quotedTokens[first + k] === 1) return undefined;
+    let token = dataPool[k];
+    if (token === undefined) dataPool.push((token = placed()));
+    token.text = text.slice(starts[first + k], ends[first + k]);
+  }
+  return (dataLists[length] ??= dataPool.slice(0, length));
+}
+
 /** Whether text[start, end) is space to "~" without `"` and `\` (its octets are itself). */
 function isPlainPrintable(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
@@ -302,6 +379,11 @@ function isIN(text: string, start: number, end: number): boolean {
     (text.charCodeAt(start) | 0x20) === 0x69 &&
     (text.charCodeAt(start + 1) | 0x20) === 0x6e
   );
+}
+
+/** The code of the type text[start, end) names, as record() reads it; 0 for none. */
+function typeOf(text: string, start: number, end: number): number {
+  return plainType(text, start, end) || (typeCode(text.slice(start, end)) ?? 0);
 }
 
 /**

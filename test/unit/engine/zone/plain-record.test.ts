@@ -1,5 +1,6 @@
 // The one-shot parser reads records of the plain shapes (owner, TTL, class IN, A, AAAA or NS
-// and one datum, or TXT and its strings) in place (plain-record.ts) and leaves every other line to the general path. Both
+// and one datum, TXT and its strings, a DNSSEC type and its fields; on one line or held
+// together by parentheses) in place (plain-record.ts) and leaves every other line to the general path. Both
 // must give the same rows, problems and context: checked here against the full lexer (which
 // takes neither shortcut) on lines made of fragments on both sides of every condition of the
 // plain path, and on the bench's zones.
@@ -32,6 +33,7 @@ function assertSame(text: string, origin: string): void {
 }
 
 const OWNERS = [
+  '0K7NIEEQ4U1TNL0H1F5LE6JUBJ1F0J6E',
   'www',
   'WWW.Sub',
   '@',
@@ -49,7 +51,30 @@ const OWNERS = [
 ];
 const TTLS = ['3600', '1h30m', '1W', '0', '4294967295', '4294967296', '1x', '07'];
 const CLASSES = ['IN', 'in', 'In', 'CH', 'CLASS1', 'ın'];
-const TYPES = ['A', 'a', 'AAAA', 'aAaA', 'AAA', 'NS', 'ns', 'Nſ', 'MX', 'TXT', 'txt', 'TxT', '"A"'];
+const TYPES = [
+  'A',
+  'a',
+  'AAAA',
+  'aAaA',
+  'AAA',
+  'NS',
+  'ns',
+  'Nſ',
+  'MX',
+  'TXT',
+  'txt',
+  'TxT',
+  '"A"',
+  'TYPE1',
+  'RRSIG',
+  'NSEC',
+  'nsec3',
+  'DS',
+  'DNSKEY',
+  'CDS',
+  'TYPE46',
+  'SOA',
+];
 const DATA = [
   '192.0.2.1',
   '192.0.2.01',
@@ -84,6 +109,23 @@ const DATA = [
   'word',
   'wörd',
   '"tab\there"',
+  'A 8 2 3600 20261227053204 20261127053204 3606 example.com. AwEAAcw5QLr0',
+  'NS 13 1 86400 ( 20261227053204 20261127053204 3606 .\n AwEAAcw5QLr0 ; c\n AwEA )',
+  'A 8 9 3600 20261227053204 20261127053204 3606 sub.x. AwEAAcw5QLr0',
+  'x.example.com. A NS RRSIG',
+  'Next. A',
+  '1 0 0 - 0K7NIEEQ4U1TNL0H1F5LE6JUBJ1F0J6E NS',
+  '1 0 0 - 0K7NIEEQ4U1TNL0H1F5LE6JUBJ1F0J6 NS',
+  '12345 8 2 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+  '12345 8 2 0123456789ABCDEF',
+  '257 3 13 AwEA AcPk',
+  '257 3 13 ( AwEA\n\tAcPk )',
+  '( 192.0.2.1 )',
+  '(\n 192.0.2.1 )',
+  '( ; c\n "a" )\t; d',
+  '( "a"\n',
+  '( ( "a" ) )',
+  '(',
 ];
 
 /** A line of fragments in the order of a record, some left out, some doubled. */
@@ -156,10 +198,10 @@ describe('engine/zone plain records (plain-record.ts) against the full lexer', (
     for (const other of [
       'www MX 10 mail\n',
       'www A 192.0.2.1 192.0.2.2\n',
-      'www TXT "x" ( "y" )\n',
+      'www TXT "x" ( ( "y" ) )\n',
+      'www SOA ns1 hm 1 2 3 4 5\n',
       'www TXT "\\#"\n',
       '$TTL 60\n',
-      'www A ( 192.0.2.1 )\n',
       'w\\065 A 192.0.2.1\n',
       '*.x NS ns1\n',
       'out.test. A 192.0.2.1\n',
