@@ -2,10 +2,10 @@
 // owner or a blank, a TTL and the class IN in either order or not at all, the type A, AAAA or
 // NS and one datum, TXT and its strings, or a DNSSEC type and its fields; on one line, or over
 // several held by one pair of parentheses; comments anywhere), read in place from the text by
-// offsets and added as a row. The lexer and entry parser (lexer.ts scanEntry, entry.ts record) make a string and a
-// token per field, look the type and class up by string, and go through the general record
-// data reader; for these shapes none of that is needed, and in a cold process every step of
-// per-record code is paid many times over before V8 optimizes it.
+// offsets and added as a row. The lexer and entry parser (lexer.ts scanEntry, entry.ts record)
+// make a string and a token per field, look the type and class up by string, and go through
+// the general record data reader; for these shapes most of that is not needed, and in a cold
+// process every step of per-record code is paid many times over before V8 optimizes it.
 //
 // An entry of any other shape answers NOT_PLAIN having changed nothing, and the general path
 // reads it from the start: the same row, or the problem the general path reports. So this path
@@ -93,7 +93,7 @@ const LAST_COLUMN = 3;
 const dataPool: Token[] = [placed()];
 const dataLists: Token[][] = [];
 
-/** Record data is read one record at a time: an address's octets, or a name's wire form. */
+/** Record data is read one record at a time, into this buffer, which the rows copy from. */
 const wire = new WireWriter(256);
 
 // Where the row's tokens are, handed to the rows (which copy them) in objects shaped as the
