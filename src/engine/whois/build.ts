@@ -2,10 +2,14 @@
 // with the dates read in the reply's own order and the name in its A-label and display forms.
 import { domainToASCII } from 'node:url';
 import type { WhoisDomain, WhoisRegistrar } from '../../contract/shapes';
-import { isSpace } from './chars';
+import { isSpace as spaceChar } from './chars';
 import { normalizeDate, type SlashOrder } from './dates';
 import { FIELDS, type Field } from './keys';
 import { emptyRecord, type Rec } from './record';
+
+// Bound once: an imported name is read through an export getter at every use (see reader.ts),
+// and firstWord tests every character of the name.
+const isSpace = spaceChar;
 
 export interface ParseOptions {
   /** the name that was asked for (A-label); used when the reply does not echo it */

@@ -31,3 +31,14 @@ export function writeCodeUnits(buffer: Buffer, text: string, count: number): voi
   buffer.write(text, 0, 2 * count, 'utf16le');
   if (!LITTLE_ENDIAN) buffer.subarray(0, 2 * count).swap16();
 }
+
+/**
+ * text's UTF-16 code units in a new array (platform byte order), followed by `past` zeros: a
+ * read a few units past the end sees 0, which, as charCodeAt's NaN there, is no character the
+ * readers test for.
+ */
+export function codeUnits(text: string, past = 0): Uint16Array {
+  const units = new Uint16Array(text.length + past);
+  writeCodeUnits(Buffer.from(units.buffer), text, text.length);
+  return units;
+}

@@ -105,33 +105,64 @@ function readDate(s: string, order: SlashOrder): string | undefined {
   // The common spellings are read in place; the regexes below decide everything else.
   const fast = readIso(s) ?? readDayMonthYear(s);
   if (fast !== null) return fast;
-  let m = ISO_LIKE.exec(s);
-  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
-  m = YMD_DOTS.exec(s);
-  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
-  m = DMY_NUM.exec(s);
-  if (m) {
-    let day = +m[1];
-    let month = +m[3];
-    // Slashes are the one ambiguous spelling: read as the reply shows it, or as the only
-    // reading that is a date; when both are and the reply does not say, not at all.
-    if (m[2] === '/' && day !== month && day <= 12 && month <= 12) {
-      if (order === 'unknown') return undefined;
-      if (order === 'mdy') [day, month] = [month, day];
-    } else if (m[2] === '/' && month > 12 && day <= 12) [day, month] = [month, day];
-    return build(+m[4], month, day, m[5], m[6], m[7], m[8] ?? m[9]);
+  // Each regex below is anchored and opens with a fixed number of digits or with a letter: the
+  // digits the value opens with (and the character after them) rule most of them out, and a
+  // regex that cannot match is not run. Where several may, they are tried in the same order.
+  let lead = 0;
+  while (lead < s.length && isDigit(s.charCodeAt(lead))) lead++;
+  const after = s.charCodeAt(lead);
+  let m: RegExpExecArray | null;
+  if (lead === 4) {
+    // 2003-11-07 (a spelling readIso left), 2003/11/07, 2003.11.07, 2001-Aug-23, 2003 November 7
+    if (after === 45) {
+      m = ISO_LIKE.exec(s);
+      if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
+    } else if (after === 46 || after === 47) {
+      m = YMD_DOTS.exec(s);
+      if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
+    }
+    m = YMD_TEXT.exec(s);
+    if (m) return build(+m[1], monthNumber(m[2]), +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
+    return undefined;
   }
-  m = COMPACT.exec(s);
-  if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
+  if (lead === 1 || lead === 2) {
+    // 07/11/2003, 7.11.2003, 07-11-2003; 7 November 2003, 07-Nov-2003 12:00:00 UTC
+    if (after === 45 || after === 46 || after === 47) {
+      m = DMY_NUM.exec(s);
+      if (m) return readDayMonthYearNumbers(m, order);
+    }
+    m = DMY_TEXT.exec(s);
+    if (m) return build(+m[3], monthNumber(m[2]), +m[1], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
+    return undefined;
+  }
+  if (lead >= 8) {
+    // 20031107, 20031107120000
+    m = COMPACT.exec(s);
+    if (m) return build(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
+    return undefined;
+  }
+  if (lead !== 0) return undefined;
+  // Friday, 7 Nov 2003; November 7, 2003; Tue Mar 03 12:00:00 GMT 2020
   m = DMY_TEXT.exec(s);
   if (m) return build(+m[3], monthNumber(m[2]), +m[1], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = MDY_TEXT.exec(s);
   if (m) return build(+m[3], monthNumber(m[1]), +m[2], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
-  m = YMD_TEXT.exec(s);
-  if (m) return build(+m[1], monthNumber(m[2]), +m[3], m[4], m[5], m[6], m[7], m[8] ?? m[9]);
   m = CTIME.exec(s);
   if (m) return build(+m[7], monthNumber(m[1]), +m[2], m[3], m[4], m[5], m[6]);
   return undefined;
+}
+
+/** A DMY_NUM match as a date, its day and month in the order the reply writes slashed dates. */
+function readDayMonthYearNumbers(m: RegExpExecArray, order: SlashOrder): string | undefined {
+  let day = +m[1];
+  let month = +m[3];
+  // Slashes are the one ambiguous spelling: read as the reply shows it, or as the only
+  // reading that is a date; when both are and the reply does not say, not at all.
+  if (m[2] === '/' && day !== month && day <= 12 && month <= 12) {
+    if (order === 'unknown') return undefined;
+    if (order === 'mdy') [day, month] = [month, day];
+  } else if (m[2] === '/' && month > 12 && day <= 12) [day, month] = [month, day];
+  return build(+m[4], month, day, m[5], m[6], m[7], m[8] ?? m[9]);
 }
 
 function build(
@@ -345,8 +376,11 @@ function daysInMonth(year: number, month: number): number {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
 
+/** "00" to "99", made once: each date writes five of them. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : String(n)));
+
 function two(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
+  return n < 100 ? TWO_DIGITS[n] : String(n);
 }
 
 /** True when whitespace other than single spaces between words is left (tabs, doubled spaces). */

@@ -107,21 +107,21 @@ for (const key of TOP_KEYS.keys()) {
 }
 
 /**
- * False when the raw key str[from, to), read as a whole, cannot normalise to a field key (its
+ * False when the raw key u[from, to) (code units), read as a whole, cannot normalise to a field key (its
  * other readings are hasReadings' question). Only ASCII letters,
  * digits, spaces and the separators normalizeKey turns into a space are judged; anything else
  * (and a key starting with a separator, which normalising shifts) may be a field key.
  */
-export function mayBeField(str: string, from: number, to: number): boolean {
+export function mayBeField(u: Uint16Array, from: number, to: number): boolean {
   if (to - from < 2) return false;
-  let c0 = str.charCodeAt(from);
+  let c0 = u[from];
   if (c0 >= 65 && c0 <= 90) c0 += 32;
   else if (!(c0 >= 97 && c0 <= 122)) return true;
-  let c1 = str.charCodeAt(from + 1);
+  let c1 = u[from + 1];
   if (c1 >= 65 && c1 <= 90) c1 += 32;
   else if (isSeparator(c1)) c1 = 32;
   else if (!(c1 >= 97 && c1 <= 122)) return true;
-  let c2 = to - from > 2 ? str.charCodeAt(from + 2) : 32;
+  let c2 = to - from > 2 ? u[from + 2] : 32;
   if (c2 >= 65 && c2 <= 90) c2 += 32;
   else if (isSeparator(c2)) c2 = 32;
   // a numbered key ("ns1", "nameserver2") is read unnumbered too
@@ -130,15 +130,15 @@ export function mayBeField(str: string, from: number, to: number): boolean {
   const s2 = c2 === 32 ? 26 : c2 - 97;
   if ((FIELD_STARTS[(c0 - 97) * 27 + s1] & (1 << s2)) === 0) {
     // An enumerated key ("a. Domain Name") is looked up.
-    return c1 === 32 && str.charCodeAt(from + 1) === 46;
+    return c1 === 32 && u[from + 1] === 46;
   }
   // "Registrant Name", "Registrant Street", ...: a dozen contact lines in every gTLD reply start
   // like "Registrar" and "Registration date"; no field key starts with "registrant".
-  return !(c0 === 114 && to - from > 10 && startsRegistrant(str, from));
+  return !(c0 === 114 && to - from > 10 && startsRegistrant(u, from));
 }
 
-function startsRegistrant(str: string, from: number): boolean {
-  for (let i = 0; i < 10; i++) if ((str.charCodeAt(from + i) | 32) !== REGISTRANT[i]) return false;
+function startsRegistrant(u: Uint16Array, from: number): boolean {
+  for (let i = 0; i < 10; i++) if ((u[from + i] | 32) !== REGISTRANT[i]) return false;
   return true;
 }
 
@@ -310,16 +310,19 @@ export function keyInfo(raw: string): KeyInfo {
   return info;
 }
 
-// A direct-mapped table in front of the cache, looked up by the key's place in the reply: no
-// substring is made and no string hash computed for a key met before (Map.get on a fresh slice
-// hashes it first, and that was a tenth of the parse). A slot is picked from the key's length
-// and a few of its characters, and a hit is confirmed character by character against the key's
-// UTF-16 code units (kept in a typed array: a slice of the reply would be read through its
-// parent string), so it answers exactly what keyInfo answers for the same text.
-// 4096 slots hold the keys and short heading-like lines of the registries a process meets
-// without evicting each other (1024 missed often enough to cost a tenth of the parse); the
-// table is 400 KB, allocated once.
-const FRONT_SLOTS = 4096;
+// A table in front of the cache, looked up by the key's place in the reply: no substring is
+// made and no string hash computed for a key met before (Map.get on a fresh slice hashes it
+// first, and that was a tenth of the parse). The slot is picked by a hash of the key's code
+// units, and a hit is confirmed character by character against them (kept in a typed array: a
+// slice of the reply would be read through its parent string), so it answers exactly what
+// keyInfo answers for the same text.
+// Every unit counts in the hash: a hash of a few sampled characters put the spellings of one
+// key ("Domain Status", "Domain status") in one slot, where they evicted each other at every
+// reply. Each hash picks a pair of slots, the key met last in the first: two keys that share
+// the pair both stay. 4096 slots hold the keys and short heading-like lines of the registries a
+// process meets; the table is 400 KB, allocated once.
+const FRONT_BITS = 12;
+const FRONT_SLOTS = 1 << FRONT_BITS;
 /** Longer keys are rare and rarely repeat: they go straight to keyInfo. */
 const FRONT_MAX = 48;
 const frontUnits = new Uint16Array(FRONT_SLOTS * FRONT_MAX);
@@ -327,49 +330,50 @@ const frontUnits = new Uint16Array(FRONT_SLOTS * FRONT_MAX);
 const frontLength = new Uint8Array(FRONT_SLOTS);
 const frontInfo: KeyInfo[] = new Array<KeyInfo>(FRONT_SLOTS);
 
-/** A key's slot: from its length and four of its characters. */
-function frontSlot(
-  n: number,
-  first: number,
-  middle: number,
-  last: number,
-  quarter: number,
-): number {
-  return (n * 97 + first * 31 + middle * 7 + last * 3 + quarter) & (FRONT_SLOTS - 1);
+/**
+ * The first slot of the key units[from, to)'s pair: a multiplicative hash taking two code units
+ * a step (the multiplications depend on each other: half as many as one unit a step), its top
+ * bits (the best mixed) the slot.
+ */
+function frontPair(units: Uint16Array, from: number, to: number): number {
+  let h = to - from;
+  let i = from;
+  for (; i + 1 < to; i += 2) h = Math.imul(h ^ (units[i] | (units[i + 1] << 16)), 0x9e3779b1);
+  if (i < to) h = Math.imul(h ^ units[i], 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  return (h >>> (32 - FRONT_BITS)) & (FRONT_SLOTS - 2);
+}
+
+/** Whether the slot holds the key units[from, from + n). */
+function frontHolds(slot: number, units: Uint16Array, from: number, n: number): boolean {
+  if (frontLength[slot] !== n) return false;
+  const base = slot * FRONT_MAX;
+  let i = 0;
+  while (i < n && frontUnits[base + i] === units[from + i]) i++;
+  return i === n;
 }
 
 /**
- * keyInfo(str.slice(from, to)), without the slice when that key was asked for lately. `units`,
- * when given, are str's UTF-16 code units (units[i] is str.charCodeAt(i)): the key is then read
- * from them, as charCodeAt dispatches on the string's representation at every character, and
- * confirming keys that way was a tenth of reading a long reply.
+ * keyInfo(str.slice(from, to)), without the slice when that key was asked for lately. `units`
+ * are str's UTF-16 code units (units[i] is str.charCodeAt(i)): the key is read from them, as
+ * charCodeAt dispatches on the string's representation at every character, and confirming keys
+ * that way was a tenth of reading a long reply.
  */
-export function keyInfoAt(str: string, from: number, to: number, units?: Uint16Array): KeyInfo {
+export function keyInfoAt(str: string, from: number, to: number, units: Uint16Array): KeyInfo {
   const n = to - from;
   if (n <= 0 || n > FRONT_MAX) return keyInfo(str.slice(from, to));
-  const slot =
-    units === undefined
-      ? frontSlot(
-          n,
-          str.charCodeAt(from),
-          str.charCodeAt(from + (n >> 1)),
-          str.charCodeAt(to - 1),
-          str.charCodeAt(from + (n >> 2)),
-        )
-      : frontSlot(n, units[from], units[from + (n >> 1)], units[to - 1], units[from + (n >> 2)]);
-  const base = slot * FRONT_MAX;
-  if (frontLength[slot] === n) {
-    let i = 0;
-    if (units === undefined) {
-      while (i < n && frontUnits[base + i] === str.charCodeAt(from + i)) i++;
-    } else {
-      while (i < n && frontUnits[base + i] === units[from + i]) i++;
-    }
-    if (i === n) return frontInfo[slot];
-  }
+  const first = frontPair(units, from, to);
+  if (frontHolds(first, units, from, n)) return frontInfo[first];
+  const second = first + 1;
+  if (frontHolds(second, units, from, n)) return frontInfo[second];
   const info = keyInfo(str.slice(from, to));
-  for (let i = 0; i < n; i++) frontUnits[base + i] = str.charCodeAt(from + i);
-  frontLength[slot] = n;
-  frontInfo[slot] = info;
+  // The first slot's key moves to the second; the key just met takes the first.
+  frontUnits.copyWithin(second * FRONT_MAX, first * FRONT_MAX, first * FRONT_MAX + FRONT_MAX);
+  frontLength[second] = frontLength[first];
+  frontInfo[second] = frontInfo[first];
+  const base = first * FRONT_MAX;
+  for (let i = 0; i < n; i++) frontUnits[base + i] = units[from + i];
+  frontLength[first] = n;
+  frontInfo[first] = info;
   return info;
 }

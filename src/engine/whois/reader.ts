@@ -4,8 +4,10 @@
 //
 // Speed: the walk reads the reply in place, one pass, by offsets. A line becomes a string only
 // when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
-// value the record keeps); comments, rulers and the values of keys nobody reads never do.
-import { isSpace as spaceChar, writeCodeUnits } from './chars';
+// value the record keeps); comments, rulers and the values of keys nobody reads never do. The
+// walk reads characters from a copy of the reply's UTF-16 code units, not with charCodeAt (see
+// unitsOf); a rewritten line gets a copy of its own.
+import { codeUnits as codeUnitsOf, isSpace as spaceChar, writeCodeUnits } from './chars';
 import {
   hasReadings,
   keyInfo,
@@ -22,6 +24,7 @@ import {
   HOSTISH as HOST_NAME,
   registrarLine as registrarLineOf,
   setField as setFieldOf,
+  takesValue as takesValueOf,
   type Rec,
 } from './record';
 
@@ -33,25 +36,75 @@ const lookUpKeyAt = keyInfoAt;
 const mayBeFieldKey = mayBeField;
 /** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
 const isSpace = spaceChar;
+const codeUnits = codeUnitsOf;
 const addNs = addNsTo;
 const bareLine = bareLineOf;
 const registrarLine = registrarLineOf;
 const setField = setFieldOf;
+const takesValue = takesValueOf;
 const HOSTISH = HOST_NAME;
 
 /**
- * The reply's UTF-16 code units, for the per-line reads (trimming, the key look-ups, a columns
- * line's gap): copied once per reply up to
- * UNIT_LIMIT characters (a longer reply is read through charCodeAt). Reading is synchronous, so
- * one buffer serves every Reader.
+ * The reply's UTF-16 code units, for every character the walk reads: copied once per reply
+ * (natively, a block copy). charCodeAt dispatches on the string's representation at each call,
+ * and the walk meets several (the reply one-byte or two-byte, rewritten lines); a typed array
+ * is read directly. Reading is synchronous, so one buffer serves every reply up to UNIT_LIMIT
+ * characters; a longer one gets its own copy.
  */
 const UNIT_LIMIT = 64 * 1024;
-const unitsBuffer = Buffer.allocUnsafeSlow(2 * UNIT_LIMIT);
-const textUnits = new Uint16Array(unitsBuffer.buffer, unitsBuffer.byteOffset, UNIT_LIMIT);
+/**
+ * Zeros after the copy: the walk peeks a few characters past a line's end (up to six), which
+ * at the reply's end charCodeAt would answer NaN; 0 fails the same tests.
+ */
+const PAST_END = 8;
+const unitsBuffer = Buffer.allocUnsafeSlow(2 * (UNIT_LIMIT + PAST_END));
+const textUnits = new Uint16Array(
+  unitsBuffer.buffer,
+  unitsBuffer.byteOffset,
+  UNIT_LIMIT + PAST_END,
+);
 
-function unitsOf(text: string): Uint16Array | undefined {
-  if (text.length > UNIT_LIMIT) return undefined;
+/**
+ * A rewritten line's code units (one line at a time; in one buffer up to LINE_LIMIT), copied
+ * character by character: a Buffer.write costs more than that on a line of a few dozen.
+ */
+const LINE_LIMIT = 1024;
+const lineUnitsBuffer = new Uint16Array(LINE_LIMIT + PAST_END);
+
+function lineUnitsOf(line: string): Uint16Array {
+  const n = line.length;
+  if (n > LINE_LIMIT) return codeUnits(line, PAST_END);
+  const units = lineUnitsBuffer;
+  for (let i = 0; i < n; i++) units[i] = line.charCodeAt(i);
+  for (let i = n; i < n + PAST_END; i++) units[i] = 0;
+  return units;
+}
+
+/**
+ * The code units of "key: value" for the key u[kb, ke) (with its indent before it) and the value
+ * u[vb, ve), copied from `u` into the line buffer (the new string's characters are not read).
+ */
+function keyValueUnits(
+  u: Uint16Array,
+  kb: number,
+  ke: number,
+  vb: number,
+  ve: number,
+): Uint16Array {
+  const units = lineUnitsBuffer;
+  let j = 0;
+  for (let i = kb; i < ke; i++) units[j++] = u[i];
+  units[j++] = 58;
+  units[j++] = 32;
+  for (let i = vb; i < ve; i++) units[j++] = u[i];
+  for (let i = 0; i < PAST_END; i++) units[j++] = 0;
+  return units;
+}
+
+function unitsOf(text: string): Uint16Array {
+  if (text.length > UNIT_LIMIT) return codeUnits(text, PAST_END);
   writeCodeUnits(unitsBuffer, text, text.length);
+  textUnits.fill(0, text.length, text.length + PAST_END);
   return textUnits;
 }
 
@@ -60,10 +113,11 @@ export function readRecords(text: string): Rec[] {
   return new Reader(text).read();
 }
 
-function indentOf(line: string, from: number): number {
+/** The indent of a line from `from` to its text at `b` (a tab counts four). */
+function indentOf(u: Uint16Array, from: number, b: number): number {
   let n = 0;
-  for (let i = from; i < line.length; i++) {
-    const c = line.charCodeAt(i);
+  for (let i = from; i < b; i++) {
+    const c = u[i];
     if (c === 32) n += 1;
     else if (c === 9) n += 4;
     else break;
@@ -72,29 +126,30 @@ function indentOf(line: string, from: number): number {
 }
 
 /** Where the value after a key's colon starts: past spaces, and past a doubled colon. */
-function valueStart(str: string, colon: number, e: number): number {
+function valueStart(u: Uint16Array, colon: number, e: number): number {
   let v = colon + 1;
-  while (v < e && isSpace(str.charCodeAt(v))) v++;
-  if (v < e && str.charCodeAt(v) === 58) {
+  while (v < e && isSpace(u[v])) v++;
+  if (v < e && u[v] === 58) {
     v++;
-    while (v < e && isSpace(str.charCodeAt(v))) v++;
+    while (v < e && isSpace(u[v])) v++;
   }
   return v;
 }
 
-/** The value of a "key: value" line; `v` is its start when already known, else -1. */
-function valueText(str: string, colon: number, v: number, e: number): string {
-  if (v >= 0) return str.slice(v, e);
-  // Native trimming beats a character loop over aligned values ("Registrar:      X").
-  const value = str.slice(colon + 1, e).trimStart();
-  return value.charCodeAt(0) === 58 ? value.slice(1).trimStart() : value;
+/**
+ * The value of a "key: value" line of `str` (code units `u`); `v` is its start when already
+ * known, else -1. One slice: the value's start is found in the code units, not by trimming a
+ * slice (which made a second string for every value).
+ */
+function valueText(str: string, u: Uint16Array, colon: number, v: number, e: number): string {
+  return str.slice(v >= 0 ? v : valueStart(u, colon, e), e);
 }
 
 /** A ruler between blocks (---, ===, ___) carries nothing. */
-function isRuler(text: string, from: number, end: number): boolean {
+function isRuler(u: Uint16Array, from: number, end: number): boolean {
   if (end - from < 3) return false;
   for (let i = from; i < end; i++) {
-    const c = text.charCodeAt(i);
+    const c = u[i];
     if (c !== 45 && c !== 61 && c !== 95) return false;
   }
   return true;
@@ -104,24 +159,12 @@ function isRuler(text: string, from: number, end: number): boolean {
 const COLUMNS = /^([^\s.#][^.#]{0,58}?)\s*(?:#?\s*(?:\.\s?){3,}|#|\s{2,})\s*(\S.*)$/;
 
 /**
- * Where the first run of two spaces, ". ." / ".." leader or "#" in str[from, to) starts (a
+ * Where the first run of two spaces, ". ." / ".." leader or "#" in u[from, to) starts (a
  * columns line's gap), or -1.
  */
-function gapAt(str: string, from: number, to: number): number {
+function gapIn(units: Uint16Array, from: number, to: number): number {
   // Each character is read once, and carried as the next one's predecessor: this runs over
   // the first 64 characters of most colon-less lines that start like a key.
-  let p = str.charCodeAt(from);
-  for (let i = from + 1; i < to; i++) {
-    const c = str.charCodeAt(i);
-    if (c === 35) return i;
-    if ((c === 32 && p === 32) || (c === 46 && (p === 46 || p === 32))) return i - 1;
-    p = c;
-  }
-  return -1;
-}
-
-/** gapAt over code units (the reply's, see unitsOf). */
-function gapIn(units: Uint16Array, from: number, to: number): number {
   let p = units[from];
   for (let i = from + 1; i < to; i++) {
     const c = units[i];
@@ -132,8 +175,45 @@ function gapIn(units: Uint16Array, from: number, to: number): number {
   return -1;
 }
 
-/** JPRS's "[Domain Name]   EXAMPLE.JP" (also "a. [Domain Name]"); "[ notice ]" is a banner. */
-const BRACKETED = /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i;
+/**
+ * JPRS's "[Domain Name]   EXAMPLE.JP" (also "a. [Domain Name]"); "[ notice ]" is a banner. Read
+ * in place as /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i reads the line u[b, e) (a regex
+ * and a slice of every such line were a tenth of reading a JPRS reply): fills `out` with the
+ * key's start and end and the value's start, and returns whether the line is one.
+ */
+function bracketed(u: Uint16Array, b: number, e: number, out: Int32Array): boolean {
+  let q = b;
+  const c = u[b] | 32;
+  if (c >= 97 && c <= 122 && u[b + 1] === 46) {
+    q = b + 2;
+    while (q < e && isSpace(u[q])) q++;
+  }
+  if (q >= e - 2 || u[q] !== 91 || isSpace(u[q + 1])) return false;
+  // the key: one character that is not a space (a "]" too), then up to 59 that are not "]"
+  let ke = q + 2;
+  while (ke < e && ke < q + 61 && u[ke] !== 93) ke++;
+  if (ke >= e || u[ke] !== 93) return false;
+  let vb = ke + 1;
+  while (vb < e && isSpace(u[vb])) vb++;
+  // "." stops at a line terminator, and "$" is the line's end: a value with one is no match
+  for (let i = vb; i < e; i++) {
+    const v = u[i];
+    if (v === 10 || v === 13 || v === 0x2028 || v === 0x2029) return false;
+  }
+  out[0] = q + 1;
+  out[1] = ke;
+  out[2] = vb;
+  return true;
+}
+
+/** What bracketed and tabbedKey find: a key's start and end, a value's start. */
+const spans = new Int32Array(3);
+
+/** A bracketed line's key and value (what `bracketed` finds in it), for tests. */
+export function bracketedLine(line: string): { key: string; value: string } | undefined {
+  if (!bracketed(codeUnits(line, PAST_END), 0, line.length, spans)) return undefined;
+  return { key: line.slice(spans[0], spans[1]), value: line.slice(spans[2]) };
+}
 
 // "Record created on 22-Apr-2003", "Record last updated on Mon Apr 19 21:47:14 2010": no colon
 // after the key (and the time's colons must not split it).
@@ -144,6 +224,44 @@ const RECORD_ON = /^record (expires|created|changed|updated|last updated|modifie
  * value with a tab and no colon (a host name followed by its address is a value line, not a
  * key), and TWNIC and MONIC write "Record expires on <date>" without a colon.
  */
+/**
+ * Whether the line u[b, e) (text from b; e trimmed) is one rewrite() makes "key: value" by its
+ * tab, read in place as /^(\s*)(\S[^\t:]*?)\t+(.+)$/ and the test of its key: fills `out` with
+ * the key's end and the value's start.
+ */
+function tabbedKey(u: Uint16Array, b: number, e: number, out: Int32Array): boolean {
+  // the key: from its first character (not a space) to the first tab, with no ":" or "."
+  let t = b;
+  if (u[t] === 58 || u[t] === 46) return false;
+  for (t = b + 1; t < e; t++) {
+    const c = u[t];
+    if (c === 9) break;
+    if (c === 58 || c === 46) return false;
+  }
+  if (t >= e) return false;
+  let vb = t;
+  while (vb < e && u[vb] === 9) vb++;
+  if (vb >= e) return false;
+  // "." stops at a line terminator, and "$" is the line's end
+  for (let i = vb; i < e; i++) {
+    const c = u[i];
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return false;
+  }
+  out[1] = t;
+  out[2] = vb;
+  return true;
+}
+
+/** A tabbed line's key and value as tabbedKey reads them (for tests). */
+export function tabbedLine(line: string): { key: string; value: string } | undefined {
+  let b = 0;
+  while (b < line.length && isSpace(line.charCodeAt(b))) b++;
+  let e = line.length;
+  while (e > b && isSpace(line.charCodeAt(e - 1))) e--;
+  if (!tabbedKey(codeUnits(line, PAST_END), b, e, spans)) return undefined;
+  return { key: line.slice(b, spans[1]), value: line.slice(spans[2], e) };
+}
+
 function rewrite(line: string): string {
   const body = line.trimStart();
   if (line.includes('\t')) {
@@ -158,19 +276,15 @@ function rewrite(line: string): string {
   return line;
 }
 
-/**
- * "key: value" as a flat string. A template literal makes a rope (a cons string), and every
- * charCodeAt the walk does on a line of yet another string representation made those calls
- * megamorphic: slower for every line of every reply, not only the rewritten ones.
- */
+/** "key: value" (a template literal: the walk reads the line's code units, not the string). */
 function keyValue(key: string, value: string): string {
-  return [key, ': ', value].join('');
+  return `${key}: ${value}`;
 }
 
 /** Where "Key-Name:" or "Key;I:" from `from` ends in a colon, or -1: a class-prefixed key. */
-function classedKey(str: string, from: number, e: number): number {
+function classedKey(u: Uint16Array, from: number, e: number): number {
   for (let i = from; i < e && i < from + 40; i++) {
-    const c = str.charCodeAt(i);
+    const c = u[i];
     if (c === 58) return i > from ? i : -1;
     if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 59)) return -1;
   }
@@ -178,9 +292,9 @@ function classedKey(str: string, from: number, e: number): number {
 }
 
 /** The text before the colon starts with a host name and a space: a host line, not a key. */
-function hostFirst(str: string, b: number, colon: number): boolean {
+function hostFirst(str: string, u: Uint16Array, b: number, colon: number): boolean {
   let i = b;
-  while (i < colon && !isSpace(str.charCodeAt(i))) i++;
+  while (i < colon && !isSpace(u[i])) i++;
   return i < colon && HOSTISH.test(str.slice(b, i));
 }
 
@@ -189,17 +303,17 @@ function hostFirst(str: string, b: number, colon: number): boolean {
  * after the stars is a key the table knows (a field or a heading) followed by a colon; else -1:
  * the line is a comment or a banner, as any other starred line.
  */
-function starredKey(text: string, b: number, e: number): number {
+function starredKey(text: string, u: Uint16Array, b: number, e: number): number {
   let k = b;
-  while (k < e && text.charCodeAt(k) === 42) k++;
-  if (k === b || k >= e || !isSpace(text.charCodeAt(k))) return -1;
-  while (k < e && isSpace(text.charCodeAt(k))) k++;
+  while (k < e && u[k] === 42) k++;
+  if (k === b || k >= e || !isSpace(u[k])) return -1;
+  while (k < e && isSpace(u[k])) k++;
   const colon = text.indexOf(':', k);
   if (colon < 0 || colon >= e || colon - k > 60) return -1;
   let end = colon;
-  while (end > k && isSpace(text.charCodeAt(end - 1))) end--;
+  while (end > k && isSpace(u[end - 1])) end--;
   if (end === k) return -1;
-  const info = lookUpKeyAt(text, k, end);
+  const info = lookUpKeyAt(text, k, end, u);
   return info.field !== undefined || info.section !== undefined ? k : -1;
 }
 
@@ -229,19 +343,22 @@ class Reader {
   private tabAt = -1;
   /** the line being read is a rewritten copy, not a stretch of the reply */
   private rewritten = false;
-  /** the reply's code units (unitsOf), while read() runs */
-  private units: Uint16Array | undefined = undefined;
+  /** the reply's code units (unitsOf) */
+  private readonly units: Uint16Array;
+  /** the code units of the string being read: the reply's, or a rewritten line's */
+  private lineUnits: Uint16Array;
 
-  /** keyInfoAt on the line being read, from the reply's code units when it is the reply. */
+  /** keyInfoAt on the string being read. */
   private keyAt(str: string, from: number, to: number): KeyInfo {
-    return lookUpKeyAt(str, from, to, this.rewritten ? undefined : this.units);
+    return lookUpKeyAt(str, from, to, this.lineUnits);
   }
 
-  constructor(private readonly text: string) {}
+  constructor(private readonly text: string) {
+    this.units = this.lineUnits = unitsOf(text);
+  }
 
   read(): Rec[] {
     const text = this.text;
-    this.units = unitsOf(text);
     let start = 0;
     for (;;) {
       let nl = text.indexOf('\n', start);
@@ -258,43 +375,38 @@ class Reader {
     const text = this.text;
     let e = end;
     let b = start;
-    const units = this.units;
-    if (units !== undefined) {
-      while (e > start && isSpace(units[e - 1])) e--;
-      while (b < e && isSpace(units[b])) b++;
-    } else {
-      while (e > start && isSpace(text.charCodeAt(e - 1))) e--;
-      while (b < e && isSpace(text.charCodeAt(b))) b++;
-    }
+    const u = this.units;
+    while (e > start && isSpace(u[e - 1])) e--;
+    while (b < e && isSpace(u[b])) b++;
     if (b === e) {
       this.blank();
       return;
     }
-    const first = text.charCodeAt(b);
+    const first = u[b];
     // %, #, * and ">>>" open comments and banners; but "** Domain Name: x" and "** Domain
     // Servers:" (TRABIS, .tr) are starred keys and headings: read when the key is one.
     if (first === 42) {
-      const k = starredKey(text, b, e);
+      const k = starredKey(text, u, b, e);
       if (k >= 0) this.line(text, k, k, e);
       return;
     }
     if (first === 37 || first === 35) return;
     if (first === 62 && text.startsWith('>>>', b)) return;
     // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
-    if ((first === 45 || first === 61 || first === 95) && isRuler(text, b, e)) return;
-    if (first === 91 || (text.charCodeAt(b + 1) === 46 && text.charCodeAt(b + 3) === 91)) {
-      const m = BRACKETED.exec(text.slice(b, e));
-      if (m) {
-        const kv = keyValue(m[1], m[2]);
-        this.rewritten = true;
-        this.line(kv, 0, 0, kv.length);
-        this.rewritten = false;
-        return;
-      }
+    if ((first === 45 || first === 61 || first === 95) && isRuler(u, b, e)) return;
+    if ((first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) && bracketed(u, b, e, spans)) {
+      this.keyValueLine(text, spans[0], spans[0], spans[1], spans[2], e);
+      return;
     }
     // A cheap superset of the lines rewrite() may change; it decides exactly.
-    const recordLike = (first === 82 || first === 114) && text.charCodeAt(b + 6) === 32;
-    if (recordLike || this.tabBefore(start, e)) {
+    const recordLike = (first === 82 || first === 114) && u[b + 6] === 32;
+    const tabbed = this.tabBefore(start, e);
+    // "Key<tab>value" (most lines with a tab) is read in place as rewrite() writes it.
+    if (tabbed && !recordLike && tabbedKey(u, b, e, spans)) {
+      this.keyValueLine(text, start, b, spans[1], spans[2], e);
+      return;
+    }
+    if (recordLike || tabbed) {
       const raw = text.slice(start, e);
       const line = rewrite(raw);
       // Unchanged, the line is read in place like any other (a slice is one more string
@@ -305,12 +417,44 @@ class Reader {
       }
       let lb = 0;
       while (lb < line.length && isSpace(line.charCodeAt(lb))) lb++;
-      this.rewritten = true;
-      this.line(line, 0, lb, line.length);
-      this.rewritten = false;
+      this.rewrittenLine(line, lb);
       return;
     }
     this.line(text, start, b, e);
+  }
+
+  /** Reads `line`, a rewritten copy of a line (not a stretch of the reply), its text from `b`. */
+  private rewrittenLine(line: string, b: number): void {
+    // A line rewritten again (a columns line inside a rewritten one) gets its own copy.
+    this.readRewritten(line, b, this.rewritten ? codeUnits(line, PAST_END) : lineUnitsOf(line));
+  }
+
+  /**
+   * Reads str[start, ke) and str[vb, ve) of the string being read as the line "key: value" (a
+   * bracketed, tabbed or columns line), its key from kb (an indent from start to kb is kept).
+   */
+  private keyValueLine(
+    str: string,
+    start: number,
+    kb: number,
+    ke: number,
+    vb: number,
+    ve: number,
+  ): void {
+    const kv = keyValue(str.slice(start, ke), str.slice(vb, ve));
+    const fits = !this.rewritten && kv.length <= LINE_LIMIT;
+    const u = fits ? keyValueUnits(this.lineUnits, start, ke, vb, ve) : codeUnits(kv, PAST_END);
+    this.readRewritten(kv, kb - start, u);
+  }
+
+  private readRewritten(line: string, b: number, units: Uint16Array): void {
+    const wasRewritten = this.rewritten;
+    const wasUnits = this.lineUnits;
+    this.rewritten = true;
+    this.lineUnits = units;
+    this.line(line, 0, b, line.length);
+    this.rewritten = wasRewritten;
+    this.lineUnits = wasUnits;
   }
 
   private slashAt = -1;
@@ -325,7 +469,7 @@ class Reader {
     if (this.slashAt < from) {
       const text = this.text;
       let at = text.indexOf('/', from + 1);
-      while (at >= 0 && text.charCodeAt(at - 1) !== 32) at = text.indexOf('/', at + 1);
+      while (at >= 0 && this.units[at - 1] !== 32) at = text.indexOf('/', at + 1);
       this.slashAt = at < 0 ? text.length : at - 1;
     }
     if (this.parenAt < from) {
@@ -344,7 +488,12 @@ class Reader {
   }
 
   private colonFrom(str: string, from: number): number {
-    if (this.rewritten) return str.indexOf(':', from);
+    if (this.rewritten) {
+      // A rewritten line is short, and its string may be a rope: its code units are searched.
+      const u = this.lineUnits;
+      for (let i = from; i < str.length; i++) if (u[i] === 58) return i;
+      return -1;
+    }
     if (this.colonAt < from) {
       const c = this.text.indexOf(':', from);
       this.colonAt = c < 0 ? this.text.length : c;
@@ -354,11 +503,12 @@ class Reader {
 
   /** The colon that splits "key: value": the first one not part of "://", within 100 characters. */
   private keyColon(str: string, b: number, e: number): number {
+    const u = this.lineUnits;
     let from = b;
     for (;;) {
       const c = this.colonFrom(str, from);
       if (c <= b || c >= e || c - b > 100) return -1;
-      if (str.charCodeAt(c + 1) === 47 && str.charCodeAt(c + 2) === 47) {
+      if (u[c + 1] === 47 && u[c + 2] === 47) {
         from = c + 1;
         continue;
       }
@@ -375,32 +525,33 @@ class Reader {
 
   /** A non-blank line of `str` from `start` to `e`, its text (after the indent) from `b`. */
   private line(str: string, start: number, bodyStart: number, e: number): void {
+    const u = this.lineUnits;
     let b = bodyStart;
     const blockStart = this.atBlockStart;
     this.atBlockStart = false;
-    const indent = b === start ? 0 : indentOf(str, start);
+    const indent = b === start ? 0 : indentOf(u, start, b);
     let colon = this.keyColon(str, b, e);
     if (colon < 0) {
       this.bareText(str, b, e, indent);
       return;
     }
     // "domain:Created:20090324": an object class before the key (.ma). The key is the second.
-    const next = str.charCodeAt(colon + 1);
+    const next = u[colon + 1];
     if (next >= 65 && next <= 90) {
-      const second = classedKey(str, colon + 1, e);
+      const second = classedKey(u, colon + 1, e);
       if (second > 0) {
         b = colon + 1;
         colon = second;
       }
     }
     let k = colon;
-    while (k > b && isSpace(str.charCodeAt(k - 1))) k--;
+    while (k > b && isSpace(u[k - 1])) k--;
     // Where the value starts is only worked out when the value is read, or when a second colon
     // could make it empty ("Key: :"); otherwise the line's trimmed end says whether it has one.
     let v = -1;
     let hasValue = colon + 1 < e;
     if (hasValue && this.colonFrom(str, colon + 1) < e) {
-      v = valueStart(str, colon, e);
+      v = valueStart(u, colon, e);
       hasValue = v < e;
     }
     let section = this.section;
@@ -408,13 +559,13 @@ class Reader {
       section !== undefined &&
       (this.sticky || indent > this.indent || (this.bare && section === 'registrar'));
     // In a name-server list, "ns2.example.ch [2001:db8::12]" is a host and its address.
-    if (section === 'ns' && indent >= this.indent && hostFirst(str, b, colon)) {
+    if (section === 'ns' && indent >= this.indent && hostFirst(str, u, b, colon)) {
       this.bareText(str, b, e, indent);
       return;
     }
     // A contact section ends where the domain's own data resumes at its depth ("Registrant:"
     // with the domain name, dates and servers indented below it, as EENet and NIC.VE write).
-    if (nested && section === 'contact' && this.block === undefined && mayBeFieldKey(str, b, k)) {
+    if (nested && section === 'contact' && this.block === undefined && mayBeFieldKey(u, b, k)) {
       const own = this.keyAt(str, b, k);
       if (own.domainKey) {
         this.section = section = undefined;
@@ -431,7 +582,7 @@ class Reader {
         if (!hasValue) this.lastField = undefined;
         return;
       }
-      if (!nested && hasValue && !mayBeFieldKey(str, b, k) && !this.readingsIn(str, b, k)) {
+      if (!nested && hasValue && !mayBeFieldKey(u, b, k) && !this.readingsIn(str, b, k)) {
         this.section = undefined;
         this.sticky = false;
         this.lastField = undefined;
@@ -443,13 +594,16 @@ class Reader {
     const rec = this.rec;
     if (blockStart && indent === 0 && hasValue) {
       if (info.contactBlock) this.block = 'contact';
-      else if (info.key === 'registrar' && rec.fields.registrar === valueText(str, colon, v, e)) {
+      else if (
+        info.key === 'registrar' &&
+        rec.fields.registrar === valueText(str, u, colon, v, e)
+      ) {
         this.block = 'registrar';
       }
     }
     if (this.block === 'contact') return;
     if (this.block === 'registrar') {
-      if (info.registrar) registrarLine(rec, info.registrar, valueText(str, colon, v, e));
+      if (info.registrar) registrarLine(rec, info.registrar, valueText(str, u, colon, v, e));
       return;
     }
     if (!hasValue) {
@@ -473,11 +627,11 @@ class Reader {
     if (nested) {
       if (section === 'contact') return;
       if (section === 'registrar') {
-        if (info.registrar) registrarLine(rec, info.registrar, valueText(str, colon, v, e));
+        if (info.registrar) registrarLine(rec, info.registrar, valueText(str, u, colon, v, e));
         return;
       }
       if (section === 'ns' && info.nsKey) {
-        addNs(rec, valueText(str, colon, v, e));
+        addNs(rec, valueText(str, u, colon, v, e));
         return;
       }
     } else {
@@ -493,7 +647,7 @@ class Reader {
       this.records.push(rec);
       this.rec = emptyRecord();
     }
-    setField(this.rec, field, valueText(str, colon, v, e));
+    if (takesValue(this.rec, field)) setField(this.rec, field, valueText(str, u, colon, v, e));
   }
 
   /** A line without "key:" is a heading, a continuation, or a value inside the current section. */
@@ -537,22 +691,18 @@ class Reader {
   private columns(str: string, b: number, e: number): boolean {
     // Most colon-less lines are prose: the line must start like a field key (the bitmap) before
     // any gap is looked for.
-    if (e - b > 200 || !mayBeFieldKey(str, b, e)) return false;
-    const to = Math.min(e, b + 64);
-    const gap =
-      this.rewritten || this.units === undefined ? gapAt(str, b, to) : gapIn(this.units, b, to);
+    const u = this.lineUnits;
+    if (e - b > 200 || !mayBeFieldKey(u, b, e)) return false;
+    const gap = gapIn(u, b, Math.min(e, b + 64));
     // The key before the gap must be able to name a field (the bitmap, as for "key: value").
-    if (gap < 0 || !mayBeFieldKey(str, b, gap)) return false;
+    if (gap < 0 || !mayBeFieldKey(u, b, gap)) return false;
     const text = str.slice(b, e);
     const m = COLUMNS.exec(text);
     if (!m) return false;
     const info = lookUpKey(m[1]);
     if (info.field === undefined) return false;
-    const kv = keyValue(m[1], m[2]);
-    const wasRewritten = this.rewritten;
-    this.rewritten = true;
-    this.line(kv, 0, 0, kv.length);
-    this.rewritten = wasRewritten;
+    // The key opens the line, the value ends it.
+    this.keyValueLine(str, b, b, b + m[1].length, e - m[2].length, e);
     return true;
   }
 }

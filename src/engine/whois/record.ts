@@ -32,7 +32,8 @@ export function bareLine(rec: Rec, section: SectionKind, body: string): void {
     // Only a line that starts with a host name is one (prose after the list is not); a list
     // marker ("- ns1.example", YAML) goes first.
     const c = body.charCodeAt(0);
-    const first = (c === 45 || c === 42 ? body.replace(/^[-*]\s+/, '') : body).split(/\s+/)[0];
+    const item = c === 45 || c === 42 ? body.replace(/^[-*]\s+/, '') : body;
+    const first = firstWord(item);
     if (HOSTISH.test(first)) addNs(rec, first);
   } else if (section === 'status') addStatus(rec, body);
   else if (section === 'domain') {
@@ -46,6 +47,16 @@ export function bareLine(rec: Rec, section: SectionKind, body: string): void {
   }
 }
 
+/**
+ * The text before the first space (what `split(/\s+/)[0]` gives for a line that does not open
+ * with a space, without the array and the other words).
+ */
+function firstWord(line: string): string {
+  let i = 0;
+  while (i < line.length && !isSpace(line.charCodeAt(i))) i++;
+  return i === line.length ? line : line.slice(0, i);
+}
+
 /** A "key: value" inside the registrar's block or section; the value may be empty. */
 export function registrarLine(rec: Rec, action: RegistrarAction, value: string): void {
   if (action.overwrite || rec.fields[action.field] === undefined) rec.fields[action.field] = value;
@@ -53,6 +64,14 @@ export function registrarLine(rec: Rec, action: RegistrarAction, value: string):
 
 function setOnce(rec: Rec, field: Field, value: string): void {
   if (rec.fields[field] === undefined) rec.fields[field] = value;
+}
+
+/**
+ * Whether a value for the field would be kept: a list (statuses, name servers) takes every
+ * value, any other field its first. The reader asks before it makes the value's string.
+ */
+export function takesValue(rec: Rec, field: Field): boolean {
+  return field === 'status' || field === 'ns' || rec.fields[field] === undefined;
 }
 
 export function setField(rec: Rec, field: Field, value: string): void {

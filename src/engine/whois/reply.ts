@@ -15,7 +15,7 @@
 // before, took 2.7 ms on one .es reply, 170x the corpus median.) The phrases and the words
 // are in tables/reply-phrases.ts.
 import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits as writeUnits } from './chars';
-import { NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
+import { GATES, NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
 
 // Bound once, as in reader.ts: transpiled file by file to CommonJS (tsx, mocha), every use of
 // an imported name is a property read through an export getter, and lineBounds tests each
@@ -36,12 +36,22 @@ const PATTERNS: Pattern[] = [
 ];
 
 /**
- * The words of each pattern: the trigger words its source spells, each where no longer one is
- * spelled around it. "\\bnot available for" has "not availab", not "availab" too: a line saying
- * "may be available" holds no word of it.
+ * The words of each pattern: its gate's (GATES), or the trigger words its source spells, each
+ * where no longer one is spelled around it. "\\bnot available for" has "not availab", not
+ * "availab" too: a line saying "may be available" holds no word of it.
  */
 const PATTERN_WORDS = PATTERNS.map(({ re }) => {
   const source = re.source;
+  const gate = GATES.get(re);
+  if (gate !== undefined) {
+    // a gate's words are trigger words the pattern spells
+    for (const w of gate) {
+      if (!TRIGGERS.includes(w) || !source.includes(w)) {
+        throw new Error(`the gate word ${w} is no trigger word spelled in ${source}`);
+      }
+    }
+    return [...gate];
+  }
   const words = TRIGGERS.filter((w) => spelledAlone(source, w));
   if (words.length === 0) throw new Error(`no trigger word in the reply pattern ${source}`);
   return words;
@@ -157,6 +167,25 @@ for (const word of TRIGGERS) {
   const units = Array.from({ length: word.length }, (_, k) => word.charCodeAt(k));
   SLOT_WORDS[table[h] - 1].push({ word, fourth, fifth, units, patterns });
 }
+
+/**
+ * For each slot and each ASCII character that may come fourth in one of its words, a bit
+ * (c & 31) for each character that may come fifth (all of them for a word of four); and whether
+ * the slot has a word of three. tryAt reads both from `codes` and leaves a place where neither
+ * fits before markFoldedAt is called: prose meets most slots with other words ("conditions"
+ * for "control limit", "results" for "restrict", "VeriSign" for "verweiger"), about fifty
+ * times in a 1.6 KB notice, and the words are rarely there.
+ */
+const SLOT_FIFTHS = new Int32Array(SLOT_WORDS.length * 128);
+const SLOT_HAS_THREE = new Uint8Array(SLOT_WORDS.length);
+SLOT_WORDS.forEach((words, slot) => {
+  for (const t of words) {
+    if (t.fourth < 0) SLOT_HAS_THREE[slot] = 1;
+    else if (t.fourth < 128) {
+      SLOT_FIFTHS[slot * 128 + t.fourth] |= t.fifth < 0 ? -1 : 1 << (t.fifth & 31);
+    }
+  }
+});
 
 /** Whether `t` starts at folded[i], its fourth character `d` (-1 past the end). */
 function startsAt(folded: string, i: number, d: number, t: Trigger): boolean {
@@ -375,8 +404,10 @@ function asciiCandidates(text: string, from: number, to: number): number {
       candidates[count++] = at + base;
     }
   }
-  const at = k << 1;
-  if (at === lastCode && codes[at] >= 128) return -1;
+  // The characters after the last whole pair: one, or both of the last pair when lastCode is
+  // odd (a line at the reply's end, without a newline, whose last two characters were not read
+  // and so not seen beyond ASCII: "Status: 保留").
+  for (let at = k << 1; at <= lastCode; at++) if (codes[at] >= 128) return -1;
   return count;
 }
 
@@ -393,7 +424,16 @@ function tryAt(text: string, i: number, len: number): boolean {
   const b = codes[at + 1] | 32;
   const c = i + 2 < len ? codes[at + 2] | 32 : 0;
   const slot = TRIPLE_SLOT[tripleHash(a, b, c)];
-  return slot !== 0 && markFoldedAt(text, i, slot);
+  if (slot === 0) return false;
+  // The fourth and fifth characters, lower-cased as the triple is (a superset of the exact
+  // folding's matches); near the end of what is loaded, markFoldedAt reads them exactly.
+  if (i + 4 < codesEnd && SLOT_HAS_THREE[slot - 1] === 0) {
+    const d = codes[at + 3] | 32;
+    if (d >= 128 || ((SLOT_FIFTHS[(slot - 1) * 128 + d] >>> (codes[at + 4] & 31)) & 1) === 0) {
+      return false;
+    }
+  }
+  return markFoldedAt(text, i, slot);
 }
 
 /**
@@ -570,11 +610,11 @@ function readReply(text: string, n: number, from = 0): Said {
  * "NOT FOUND", "Domain not found." (Verisign and most gTLD registries, CNNIC, SWITCH...). A
  * server that opens with that has answered, and the rest is its notice: the reply is not read
  * further. A first line behind a comment marker answers too when it stands alone, not opening a
- * block of comments with that marker, and is not a field (no colon) ("%% NOT FOUND" before ">>> WHOIS request date", MuseDoma;
- * ">>> Domain x is available for registration" before a blank line, Uniregistry): a banner of
- * comments may hold prose that reads like one ("Names that are not registered may be
- * available."), so a reply that opens with such a block, or with anything else, is read whole,
- * its data first (see parse.ts).
+ * block of comments with that marker, and is not a field (no colon): "%% NOT FOUND" before
+ * ">>> WHOIS request date" (MuseDoma), ">>> Domain x is available for registration" before a
+ * blank line (Uniregistry). A banner of comments may hold prose that reads like one ("Names
+ * that are not registered may be available."), so a reply that opens with such a block, or with
+ * anything else, is read whole, its data first (see parse.ts).
  */
 export function opensWithNotFound(text: string): boolean {
   let start = 0;
@@ -592,9 +632,10 @@ export function opensWithNotFound(text: string): boolean {
   return said.notFound !== undefined && said.refused === undefined;
 }
 
+/** Whether text[start, end) holds a colon (looked for in the line only: a reply may be 1 MB). */
 function hasColon(text: string, start: number, end: number): boolean {
-  const colon = text.indexOf(':', start);
-  return colon >= 0 && colon < end;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 58) return true;
+  return false;
 }
 
 /** Whether the line after text[end] (a newline, or the end) starts with `mark`, after spaces. */

@@ -8,7 +8,8 @@ import { readRdata, splitCharString, type RdataOctets } from '../dns/rdata/text'
 import { CLASSES, TYPES, typeCode, typeName, typesNear, upperCase } from '../dns/rdata/types';
 import { looksLikeTtl, parseTtl } from '../dns/rdata/ttl';
 import { generateLines } from './generate';
-import type { RecordRows, RowInput } from './rows';
+import { NOT_PLAIN, plainEntry, readPlainRecord } from './plain-record';
+import { rowInput, type RecordRows } from './rows';
 import {
   className,
   dateDirectiveFailure,
@@ -393,8 +394,18 @@ export function parseText(
   let line = 0;
   let from = 0;
   for (;;) {
-    // An entry that lexes cleanly is read straight from the text (scanEntry); the others, and
-    // the lines of an entry being gathered, line by line.
+    // A plain record is read in place (plain-record.ts); another entry that lexes cleanly is
+    // read straight from the text (scanEntry); the others, and the lines of an entry being
+    // gathered, line by line.
+    if (pendingCount === 0 && options.fullLexer !== true) {
+      const next = readPlainRecord(text, from, line, out);
+      if (next !== NOT_PLAIN) {
+        if (next > text.length) break;
+        from = next;
+        line += plainEntry.lines;
+        continue;
+      }
+    }
     if (pendingCount === 0 && options.fullLexer !== true && scanEntry(text, from, line, scanned)) {
       if (scanned.tokens.length > 0) {
         out.hasError = false;
@@ -630,29 +641,6 @@ function readAddress(code: number, tokens: PlacedToken[], at: number): RdataOcte
   }
   return address;
 }
-
-const rowInput: RowInput = {
-  owner: '',
-  key: '',
-  ttl: 0,
-  typeCode: 0,
-  data: '',
-  wire: new Uint8Array(0),
-  wireLength: 0,
-  target: undefined,
-  file: undefined,
-  line: 0,
-  start: 0,
-  endLine: 0,
-  end: 0,
-  ownerToken: undefined,
-  ttlToken: undefined,
-  // shaped as the tokens it will hold, so the code that reads it sees one shape
-  typeToken: { kind: 'word', text: '', start: 0, end: 0, line: 0 } as PlacedToken,
-  targetToken: undefined,
-  serial: undefined,
-  serialToken: undefined,
-};
 
 /** A record line built by $GENERATE: parsed like any other, placed on the directive. */
 function generatedRecord(text: string, at: SourceRange, out: EntryBuilder): boolean {

@@ -15,23 +15,35 @@ const COLON = 0x3a;
  * leading zeros ("010" is ambiguous: BIND reads it as octal).
  */
 export function readIPv4(text: string, out: Uint8Array, at: number): boolean {
-  const n = text.length;
-  let i = 0;
+  return readIPv4In(text, 0, text.length, out, at);
+}
+
+/** readIPv4 of text[from, end): the zone parser's plain-record path reads it in place. */
+export function readIPv4In(
+  text: string,
+  from: number,
+  end: number,
+  out: Uint8Array,
+  at: number,
+): boolean {
+  const n = end;
+  let i = from;
   for (let part = 0; part < 4; part++) {
     if (part > 0) {
       if (i >= n || text.charCodeAt(i) !== DOT) return false;
       i++;
     }
-    const from = i;
+    const first = i;
     let value = 0;
-    while (i < n && i - from < 3) {
+    while (i < n && i - first < 3) {
       const c = text.charCodeAt(i) - 0x30;
       if (c < 0 || c > 9) break;
       value = value * 10 + c;
       i++;
     }
-    const digits = i - from;
-    if (digits === 0 || value > 255 || (digits > 1 && text.charCodeAt(from) === 0x30)) return false;
+    const digits = i - first;
+    if (digits === 0 || value > 255 || (digits > 1 && text.charCodeAt(first) === 0x30))
+      return false;
     out[at + part] = value;
   }
   return i === n;
@@ -48,26 +60,26 @@ function hexDigit(c: number): number {
  * The eight 16-bit groups of an IPv6 address written as hex groups with at most one "::"
  * (RFC 4291 section 2.2, forms 1 and 2) into `groups`; false when `text` is not in that form.
  */
-function readPlainIPv6(text: string, groups: Uint16Array): boolean {
-  const n = text.length;
+function readPlainIPv6(text: string, from: number, end: number, groups: Uint16Array): boolean {
+  const n = end;
   let count = 0;
   // where "::" stands, as the number of groups before it; -1 when there is none
   let gap = -1;
-  let i = 0;
-  if (n >= 2 && text.charCodeAt(0) === COLON) {
-    if (text.charCodeAt(1) !== COLON) return false;
+  let i = from;
+  if (n - from >= 2 && text.charCodeAt(from) === COLON) {
+    if (text.charCodeAt(from + 1) !== COLON) return false;
     gap = 0;
-    i = 2;
+    i = from + 2;
   }
   while (i < n) {
-    const from = i;
+    const first = i;
     let value = 0;
     for (; i < n; i++) {
       const d = hexDigit(text.charCodeAt(i));
       if (d < 0) break;
       value = value * 16 + d;
     }
-    if (i === from || i - from > 4 || count === 8) return false;
+    if (i === first || i - first > 4 || count === 8) return false;
     groups[count++] = value;
     if (i === n) break;
     if (text.charCodeAt(i) !== COLON) return false;
@@ -147,13 +159,7 @@ export function readIPv6(text: string, out: Uint8Array, at: number): string | un
  * only when asked (rows.ts).
  */
 export function readIPv6Octets(text: string, out: Uint8Array, at: number): boolean {
-  if (readPlainIPv6(text, scratchGroups)) {
-    for (let k = 0; k < 8; k++) {
-      out[at + 2 * k] = scratchGroups[k] >>> 8;
-      out[at + 2 * k + 1] = scratchGroups[k] & 0xff;
-    }
-    return true;
-  }
+  if (readPlainIPv6OctetsIn(text, 0, text.length, out, at)) return true;
   if (!lazyNet().isIPv6(text) || text.includes('%')) return false;
   // ipaddr.js reads "::a.b.c.d" as IPv4-mapped (::ffff:a.b.c.d): the IPv4 tail is read here,
   // as two groups of the hex form
@@ -164,6 +170,26 @@ export function readIPv6Octets(text: string, out: Uint8Array, at: number): boole
     hex = `${text.slice(0, tail + 1)}${((v4[0] << 8) | v4[1]).toString(16)}:${((v4[2] << 8) | v4[3]).toString(16)}`;
   }
   out.set(ipaddr.IPv6.parse(hex).toByteArray(), at);
+  return true;
+}
+
+/**
+ * The octets of an IPv6 address of text[from, end) in the plain form readPlainIPv6 reads, into
+ * `out` (from `at`); false for any other text, which may still be an address in another form
+ * (readIPv6Octets reads those).
+ */
+export function readPlainIPv6OctetsIn(
+  text: string,
+  from: number,
+  end: number,
+  out: Uint8Array,
+  at: number,
+): boolean {
+  if (!readPlainIPv6(text, from, end, scratchGroups)) return false;
+  for (let k = 0; k < 8; k++) {
+    out[at + 2 * k] = scratchGroups[k] >>> 8;
+    out[at + 2 * k + 1] = scratchGroups[k] & 0xff;
+  }
   return true;
 }
 

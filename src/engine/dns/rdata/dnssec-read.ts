@@ -13,7 +13,7 @@
 import { isNameError, nameToWire, parseName } from '../names';
 import { DIGESTS } from '../keys';
 import { base32HexDigit } from './base32hex';
-import { canonicalBase64, sigTime } from './codecs';
+import { sigTime } from './codecs';
 import type { Token } from './reader';
 import { typeCode } from './types';
 import type { WireWriter } from './writer';
@@ -62,17 +62,25 @@ function joined(tokens: Token[], from: number): string | undefined {
   return text;
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const HEX = /^[0-9a-fA-F]+$/;
 
-/** Base64 to the end of the data, in its canonical form: its octets into `out`. */
+/**
+ * Base64 to the end of the data, in its canonical form (RFC 4648 section 4: its length a
+ * multiple of four, the bits the padding drops zero): its octets into `out`. Canonical base64
+ * is the one text that encoding its octets gives back, so the text is decoded and the octets
+ * encoded again, both natively: a signature is hundreds of digits, and a pattern matched over
+ * them, or a loop over them in script, cost more than the two passes (a cold process runs
+ * either unoptimized for its first records). Anything else answers false for the codecs.
+ */
 function base64Rest(tokens: Token[], from: number, out: WireWriter): boolean {
   const text = joined(tokens, from);
-  if (text === undefined || text.length % 4 !== 0 || !BASE64.test(text)) return false;
-  if (!canonicalBase64(text)) return false;
-  const length = Buffer.byteLength(text, 'base64');
-  const into = out.reserve(length);
-  return out.buffer.write(text, into, length, 'base64') === length;
+  if (text === undefined || text.length % 4 !== 0) return false;
+  const room = (text.length / 4) * 3;
+  const into = out.reserve(room);
+  const length = out.buffer.write(text, into, room, 'base64');
+  if (out.buffer.toString('base64', into, into + length) !== text) return false;
+  out.length = into + length;
+  return true;
 }
 
 /** Hex to the end of the data: its octets into `out`; their count, or -1. */
@@ -118,7 +126,9 @@ function plainName(
 }
 
 function u8(out: WireWriter, value: number): void {
-  out.buffer[out.reserve(1)] = value;
+  // reserved before the buffer is read: reserve may replace it (WireWriter.u8)
+  const at = out.reserve(1);
+  out.buffer[at] = value;
 }
 
 function u16(out: WireWriter, value: number): void {
@@ -158,7 +168,7 @@ function bitmaps(tokens: Token[], from: number, out: WireWriter): boolean {
     for (; i < sorted.length && sorted[i] >> 8 === window; i++) {
       const low = sorted[i] & 0xff;
       const octet = low >> 3;
-      for (; length <= octet; length++) out.buffer[out.reserve(1)] = 0;
+      for (; length <= octet; length++) u8(out, 0);
       out.buffer[at + 2 + octet] |= 0x80 >> (low & 7);
     }
     out.buffer[at + 1] = length;
@@ -209,7 +219,7 @@ function base32HexCounted(text: string, out: WireWriter): number {
     bits += 5;
     if (bits >= 8) {
       bits -= 8;
-      out.buffer[out.reserve(1)] = (value >> bits) & 0xff;
+      u8(out, (value >> bits) & 0xff);
       count++;
     }
   }

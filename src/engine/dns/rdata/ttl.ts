@@ -13,12 +13,18 @@ function unitSeconds(c: number): number | undefined {
  * digits after the last unit). Read by char code: every record's TTL goes through here.
  */
 export function parseTtl(text: string): number | undefined {
-  if (text.length === 0) return undefined;
+  const ttl = ttlIn(text, 0, text.length);
+  return ttl < 0 ? undefined : ttl;
+}
+
+/** parseTtl of text[from, end), or -1 when it is not a TTL (the zone parser reads it in place). */
+export function ttlIn(text: string, from: number, end: number): number {
+  if (end <= from) return -1;
   let total = 0;
   let value = 0;
   let digits = 0;
   let units = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x30 && c <= 0x39) {
       value = value * 10 + (c - 0x30);
@@ -26,17 +32,17 @@ export function parseTtl(text: string): number | undefined {
       continue;
     }
     const unit = c < 0x80 ? unitSeconds(c) : undefined;
-    if (unit === undefined || digits === 0) return undefined;
+    if (unit === undefined || digits === 0) return -1;
     total += value * unit;
     value = 0;
     digits = 0;
     units = true;
   }
   if (digits > 0) {
-    if (units) return undefined;
+    if (units) return -1;
     total = value;
   }
-  return total <= MAX_TTL ? total : undefined;
+  return total <= MAX_TTL ? total : -1;
 }
 
 /** Whether a token reads as a TTL (so it is not an owner, class or type). */

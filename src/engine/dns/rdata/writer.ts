@@ -27,7 +27,10 @@ export class WireWriter {
   }
 
   u8(value: number): void {
-    this.buffer[this.reserve(1)] = value;
+    // reserved first: `this.buffer[this.reserve(1)]` reads the buffer before reserve may
+    // replace it, and the octet went to the old one
+    const at = this.reserve(1);
+    this.buffer[at] = value;
   }
 
   u16(value: number): void {

@@ -3,11 +3,20 @@
 // against one line at a time; and the trigger words that find the lines worth matching. Data
 // only; reply.ts reads them.
 
+// "No entries found", "No data available", "No records exist for": the two parts of the phrase
+// in any order of words.
+const NO_ENTRIES_FOUND =
+  /\b(no entr(y|ies)|no records?|no data|no objects?|no domains?( records?)?|no information|no results?|no such (domain|object))\b.{0,60}\b(found|match(es|ing)?|available|exists?|for)\b/;
+
+// .nz (NZRS, the Domain Name Commission's registry): "query_status: 220 Available", its code
+// for a free name.
+const NZRS_AVAILABLE = /\bquery_status\W+220 available\b/;
+
 /** The name is not registered: no match, not found, free, available. */
 export const NOT_FOUND = [
   // English
   /\bno match(es|ing)?\b/,
-  /\b(no entr(y|ies)|no records?|no data|no objects?|no domains?( records?)?|no information|no results?|no such (domain|object))\b.{0,60}\b(found|match(es|ing)?|available|exists?|for)\b/,
+  NO_ENTRIES_FOUND,
   /^(no entries|no data|no records?|no objects?|no results?|no information)\b/,
   /\bnot found\b/,
   /\bnothing found\b/,
@@ -23,7 +32,7 @@ export const NOT_FOUND = [
   /\bavailable for (registration|purchase)\b/,
   /^(domain )?(status|state)\W+(available|free|not registered|no object found|unassigned|not found)\W*$/,
   /^(available|free|not registered)\W*$/,
-  /\bquery_status\W+220 available\b/,
+  NZRS_AVAILABLE,
   /\breturned 0 objects\b/,
   /\bnot known in .* registry\b/,
   // French, Spanish, Portuguese, Italian
@@ -106,6 +115,29 @@ export const RESERVED = [
 ];
 
 /**
+ * Patterns read only on lines that hold a word of one required part of them, not any trigger
+ * word they spell: their other words are common in prose ("available", "found", "exist"), where
+ * they sent a notice's lines to patterns that cannot match them. reply-gate.test.ts checks that
+ * every line such a pattern matches holds one of these words, as for the others.
+ */
+export const GATES = new Map<RegExp, readonly string[]>([
+  [
+    NO_ENTRIES_FOUND,
+    [
+      'no entr',
+      'no record',
+      'no data',
+      'no object',
+      'no domain',
+      'no inform',
+      'no result',
+      'no such',
+    ],
+  ],
+  [NZRS_AVAILABLE, ['220 availab']],
+]);
+
+/**
  * Words, lower case and two characters or more, of which every line a pattern matches holds one:
  * each pattern is tried only on lines that hold a word of its own source (reply-gate.test.ts
  * generates lines from every pattern and checks that they do).
@@ -117,7 +149,7 @@ export const TRIGGERS = [
   ...['no result', 'no such', 'no found', 'not have', 'not find', 'not locat', 'not regist'],
   ...['not been', 'not yet', 'not a regist', 'not known'],
   ...['found', 'exist', 'availab', 'not availab', 'available for', 'free', 'assign'],
-  ...['returned 0', 'reserv'],
+  ...['returned 0', 'reserv', '220 availab'],
   // "limit" only as the patterns spell it: "limitations" and "unlimited" are in every notice
   ...['restrict', 'limited', 'limit ', 'limite ', 'control limit', 'exceed', 'reached'],
   ...['quota', 'too many', 'only ', 'go away'],

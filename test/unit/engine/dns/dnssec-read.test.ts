@@ -35,6 +35,13 @@ function generator(seed: number) {
     else if (r < 0.16 && text.endsWith('=='))
       text = `${text.slice(0, -3)}B==`; // padding bits set
     else if (r < 0.2) text = `${text}*`;
+    else if (r < 0.22 && /[^=]=$/.test(text))
+      text = `${text.slice(0, -2)}D=`; // one padding digit, the bits it drops set
+    else if (r < 0.24)
+      text = `AA==${text}`; // padding before more digits
+    else if (r < 0.26)
+      text = `${text.replace(/=+$/, '')}===`.slice(-text.length); // three pads
+    else if (r < 0.28) text = `${text.slice(0, -4)}A-_é`; // digits of other alphabets
     const pieces: string[] = [];
     for (let i = 0; i < text.length;) {
       const n = pick([4, 7, 36, 56, 1000]);
@@ -203,6 +210,35 @@ describe('engine/dns rdata: the lean DNSSEC readers agree with the codecs', () =
       const both = bothWays(type, data);
       assert.deepEqual(both.lean, both.codecs, `${type} ${data}`);
       assert.equal(both.textless, true, `${type} ${data}`);
+    }
+  });
+
+  it('base64 cut anywhere, padded or not, set padding bits, pads out of place: as the codecs', () => {
+    const keys = [
+      'AAAA',
+      'AwEA AcPk 3g==',
+      'AwEAAcPk3g ==',
+      'AwEAAcPk3g= =',
+      'AB==',
+      'ABC=',
+      'AA==AAAA',
+      'AA== AAAA',
+      'AAA= =',
+      'AAA ===',
+      'AAAAA===',
+      '====',
+      'A-_B',
+      'AAA\u00e9',
+      '+/+/ +/8=',
+    ];
+    for (const key of keys) {
+      for (const [type, data] of [
+        ['DNSKEY', `257 3 13 ${key}`],
+        ['RRSIG', `A 13 2 3600 20261227080245 20261127080245 39333 . ${key}`],
+      ]) {
+        const both = bothWays(type, data);
+        assert.deepEqual(both.lean, both.codecs, data);
+      }
     }
   });
 

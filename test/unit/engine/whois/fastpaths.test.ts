@@ -10,7 +10,9 @@ import {
   keyInfoAt,
   mayBeField,
 } from '../../../../src/engine/whois/keys';
+import { codeUnits } from '../../../../src/engine/whois/chars';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
+import { bracketedLine, readRecords, tabbedLine } from '../../../../src/engine/whois/reader';
 import { corpusAvailable, loadReplies } from '../../../support/whois-corpus';
 import { parseOrThrow } from '../../../support/whois-parse';
 
@@ -40,7 +42,7 @@ describe('whois parser shortcuts', function () {
         fc.constantFrom(...keys).chain(spelling),
         (raw) =>
           keyInfo(raw).field === undefined ||
-          mayBeField(raw, 0, raw.length) ||
+          mayBeField(codeUnits(raw), 0, raw.length) ||
           hasReadings(raw, 0, raw.length),
       ),
       { numRuns: 3000 },
@@ -50,17 +52,17 @@ describe('whois parser shortcuts', function () {
         fc.string({ maxLength: 30 }),
         (raw) =>
           keyInfo(raw).field === undefined ||
-          mayBeField(raw, 0, raw.length) ||
+          mayBeField(codeUnits(raw), 0, raw.length) ||
           hasReadings(raw, 0, raw.length),
       ),
       { numRuns: 3000 },
     );
-    for (const key of keys) assert.ok(mayBeField(key, 0, key.length), key);
+    for (const key of keys) assert.ok(mayBeField(codeUnits(key), 0, key.length), key);
   });
 
   it('looks a key up in place exactly as keyInfo reads its text', function () {
-    // Keys of one length that share the characters the table's slot is picked from land in
-    // one slot: each must still get its own answer, also when they alternate.
+    // Spellings of one key that differ in one character, and more keys than the table's
+    // slots: each must still get its own answer, also when they alternate or are evicted.
     const keys = [...FIELD_KEYS.keys()];
     const collide = ['Name Server', 'Name Sxrver', 'Nxme Server', 'Registrar', 'Registrxr'];
     fc.assert(
@@ -77,12 +79,8 @@ describe('whois parser shortcuts', function () {
         (raws, pad) => {
           for (const raw of [...raws, ...raws.reverse()]) {
             const line = `${pad}${raw}${pad}`;
-            const got = keyInfoAt(line, pad.length, pad.length + raw.length);
+            const got = keyInfoAt(line, pad.length, pad.length + raw.length, codeUnits(line));
             assert.deepEqual(got, keyInfo(raw));
-            // read from the line's code units, as the reader does
-            const units = Uint16Array.from(line, (c) => c.charCodeAt(0));
-            const fromUnits = keyInfoAt(line, pad.length, pad.length + raw.length, units);
-            assert.deepEqual(fromUnits, keyInfo(raw));
           }
         },
       ),
@@ -92,7 +90,7 @@ describe('whois parser shortcuts', function () {
 
   it('filters contact keys out, so they are not looked up', function () {
     for (const raw of ['Admin Name', 'Tech Email', 'Billing Phone', 'NOTICE', 'Phone', 'e-mail']) {
-      assert.equal(mayBeField(raw, 0, raw.length), false, raw);
+      assert.equal(mayBeField(codeUnits(raw), 0, raw.length), false, raw);
     }
   });
 
@@ -139,6 +137,30 @@ describe('whois parser shortcuts', function () {
     assert.equal(normalizeDate('31-Jun-2023'), undefined);
   });
 
+  it('tries only the date readers a value can open like', function () {
+    // The digits a value opens with (none, one or two, four, eight or more) pick the regexes
+    // tried; each spelling below is one that only its own regex reads.
+    const cases: Array<[string, string | undefined]> = [
+      ['2003-11-07 12:00:00 CET', '2003-11-07T11:00:00Z'], // four digits, "-": ISO_LIKE
+      ['2003/11/07 12:00:00 (JST)', '2003-11-07T03:00:00Z'], // four digits, "/": YMD_DOTS
+      ['2001-Aug-23.', '2001-08-23T00:00:00Z'], // four digits, "-", a month: YMD_TEXT
+      ['2003 November 7', '2003-11-07T00:00:00Z'], // four digits, a space: YMD_TEXT
+      ['7.11.2003', '2003-11-07T00:00:00Z'], // one digit: DMY_NUM
+      ['07-Nov-2003 12:00:00 UTC', '2003-11-07T12:00:00Z'], // two digits, "-", a month: DMY_TEXT
+      ['7th November 2003', '2003-11-07T00:00:00Z'], // one digit, letters: DMY_TEXT
+      ['Friday, 7 Nov 2003', '2003-11-07T00:00:00Z'], // a weekday: DMY_TEXT
+      ['November 7, 2003', '2003-11-07T00:00:00Z'], // letters: MDY_TEXT
+      ['Thu Aug 05 2004', '2004-08-05T00:00:00Z'], // a weekday, a month: MDY_TEXT
+      ['Tue Mar 03 12:00:00 GMT 2020', '2020-03-03T12:00:00Z'], // letters, a time: CTIME
+      ['20031107T120000Z', '2003-11-07T12:00:00Z'], // eight digits: COMPACT
+      ['200311071', undefined], // nine digits and nothing else
+      ['123-11-2003', undefined], // three digits: no reader
+      ['20031-11-07', undefined], // five digits: no reader
+      ['-2003-11-07', undefined], // a sign: no reader
+    ];
+    for (const [raw, want] of cases) assert.equal(normalizeDate(raw), want, raw);
+  });
+
   it('reads name servers and statuses in place', function () {
     const got = parseOrThrow(
       [
@@ -163,10 +185,10 @@ describe('whois parser shortcuts', function () {
     ]);
   });
 
-  it('reads a reply beyond 64K characters (not copied to code units) as a short one', function () {
+  it('reads a reply beyond 64K characters (its own copy of code units) as a short one', function () {
     if (!corpusAvailable()) this.skip();
-    // A comment line past 64K characters leaves the data as it is: the reader reads such a reply
-    // through charCodeAt, a shorter one from its code units.
+    // A comment line past 64K characters leaves the data as it is: the reader copies such a
+    // reply's code units into an array of its own, a shorter one into the shared buffer.
     const filler = `\n%${'x'.repeat(70_000)}\n`;
     for (const reply of loadReplies('noterror')) {
       const short = parseOrThrow(reply.text, { domain: reply.domain });
@@ -177,6 +199,126 @@ describe('whois parser shortcuts', function () {
         reply.file,
       );
     }
+  });
+
+  it('reads a bracketed line in place as the regex reads it', function () {
+    const BRACKETED = /^(?:[a-z]\.\s*)?\[(\S[^\]]{0,59})\]\s*(.*)$/i;
+    const piece = fc.constantFrom(
+      '[',
+      ']',
+      ' ',
+      '\t',
+      '\r',
+      '\u2028',
+      '\u00a0',
+      'a.',
+      'B.',
+      '.',
+      'Domain Name',
+      'x',
+      ':',
+      '://',
+      'é',
+      '名',
+    );
+    const check = (line: string): void => {
+      const m = BRACKETED.exec(line);
+      assert.deepEqual(bracketedLine(line), m ? { key: m[1], value: m[2] } : undefined, line);
+    };
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (parts) => check(parts.join(''))),
+      {
+        numRuns: 5000,
+      },
+    );
+    // the key's limit: one character and 59 more before the "]"
+    for (const n of [58, 59, 60, 61]) check(`[K${'k'.repeat(n)}]  value`);
+    for (const line of [
+      '[Domain Name]   EXAMPLE.JP',
+      'a. [Domain Name] x',
+      '[]] x',
+      '[ notice ]',
+    ]) {
+      check(line);
+    }
+  });
+
+  it('reads a line with a tab in place as the rewrite reads it', function () {
+    // SWITCH's "Holder of domain name<tab>x", TRABIS' "NIC Handle<tab><tab>: x": the key up to
+    // the first tab (no ":" or "." in it), the value after the tabs.
+    const TABBED = /^(\s*)(\S[^\t:]*?)\t+(.+)$/;
+    const piece = fc.constantFrom(
+      '\t',
+      ' ',
+      ':',
+      '.',
+      '\r',
+      '\u2028',
+      '\u00a0',
+      'Key',
+      'x',
+      'ns1.example.ch',
+      'é',
+      '名',
+    );
+    const check = (line: string): void => {
+      const m = TABBED.exec(line.trimEnd());
+      const want = m && !/[:.]/.test(m[2]) ? { key: m[2], value: m[3] } : undefined;
+      assert.deepEqual(tabbedLine(line), want, JSON.stringify(line));
+    };
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => check(parts.join(''))),
+      {
+        numRuns: 5000,
+      },
+    );
+    for (const line of ['NIC Handle\t\t: mi154-metu', '  Holder\tGoogle Inc.', 'a.b\tc', '\tx']) {
+      check(line);
+    }
+  });
+
+  it('reads a reply the same whatever reply was read before it', function () {
+    // The reader peeks a few characters past a line's end ("://" after a colon, "a. [" and
+    // "Record " at a line's start); at the reply's end it must see nothing there, not what a
+    // longer reply left in the shared buffer of code units. Each reply is read after one of
+    // slashes, after one of letters and spaces, and alone: a key colon at the very end
+    // ("Name Server:" opening a list) is a key only if no "//" is seen after it.
+    const parts = [
+      'Domain Name:',
+      'Name Server:',
+      'Registrar:',
+      ' ',
+      '\n',
+      ':',
+      'example.com',
+      'ns1.example.net',
+      '[Domain Name]',
+      'a. [',
+      'Record ',
+      'R',
+      '/',
+      '//',
+      '\t',
+      '.',
+    ];
+    const read = (text: string) => JSON.stringify(readRecords(text));
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...parts), { maxLength: 12 }), (words) => {
+        const text = words.join('');
+        const alone = read(text);
+        readRecords(`Registrar URL: ${'/'.repeat(text.length + 16)}`);
+        assert.equal(read(text), alone);
+        readRecords(`Domain Name: ${'Record a. [ '.repeat(text.length)}`);
+        assert.equal(read(text), alone);
+        readRecords(`x${'\0'.repeat(text.length + 16)}`);
+        assert.equal(read(text), alone);
+      }),
+      { numRuns: 3000 },
+    );
+    // A list opened by the reply's last line, then a slash-filled reply before it.
+    readRecords(`Registrar URL: ${'/'.repeat(64)}`);
+    const rec = readRecords('Domain Name: example.com\nName Server:')[0];
+    assert.equal(rec.fields.domain, 'example.com');
   });
 
   it('reads the fields after a long colon-free stretch (a reply at the 1 MB cap)', function () {

@@ -108,20 +108,40 @@ describe('whois reply classification: the trigger scan reads what every line wou
     assert.deepEqual(classifyReply(far), everyLine(far));
   });
 
+  it('reads the last two characters of a reply that ends without a newline', () => {
+    // The pair scan reads a line two characters at a time; at the reply's end, an odd index
+    // leaves the last pair to the check after the loop ("Status: 保留" was read as ASCII).
+    for (const text of ['abcd保留', 'x\n查無', 'Status: 保留', 'abcde保留', '“Status” 예약']) {
+      assert.deepEqual(classifyReply(text), everyLine(text), text);
+      assert.notEqual(classifyReply(text), undefined, text);
+    }
+  });
+
   it('classifies generated replies with a character beyond ASCII anywhere as every line does', () => {
     const line = fc.oneof(
       ...REPLY_PATTERNS.map(({ re }) => linesOf(re)),
       fc.string({ maxLength: 40 }),
     );
-    const odd = fc.constantFrom('é', '“', 'İ', 'ß', '\u00a0', '\t', '@', '`', '\u0000');
+    // Letters of words ("é", "ı", "н"), capitals ("É", "Σ"), other scripts, typography and
+    // halves of surrogate pairs: each sends its line to be folded whole.
+    const odd = fc.constantFrom(
+      ...['é', '“', '”', 'İ', 'ß', '\u00a0', '\t', '@', '`', '\u0000', '©', '—', 'ü', 'Ü'],
+      ...['域', 'Σ', 'ı', 'н', 'д', '\ud83d\ude00', '\ud800', '\u2028'],
+    );
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 12 }), fc.nat(400), odd, (lines, at, ch) => {
-        const joined = lines.join('\n');
-        const p = at % (joined.length + 1);
-        const text = `${joined.slice(0, p)}${ch}${joined.slice(p)}`;
-        assert.deepEqual(classifyReply(text), everyLine(text));
-      }),
-      { numRuns: 2000, seed: 29 },
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(400), odd), { minLength: 1, maxLength: 4 }),
+        (lines, inserts) => {
+          let text = lines.join('\n');
+          for (const [at, ch] of inserts) {
+            const p = at % (text.length + 1);
+            text = `${text.slice(0, p)}${ch}${text.slice(p)}`;
+          }
+          assert.deepEqual(classifyReply(text), everyLine(text));
+        },
+      ),
+      { numRuns: 3000, seed: 29 },
     );
   });
 
