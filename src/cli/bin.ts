@@ -2,6 +2,9 @@
 // version has it (22.1+), keeps the compiled code of the bundle's chunks between runs; it is
 // turned on before anything else is loaded, so every chunk a command imports is served from it.
 import * as nodeModule from 'node:module';
+import { tuneForShortRun } from './short-run';
+
+tuneForShortRun(process.argv[2]);
 
 const withCache = nodeModule as { enableCompileCache?: () => unknown };
 try {

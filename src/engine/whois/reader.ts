@@ -4,9 +4,9 @@
 //
 // Speed: the walk reads the reply in place, one pass, by offsets. A line becomes a string only
 // when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
-// value the record keeps); comments, rulers and the values of keys nobody reads never do. Its
-// characters are read from a copy of the reply's UTF-16 code units, never with charCodeAt (see
-// unitsOf).
+// value the record keeps); comments, rulers and the values of keys nobody reads never do. The
+// walk reads characters from a copy of the reply's UTF-16 code units, not with charCodeAt (see
+// unitsOf); a rewritten line gets a copy of its own.
 import { codeUnits as codeUnitsOf, isSpace as spaceChar, writeCodeUnits } from './chars';
 import {
   hasReadings,

@@ -2,10 +2,10 @@
 // owner or a blank, a TTL and the class IN in either order or not at all, the type A, AAAA or
 // NS and one datum, TXT and its strings, or a DNSSEC type and its fields; on one line, or over
 // several held by one pair of parentheses; comments anywhere), read in place from the text by
-// offsets and added as a row. The lexer and entry parser (lexer.ts scanEntry, entry.ts record) make a string and a
-// token per field, look the type and class up by string, and go through the general record
-// data reader; for these shapes none of that is needed, and in a cold process every step of
-// per-record code is paid many times over before V8 optimizes it.
+// offsets and added as a row. The lexer and entry parser (lexer.ts scanEntry, entry.ts record)
+// make a string and a token per field, look the type and class up by string, and go through
+// the general record data reader; for these shapes most of that is not needed, and in a cold
+// process every step of per-record code is paid many times over before V8 optimizes it.
 //
 // An entry of any other shape answers NOT_PLAIN having changed nothing, and the general path
 // reads it from the start: the same row, or the problem the general path reports. So this path
@@ -80,6 +80,12 @@ const tokenLines = new Int32Array(MOST_TOKENS);
 const quotedTokens = new Uint8Array(MOST_TOKENS);
 /** per line of the entry: where it starts in the text */
 const lineStarts = new Int32Array(MOST_LINES);
+/** what scan() found besides the tokens: their count, the lines, where the entry ends */
+const scanned = new Int32Array(4);
+const COUNT = 0;
+const LINES = 1;
+const LAST_LINE = 2;
+const LAST_COLUMN = 3;
 /**
  * The data tokens of a DNSSEC record, made for its reader (dnssec-read.ts takes the lexer's
  * tokens): objects pooled, one list per length, as scanEntry keeps them.
@@ -87,7 +93,7 @@ const lineStarts = new Int32Array(MOST_LINES);
 const dataPool: Token[] = [placed()];
 const dataLists: Token[][] = [];
 
-/** Record data is read one record at a time: an address's octets, or a name's wire form. */
+/** Record data is read one record at a time, into this buffer, which the rows copy from. */
 const wire = new WireWriter(256);
 
 // Where the row's tokens are, handed to the rows (which copy them) in objects shaped as the
@@ -121,74 +127,10 @@ export function readPlainRecord(
   line: number,
   out: PlainRecordSink,
 ): number {
-  // The tokens, as scanEntry cuts them (a CR is a blank, as it is to the lexer): words, quoted
-  // strings, one pair of parentheses across lines. An escape outside quotes, a string not
-  // closed on its line, a quote right after a word, parentheses nested or never closed are the
-  // general path's.
-  let count = 0;
-  let depth = 0;
-  let lines = 0;
-  let at = from;
-  // where the entry ends: its last token or closing parenthesis (line from the first, column)
-  let lastLine = 0;
-  let lastColumn = 0;
-  let next: number;
-  for (;;) {
-    const feed = text.indexOf('\n', at);
-    const end = feed === -1 ? text.length : feed;
-    if (end - at > MAX_LINE_CHARS || lines === MOST_LINES) return NOT_PLAIN;
-    lineStarts[lines] = at;
-    let i = at;
-    while (i < end) {
-      const c = text.charCodeAt(i);
-      if (c === SPACE || c === TAB || c === CR) {
-        i++;
-        continue;
-      }
-      if (c === SEMI) break;
-      if (c === OPEN || c === CLOSE) {
-        depth += c === OPEN ? 1 : -1;
-        if (depth > 1 || depth < 0) return NOT_PLAIN;
-        i++;
-        lastLine = lines;
-        lastColumn = i - at;
-        continue;
-      }
-      if (count === MOST_TOKENS) return NOT_PLAIN;
-      const start = i;
-      if (c === QUOTE) {
-        for (i++; i < end && text.charCodeAt(i) !== QUOTE; i++) {
-          if (text.charCodeAt(i) === BACKSLASH) i++;
-        }
-        if (i >= end) return NOT_PLAIN;
-        i++;
-        quotedTokens[count] = 1;
-      } else {
-        for (; i < end; i++) {
-          const d = text.charCodeAt(i);
-          if (d === SPACE || d === TAB || d === CR || d === SEMI || d === OPEN || d === CLOSE) {
-            break;
-          }
-          if (d === QUOTE || d === BACKSLASH) return NOT_PLAIN;
-        }
-        quotedTokens[count] = 0;
-      }
-      starts[count] = start;
-      ends[count] = i;
-      tokenLines[count] = lines;
-      count++;
-      lastLine = lines;
-      lastColumn = i - at;
-    }
-    lines++;
-    if (depth === 0) {
-      next = feed === -1 ? text.length + 1 : feed + 1;
-      break;
-    }
-    if (feed === -1) return NOT_PLAIN;
-    at = feed + 1;
-  }
-  plainEntry.lines = lines;
+  const next = scan(text, from);
+  if (next === NOT_PLAIN) return NOT_PLAIN;
+  const count = scanned[COUNT];
+  plainEntry.lines = scanned[LINES];
   if (count === 0) return next;
   const leadingBlank = isBlank(text.charCodeAt(from));
   const { ctx } = out;
@@ -294,8 +236,8 @@ export function readPlainRecord(
   input.file = out.env.fileLabel;
   input.line = line + tokenLines[0];
   input.start = starts[0] - lineStarts[tokenLines[0]];
-  input.endLine = line + lastLine;
-  input.end = lastColumn;
+  input.endLine = line + scanned[LAST_LINE];
+  input.end = scanned[LAST_COLUMN];
   input.ownerToken = leadingBlank ? undefined : place(ownerPlace, line, 0);
   input.ttlToken = ttlToken === -1 ? undefined : place(ttlPlace, line, ttlToken);
   input.typeToken = place(typePlace, line, typeToken);
@@ -303,6 +245,88 @@ export function readPlainRecord(
   input.serial = undefined;
   input.serialToken = undefined;
   out.rows.add(input);
+  return next;
+}
+
+/**
+ * The tokens of the entry at `from` into starts, ends, tokenLines and quotedTokens, its lines
+ * into lineStarts, and their counts and where it ends into `scanned`; answers where the entry
+ * after it starts (past text.length at the end), or NOT_PLAIN. A function of its own: V8
+ * optimizes its loops while they run (a signature's long lines make them hot at once), and it
+ * optimized the whole reader at that point, before it had seen the rest of its paths.
+ */
+function scan(text: string, from: number): number {
+  // The tokens, as scanEntry cuts them (a CR is a blank, as it is to the lexer): words, quoted
+  // strings, one pair of parentheses across lines. An escape outside quotes, a string not
+  // closed on its line, a quote right after a word, parentheses nested or never closed are the
+  // general path's.
+  let count = 0;
+  let depth = 0;
+  let lines = 0;
+  let at = from;
+  // where the entry ends: its last token or closing parenthesis (line from the first, column)
+  let lastLine = 0;
+  let lastColumn = 0;
+  let next: number;
+  for (;;) {
+    const feed = text.indexOf('\n', at);
+    const end = feed === -1 ? text.length : feed;
+    if (end - at > MAX_LINE_CHARS || lines === MOST_LINES) return NOT_PLAIN;
+    lineStarts[lines] = at;
+    let i = at;
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === SPACE || c === TAB || c === CR) {
+        i++;
+        continue;
+      }
+      if (c === SEMI) break;
+      if (c === OPEN || c === CLOSE) {
+        depth += c === OPEN ? 1 : -1;
+        if (depth > 1 || depth < 0) return NOT_PLAIN;
+        i++;
+        lastLine = lines;
+        lastColumn = i - at;
+        continue;
+      }
+      if (count === MOST_TOKENS) return NOT_PLAIN;
+      const start = i;
+      if (c === QUOTE) {
+        for (i++; i < end && text.charCodeAt(i) !== QUOTE; i++) {
+          if (text.charCodeAt(i) === BACKSLASH) i++;
+        }
+        if (i >= end) return NOT_PLAIN;
+        i++;
+        quotedTokens[count] = 1;
+      } else {
+        for (; i < end; i++) {
+          const d = text.charCodeAt(i);
+          if (d === SPACE || d === TAB || d === CR || d === SEMI || d === OPEN || d === CLOSE) {
+            break;
+          }
+          if (d === QUOTE || d === BACKSLASH) return NOT_PLAIN;
+        }
+        quotedTokens[count] = 0;
+      }
+      starts[count] = start;
+      ends[count] = i;
+      tokenLines[count] = lines;
+      count++;
+      lastLine = lines;
+      lastColumn = i - at;
+    }
+    lines++;
+    if (depth === 0) {
+      next = feed === -1 ? text.length + 1 : feed + 1;
+      break;
+    }
+    if (feed === -1) return NOT_PLAIN;
+    at = feed + 1;
+  }
+  scanned[COUNT] = count;
+  scanned[LINES] = lines;
+  scanned[LAST_LINE] = lastLine;
+  scanned[LAST_COLUMN] = lastColumn;
   return next;
 }
 

@@ -1,0 +1,30 @@
+// The V8 flags the launcher sets for a one-command process (src/cli/short-run.ts). V8 answers
+// a flag it does not know with "Error: unrecognized flag" on stdout, which would be mixed into
+// every command's output: each flag must be one this Node's V8 knows, and change nothing the
+// process prints.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { SHORT_RUN_FLAGS } from '../../../src/cli/short-run';
+
+describe('the V8 flags of a short run', () => {
+  it('are flags this V8 knows: setting them prints nothing', () => {
+    for (const flag of SHORT_RUN_FLAGS) {
+      const child = spawnSync(
+        process.execPath,
+        ['-e', `require('node:v8').setFlagsFromString(${JSON.stringify(flag)})`],
+        { encoding: 'utf8' },
+      );
+      assert.equal(child.status, 0, flag);
+      assert.equal(child.stdout + child.stderr, '', flag);
+    }
+  });
+
+  it('would show an unknown flag on the output (the check above can fail)', () => {
+    const child = spawnSync(
+      process.execPath,
+      ['-e', `require('node:v8').setFlagsFromString('--no-such-hostlens-flag')`],
+      { encoding: 'utf8' },
+    );
+    assert.match(child.stdout + child.stderr, /unrecognized flag/);
+  });
+});
