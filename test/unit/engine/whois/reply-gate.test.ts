@@ -94,6 +94,19 @@ describe('whois reply classification: the trigger scan reads what every line wou
     });
   });
 
+  it('no character of a pattern beyond ASCII matches an ASCII one under the i flag', () => {
+    // What lets the caseless patterns read an ASCII line as the lower-case ones read it folded:
+    // "ı" (kayıt) must not match "i" or "I".
+    const escape = (c: string): string => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const { re } of REPLY_PATTERNS) {
+      for (const c of re.source) {
+        if (c.charCodeAt(0) < 128) continue;
+        const one = new RegExp(escape(c), 'i');
+        for (let a = 0; a < 128; a++) assert.equal(one.test(String.fromCharCode(a)), false, c);
+      }
+    }
+  });
+
   it('classifies every corpus reply as reading every line does', function () {
     const texts = corpusTexts();
     if (texts.length === 0) this.skip();
