@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { decodeReply } from '../../../../src/engine/whois/port43';
 import {
+  CASELESS_PATTERNS,
   classifyReply,
   clean,
   hasTrigger,
@@ -67,6 +68,28 @@ describe('whois reply classification: the trigger scan reads what every line wou
           return hasTrigger(folded, p);
         }),
         { numRuns: 200, seed: 28 },
+      );
+    });
+  });
+
+  it('reads an ASCII line in any letter case with the i flag as the lower-cased line', () => {
+    // A line of ASCII is not lower-cased: the patterns read it with the `i` flag. Each letter
+    // of a line a pattern matches (or nearly: \b dropped) in either case, and ASCII noise.
+    const ascii = (line: string): boolean => /^[\x00-\x7f]*$/.test(line);
+    REPLY_PATTERNS.forEach(({ re }, p) => {
+      const caseless = CASELESS_PATTERNS[p];
+      assert.equal(caseless.source, re.source);
+      assert.equal(caseless.flags, 'i');
+      const line = fc.oneof(linesOf(re), fc.string({ unit: 'binary-ascii', maxLength: 40 }));
+      fc.assert(
+        fc.property(line, fc.array(fc.boolean(), { maxLength: 40 }), (text, upper) => {
+          if (!ascii(text)) return;
+          const mixed = [...text]
+            .map((c, k) => (upper[k % (upper.length || 1)] ? c.toUpperCase() : c))
+            .join('');
+          assert.equal(caseless.test(mixed), re.test(mixed.toLowerCase()), mixed);
+        }),
+        { numRuns: 200, seed: 30 },
       );
     });
   });
