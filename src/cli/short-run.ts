@@ -11,14 +11,27 @@
 // V8's flags, so flags changed later would make every run reject what the last one cached.
 import { setFlagsFromString } from 'node:v8';
 
-/** Both flags exist in every V8 of Node 20 onwards (an unknown flag is printed on stdout). */
+/** Flags of TurboFan that V8 11 to 13 (Node 20 to 24) know. */
 export const SHORT_RUN_FLAGS = [
   '--max-inlined-bytecode-size-cumulative=460',
   '--no-turbo-loop-peeling',
 ];
 
-/** Tunes V8 for one short command; not for `serve`, which runs on. */
+/**
+ * The V8 major versions the flags are known in. V8 answers a flag it does not know with an
+ * error printed on stdout, in the middle of a command's JSON: a later V8 that dropped one keeps
+ * its defaults until it is checked and added here.
+ */
+const KNOWN_V8 = { first: 11, last: 13 };
+
+/** The flags to set for `command` on V8 `v8Version`: none for `serve`, which runs on. */
+export function shortRunFlags(command: string | undefined, v8Version: string): string[] {
+  if (command === 'serve') return [];
+  const major = Number(v8Version.split('.')[0]);
+  return major >= KNOWN_V8.first && major <= KNOWN_V8.last ? SHORT_RUN_FLAGS : [];
+}
+
+/** Tunes V8 for one short command. */
 export function tuneForShortRun(command: string | undefined): void {
-  if (command === 'serve') return;
-  for (const flag of SHORT_RUN_FLAGS) setFlagsFromString(flag);
+  for (const flag of shortRunFlags(command, process.versions.v8)) setFlagsFromString(flag);
 }

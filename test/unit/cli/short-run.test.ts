@@ -4,7 +4,7 @@
 // process prints.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { SHORT_RUN_FLAGS } from '../../../src/cli/short-run';
+import { SHORT_RUN_FLAGS, shortRunFlags } from '../../../src/cli/short-run';
 
 describe('the V8 flags of a short run', () => {
   it('are flags this V8 knows: setting them prints nothing', () => {
@@ -26,5 +26,15 @@ describe('the V8 flags of a short run', () => {
       { encoding: 'utf8' },
     );
     assert.match(child.stdout + child.stderr, /unrecognized flag/);
+  });
+
+  it('are set only for a one-command run on a V8 they are known in', () => {
+    assert.deepEqual(shortRunFlags('zone-check', process.versions.v8), SHORT_RUN_FLAGS);
+    assert.deepEqual(shortRunFlags('zone-check', '11.3.244.8-node.38'), SHORT_RUN_FLAGS);
+    assert.deepEqual(shortRunFlags('serve', '11.3.244.8'), []);
+    // A V8 the flags were not checked in keeps its defaults.
+    assert.deepEqual(shortRunFlags('zone-check', '14.0.1'), []);
+    assert.deepEqual(shortRunFlags('zone-check', '10.2.154'), []);
+    assert.deepEqual(shortRunFlags(undefined, 'not a version'), []);
   });
 });
