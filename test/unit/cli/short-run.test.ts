@@ -28,13 +28,15 @@ describe('the V8 flags of a short run', () => {
     assert.match(child.stdout + child.stderr, /unrecognized flag/);
   });
 
-  it('are set only for a one-command run on a V8 they are known in', () => {
+  it('are set only for zone-check on a V8 they are known in', () => {
     assert.deepEqual(shortRunFlags('zone-check', process.versions.v8), SHORT_RUN_FLAGS);
     assert.deepEqual(shortRunFlags('zone-check', '11.3.244.8-node.38'), SHORT_RUN_FLAGS);
     assert.deepEqual(shortRunFlags('serve', '11.3.244.8'), []);
+    assert.deepEqual(shortRunFlags('query', '11.3.244.8'), []);
     // A V8 the flags were not checked in keeps its defaults.
     assert.deepEqual(shortRunFlags('zone-check', '14.0.1'), []);
     assert.deepEqual(shortRunFlags('zone-check', '10.2.154'), []);
-    assert.deepEqual(shortRunFlags(undefined, 'not a version'), []);
+    assert.deepEqual(shortRunFlags('zone-check', 'not a version'), []);
+    assert.deepEqual(shortRunFlags(undefined, '11.3.244.8'), []);
   });
 });
