@@ -5,31 +5,11 @@
 // (quotes, escapes, parentheses nested or never closed, directives, comments, CRs, blanks).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { startOf } from '../../../../src/engine/zone/document';
-import { parseText } from '../../../../src/engine/zone/entry';
 import { emptyScannedEntry, scanEntry, MAX_LINE_CHARS } from '../../../../src/engine/zone/lexer';
-import { RecordRows } from '../../../../src/engine/zone/rows';
 import { generateZone as generateDiffZone } from '../../../support/zone-gen';
 import { generateZone, MUTATIONS, ORIGIN } from '../../../support/zone-generator';
 import { seeded } from '../../../support/prng';
-
-/** Every record (as JSON) and problem a parse of `text` gives, with or without the fast path. */
-function parsed(text: string, origin: string, fullLexer: boolean) {
-  const { env, start } = startOf({ origin });
-  const rows = new RecordRows();
-  const { problems, ctx } = parseText(text, start, env, rows, { fullLexer });
-  const records = [];
-  for (let row = 0; row < rows.count; row++) records.push(JSON.stringify(rows.record(row)));
-  return { problems, records, ctx };
-}
-
-function assertSame(text: string, origin: string): void {
-  const fast = parsed(text, origin, false);
-  const full = parsed(text, origin, true);
-  assert.deepEqual(fast.records, full.records, text);
-  assert.deepEqual(fast.problems, full.problems, text);
-  assert.deepEqual(fast.ctx, full.ctx, text);
-}
+import { assertSameParse } from '../../../support/zone-parse-paths';
 
 /** Pieces of record lines: the usual, and those that must send an entry to the full lexer. */
 const FRAGMENTS = [
@@ -95,9 +75,10 @@ describe('engine/zone fast path (scanEntry) against the full lexer', () => {
   it('the differential suites zones, every mutation, load the same records and problems', () => {
     const rand = seeded(2024);
     for (const mutation of MUTATIONS) {
-      for (let i = 0; i < 3; i++) assertSame(generateZone(rand, mutation, 20).text, ORIGIN);
+      for (let i = 0; i < 3; i++) assertSameParse(generateZone(rand, mutation, 20).text, ORIGIN);
     }
-    for (let seed = 1; seed <= 10; seed++) assertSame(generateDiffZone(seed).text, 'diff.test.');
+    for (let seed = 1; seed <= 10; seed++)
+      assertSameParse(generateDiffZone(seed).text, 'diff.test.');
   });
 
   it('lines made of usual and unusual fragments: the same records and problems', () => {
@@ -108,7 +89,7 @@ describe('engine/zone fast path (scanEntry) against the full lexer', () => {
         (lines, finalFeed) => {
           const body = lines.join('');
           const text = `$TTL 1h\n@ SOA ns1 hm 1 2 3 4 5\n${finalFeed ? body : body.replace(/\r*\n$/, '')}`;
-          assertSame(text, 'example.com.');
+          assertSameParse(text, 'example.com.');
         },
       ),
       { seed: 2427, numRuns: 1500 },
@@ -127,7 +108,7 @@ describe('engine/zone fast path (scanEntry) against the full lexer', () => {
       `a TXT "${'x'.repeat(MAX_LINE_CHARS)}"\nb A 192.0.2.2\n`,
     ];
     for (const body of cases)
-      assertSame(`$TTL 1h\n@ SOA ns1 hm 1 2 3 4 5\n${body}`, 'example.com.');
+      assertSameParse(`$TTL 1h\n@ SOA ns1 hm 1 2 3 4 5\n${body}`, 'example.com.');
   });
 
   it('scanEntry reads parenthesised entries across lines, and declines what it does not read', () => {

@@ -8,29 +8,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseName } from '../../../../src/engine/dns/names';
 import { startOf } from '../../../../src/engine/zone/document';
-import { parseText } from '../../../../src/engine/zone/entry';
 import { NOT_PLAIN, readPlainRecord } from '../../../../src/engine/zone/plain-record';
 import { RecordRows } from '../../../../src/engine/zone/rows';
 import { rootLikeZone } from '../../../bench/zone-signed.bench';
 import { seeded } from '../../../support/prng';
+import { assertSameParse, parsed } from '../../../support/zone-parse-paths';
 import { generateZone, ORIGIN } from '../../../support/zone-generator';
-
-function parsed(text: string, origin: string, fullLexer: boolean) {
-  const { env, start } = startOf({ origin });
-  const rows = new RecordRows();
-  const { problems, ctx } = parseText(text, start, env, rows, { fullLexer });
-  const records = [];
-  for (let row = 0; row < rows.count; row++) records.push(JSON.stringify(rows.record(row)));
-  return { problems, records, ctx };
-}
-
-function assertSame(text: string, origin: string): void {
-  const fast = parsed(text, origin, false);
-  const full = parsed(text, origin, true);
-  assert.deepEqual(fast.records, full.records, text);
-  assert.deepEqual(fast.problems, full.problems, text);
-  assert.deepEqual(fast.ctx, full.ctx, text);
-}
 
 const OWNERS = [
   '0K7NIEEQ4U1TNL0H1F5LE6JUBJ1F0J6E',
@@ -155,8 +138,8 @@ describe('engine/zone plain records (plain-record.ts) against the full lexer', (
         (lines, head, finalFeed) => {
           const body = lines.join('');
           const text = `${head}${finalFeed ? body : body.replace(/[\r ]*\n$/, '')}`;
-          assertSame(text, 'example.com.');
-          assertSame(text, '.');
+          assertSameParse(text, 'example.com.');
+          assertSameParse(text, '.');
         },
       ),
       { seed: 2428, numRuns: 2000 },
@@ -164,8 +147,8 @@ describe('engine/zone plain records (plain-record.ts) against the full lexer', (
   });
 
   it('the bench zones: the same rows, problems and context', () => {
-    assertSame(generateZone(seeded(50000), 'none', 2000).text, ORIGIN);
-    assertSame(rootLikeZone(300), '.');
+    assertSameParse(generateZone(seeded(50000), 'none', 2000).text, ORIGIN);
+    assertSameParse(rootLikeZone(300), '.');
   });
 
   it('takes the usual lines itself, and leaves the others unread', () => {
