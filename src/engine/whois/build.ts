@@ -168,6 +168,8 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
   const url = f.registrar_url;
   if (url !== undefined && usable(url)) registrar.referral_url = url;
   const held = f.holder !== undefined && usable(f.holder);
+  // parse.ts's mayShowData decides before building from the fields this reads: keep the two
+  // in step (parse.test.ts holds the shortcut to each field that counts here today).
   const data =
     ns.length > 0 ||
     created !== undefined ||
