@@ -13,6 +13,7 @@ import { ResultCache, DEFAULT_CACHE_TTL_MS } from './cache';
 import { targetsByLine, type Occurrence } from './extract';
 import { listFiles, readText } from './files';
 import { HostLimiter } from './limiter';
+import { ReadSlices } from './slices';
 import {
   DEFAULT_SEVERITY,
   type CheckProgress,
@@ -62,11 +63,6 @@ const RESERVED_TLDS = new Set(['example', 'invalid', 'localhost', 'onion']);
 const RESERVED_DOMAINS = new Set(['example.com', 'example.net', 'example.org']);
 
 const DAY_MS = 86_400_000;
-/**
- * How long reading a file goes on before the event loop gets a turn: the checks already
- * started send their requests and take their answers meanwhile.
- */
-const READ_SLICE_MS = 2;
 const RETRY_BASE_MS = 250;
 /** How often a host's Retry-After is honoured for one link before it is a finding. */
 const MAX_RATE_LIMIT_WAITS = 3;
@@ -164,6 +160,8 @@ class CheckRun {
   private readonly progress: CheckProgress = { total: 0, done: 0 };
   private readonly lanes = new Map<string, HostLanes>();
   private lanesRunning = 0;
+  /** URLs found and waiting for a lane of their host */
+  private queued = 0;
   private lanesIdle: (() => void) | undefined;
   /** what a lane threw (a refused token): the run's end, said once every lane stopped */
   private laneError: Error | undefined;
@@ -195,24 +193,20 @@ class CheckRun {
 
   /**
    * Reads one file's targets, starting a check for each new URL as it is found. While checks
-   * are under way, reading goes in slices, and between two slices the event loop gets a turn:
-   * a new connection's request is written, an answer read and its lane's next link sent. A
-   * slice lasts as long as the turn before it (at least READ_SLICE_MS), so reading keeps about
-   * half the thread when answers pour in, and the lanes never wait long for their next URLs.
+   * are under way, the event loop gets a turn between slices of reading (ReadSlices says how
+   * long they last).
    */
   async read(file: string, text: string): Promise<void> {
     if (this.options.signal?.aborted) return;
-    let until = performance.now() + READ_SLICE_MS;
+    const slices = new ReadSlices();
     for (const line of targetsByLine(file, text)) {
       this.add(line);
-      const now = performance.now();
-      if (now < until) continue;
+      if (!slices.over(this.queued > 0)) continue;
       if (this.lanesRunning > 0) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.options.signal?.aborted) return;
-        const back = performance.now();
-        until = back + Math.max(READ_SLICE_MS, back - now);
-      } else until = now + READ_SLICE_MS;
+        slices.resumed();
+      } else slices.restart();
     }
   }
 
@@ -266,6 +260,7 @@ class CheckRun {
       this.lanes.set(check.host, host);
     }
     host.waiting.push(check);
+    this.queued++;
     if (host.lanes >= this.limiter.perHost) return;
     host.lanes++;
     this.lanesRunning++;
@@ -276,6 +271,7 @@ class CheckRun {
     try {
       while (host.next < host.waiting.length) {
         const check = host.waiting[host.next++];
+        this.queued--;
         if (host.next === host.waiting.length) {
           host.waiting = [];
           host.next = 0;
