@@ -4,13 +4,7 @@
 // less deeply (half V8's cumulative budget per function) and not peeling loops (each peeled
 // loop body compiled twice) cut that work by a quarter, for code a few per cent slower per
 // call: on a 50,000-record zone and on 2 MB signed zones the process runs ~5% fewer
-// instructions in all. The young generation grows sixteen-fold rather than two-fold when the
-// collector finds most of it alive, as the rows and names of a zone being read are: it
-// reaches V8's usual ceiling (16 MB a semi-space) after one such scavenge instead of four,
-// each of which copied the survivors again (2 MB signed zones: 3 to 4% fewer instructions
-// for the ECDSA and Ed25519 ones, 1.5% on the 50,000-record zone; the peak of a large zone
-// is unchanged, since its young generation reaches the same ceiling anyway). Only
-// `zone-check` is tuned: a loopback `hostlens query` took 168 ms
+// instructions in all. Only `zone-check` is tuned: a loopback `hostlens query` took 168 ms
 // with the flags against 147 ms without (medians of 15, interleaved), its short hot paths
 // slower for the shallower inlining, and a long-lived process (`hostlens serve`) runs its
 // optimized code long enough for the deeper inlining to pay.
@@ -19,11 +13,10 @@
 // V8's flags, so flags changed later would make every run reject what the last one cached.
 import { setFlagsFromString } from 'node:v8';
 
-/** Flags of TurboFan and of the collector that V8 11 to 13 (Node 20 to 24) know. */
+/** Flags of TurboFan that V8 11 to 13 (Node 20 to 24) know. */
 export const SHORT_RUN_FLAGS = [
   '--max-inlined-bytecode-size-cumulative=460',
   '--no-turbo-loop-peeling',
-  '--semi-space-growth-factor=16',
 ];
 
 /**
