@@ -6,9 +6,10 @@ import { LookupError } from '../../contract/errors';
 import type { WhoisResult } from '../../contract/shapes';
 import { build, type ParseOptions } from './build';
 import { FIELDS, keyInfo } from './keys';
-import { readRecords } from './reader';
+import { readRecords, readScanned } from './reader';
 import type { Rec } from './record';
-import { classifyReply, opensWithNotFound, type Classified } from './reply';
+import { classifyScanned, opensWithNotFound, type Classified } from './reply';
+import { scanReply, type Scan } from './scan';
 
 export type { ParseOptions } from './build';
 export { normalizeKey } from './keys';
@@ -60,7 +61,10 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   // Full-width colons (CJK registrars: "域名：example.cn") are colons; same length, so offsets
   // and the raw reply stay as they are.
   const read = text.includes('\uff1a') ? text.replaceAll('\uff1a', ':') : text;
-  const records = readRecords(read);
+  // One copy and one cut into lines for the reader and the classifier (scan.ts); the classifier
+  // reads the reply as the server wrote it, so it shares the scan only when `read` is `text`.
+  const scan = scanReply(read);
+  const records = readScanned(scan);
   // One record that cannot show a registration (no name servers, dates of creation or expiry,
   // id, registrar or holder: what build() counts as data) is not built before its free status
   // or the reply's words are read: they decide most such replies, as they would after building
@@ -71,24 +75,24 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
     if (rec.status.some(isFreeStatus) && FIELDS.some((k) => rec.fields[k] !== undefined)) {
       return NOT_REGISTERED;
     }
-    const said = classifyReply(text);
+    const said = classifyScanned(text, scan);
     if (said?.kind === 'rate_limited') return refused(said.line);
     if (said?.kind === 'not_found') return NOT_REGISTERED;
     return decide(text, read, records, options, said);
   }
-  return decide(text, read, records, options, UNREAD);
+  return decide(text, read, records, options, scan);
 }
 
-/** decide()'s `said` before the reply's words are read. */
-const UNREAD = Symbol('unread');
-
-/** The verdict of a reply from its records, and its words where they are needed. */
+/**
+ * The verdict of a reply from its records, and its words where they are needed: `classified`
+ * is what they say, or the reply's scan when they are not read yet.
+ */
 function decide(
   text: string,
   read: string,
   records: Rec[],
   options: ParseOptions,
-  classified: Classified | undefined | typeof UNREAD,
+  classified: Classified | undefined | Scan,
 ): WhoisReading {
   // Records that hold nothing build only the name asked for, which no rule below returns: a
   // not-found reply's notice is all it has, and building that name was a twentieth of its cost.
@@ -101,7 +105,7 @@ function decide(
   // the registry's own answer, in its data: the prose around it is not read.
   const status = result?.domain.status ?? [];
   if (status.some(isFreeStatus)) return NOT_REGISTERED;
-  const said = classified === UNREAD ? classifyReply(text) : classified;
+  const said = isScan(classified) ? classifyScanned(text, classified) : classified;
   if (said === undefined) {
     // No data read with colons, and the reply says nothing of the name: its keys may be
     // separated by "=", "=>", "->" or "|" instead.
@@ -128,6 +132,10 @@ function decide(
     };
   }
   return NO_DATA;
+}
+
+function isScan(v: Classified | undefined | Scan): v is Scan {
+  return v !== undefined && 'lineEnds' in v;
 }
 
 function refused(line: string): WhoisVerdict {

@@ -6,8 +6,8 @@
 // when it is rewritten (tabs, "Record expires on") or its text is needed (a key, a heading, a
 // value the record keeps); comments, rulers and the values of keys nobody reads never do. The
 // walk reads characters from a copy of the reply's UTF-16 code units, not with charCodeAt (see
-// unitsOf); a rewritten line gets a copy of its own.
-import { codeUnits as codeUnitsOf, isSpace as spaceChar, writeCodeUnits } from './chars';
+// scan.ts); a rewritten line gets a copy of its own.
+import { codeUnits as codeUnitsOf, isSpace as spaceChar } from './chars';
 import {
   hasReadings,
   keyInfo,
@@ -27,6 +27,7 @@ import {
   takesValue as takesValueOf,
   type Rec,
 } from './record';
+import { PAST_END, scanReply, type Scan } from './scan';
 
 // The per-line look-ups, bound once. Transpiled file by file to CommonJS (tsx, mocha), every
 // use of an imported name is a property read through an export getter; on a path taken for
@@ -43,26 +44,6 @@ const registrarLine = registrarLineOf;
 const setField = setFieldOf;
 const takesValue = takesValueOf;
 const HOSTISH = HOST_NAME;
-
-/**
- * The reply's UTF-16 code units, for every character the walk reads: copied once per reply
- * (natively, a block copy). charCodeAt dispatches on the string's representation at each call,
- * and the walk meets several (the reply one-byte or two-byte, rewritten lines); a typed array
- * is read directly. Reading is synchronous, so one buffer serves every reply up to UNIT_LIMIT
- * characters; a longer one gets its own copy.
- */
-const UNIT_LIMIT = 64 * 1024;
-/**
- * Zeros after the copy: the walk peeks a few characters past a line's end (up to six), which
- * at the reply's end charCodeAt would answer NaN; 0 fails the same tests.
- */
-const PAST_END = 8;
-const unitsBuffer = Buffer.allocUnsafeSlow(2 * (UNIT_LIMIT + PAST_END));
-const textUnits = new Uint16Array(
-  unitsBuffer.buffer,
-  unitsBuffer.byteOffset,
-  UNIT_LIMIT + PAST_END,
-);
 
 /**
  * A rewritten line's code units (one line at a time; in one buffer up to LINE_LIMIT), copied
@@ -101,16 +82,19 @@ function keyValueUnits(
   return units;
 }
 
-function unitsOf(text: string): Uint16Array {
-  if (text.length > UNIT_LIMIT) return codeUnits(text, PAST_END);
-  writeCodeUnits(unitsBuffer, text, text.length);
-  textUnits.fill(0, text.length, text.length + PAST_END);
-  return textUnits;
-}
-
 /** The records of a reply (usually one; a new one where a second domain block starts). */
 export function readRecords(text: string): Rec[] {
-  return new Reader(text).read();
+  return readScanned(scanReply(text));
+}
+
+/**
+ * readRecords on a reply already scanned (scan.ts), whose copy and line ends the classifier
+ * reads after the walk. The walk reads every character it looks at from the scan's code units:
+ * charCodeAt dispatches on the string's representation at each call, and the walk meets
+ * several (the reply one-byte or two-byte, rewritten lines); a typed array is read directly.
+ */
+export function readScanned(scan: Scan): Rec[] {
+  return new Reader(scan).read();
 }
 
 /** The indent of a line from `from` to its text at `b` (a tab counts four). */
@@ -343,7 +327,7 @@ class Reader {
   private tabAt = -1;
   /** the line being read is a rewritten copy, not a stretch of the reply */
   private rewritten = false;
-  /** the reply's code units (unitsOf) */
+  /** the reply's code units (the scan's) */
   private readonly units: Uint16Array;
   /** the code units of the string being read: the reply's, or a rewritten line's */
   private lineUnits: Uint16Array;
@@ -353,18 +337,19 @@ class Reader {
     return lookUpKeyAt(str, from, to, this.lineUnits);
   }
 
-  constructor(private readonly text: string) {
-    this.units = this.lineUnits = unitsOf(text);
+  private readonly text: string;
+
+  constructor(private readonly scan: Scan) {
+    this.text = scan.text;
+    this.units = this.lineUnits = scan.units;
   }
 
   read(): Rec[] {
-    const text = this.text;
+    const { lineEnds, lineCount } = this.scan;
     let start = 0;
-    for (;;) {
-      let nl = text.indexOf('\n', start);
-      if (nl < 0) nl = text.length;
+    for (let k = 0; k < lineCount; k++) {
+      const nl = lineEnds[k];
       this.rawLine(start, nl);
-      if (nl === text.length) break;
       start = nl + 1;
     }
     this.records.push(this.rec);

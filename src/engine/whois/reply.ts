@@ -16,6 +16,14 @@
 // before, took 2.7 ms on one .es reply, 170x the corpus median.) The phrases and the words
 // are in tables/reply-phrases.ts.
 import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits as writeUnits } from './chars';
+import {
+  claimShared,
+  isCurrent,
+  SHARED_BUFFER,
+  SHARED_CODES,
+  SHARED_PAIRS,
+  type Scan,
+} from './scan';
 import { GATES, NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
 
 // Bound once, as in reader.ts: transpiled file by file to CommonJS (tsx, mocha), every use of
@@ -280,15 +288,14 @@ const CLASSIFY_BYTES = 64 * 1024;
 const ASCII_FOLD = new Uint8Array(128).map((_, c) => (c >= 65 && c <= 90 ? c + 32 : c));
 
 /**
- * The characters of the reply being classified, as UTF-16 code units: copied once per reading
- * (natively, a block copy), so the scan below reads a typed array. charCodeAt on a string that
+ * The characters of the reply being classified, as UTF-16 code units: the copy scan.ts makes
+ * once per reply for the reader and the classifier (natively, a block copy), or a window of it
+ * loaded here (loadCodes), so the scan below reads a typed array. charCodeAt on a string that
  * may be one-byte or two-byte dispatches on its representation at every call: a scan of the
- * lines took 32 instructions a character that way, 21 from this copy (cachegrind). Classification is
- * synchronous, so one buffer serves every reading.
+ * lines took 32 instructions a character that way, 21 from this copy (cachegrind).
+ * Classification is synchronous, so one buffer serves every reading.
  */
-const CODE_UNITS = CLASSIFY_BYTES + 2;
-const codesBuffer = Buffer.allocUnsafeSlow(2 * CODE_UNITS);
-const codes = new Uint16Array(codesBuffer.buffer, codesBuffer.byteOffset, CODE_UNITS);
+const codes = SHARED_CODES;
 
 /** The index in the text of codes[0]: even, so that codePairs align as the text's pairs. */
 let codesBase = 0;
@@ -303,15 +310,25 @@ function loadCodes(text: string, from: number, n: number): void {
   codesBase = from & ~1;
   const count = Math.min(text.length, n + 2) - codesBase;
   const window = codesBase === 0 ? text : text.slice(codesBase, codesBase + count);
-  writeCodeUnits(codesBuffer, window, count);
+  claimShared();
+  writeCodeUnits(SHARED_BUFFER, window, count);
   codesEnd = codesBase + count;
+}
+
+/**
+ * Points `codes` at text[0, n + 2) where the scan of the reply holds it, as loadCodes(text, 0,
+ * n) would copy it: the shared copy of the whole reply, followed by zeros.
+ */
+function useScan(text: string, n: number): void {
+  codesBase = 0;
+  codesEnd = Math.min(text.length, n + 2);
 }
 
 /**
  * Two code units in one: `codes` read two characters at a time. The first is in the low half on
  * a little-endian platform and in the high half on a big-endian one; pairIndex reads them so.
  */
-const codePairs = new Int32Array(codesBuffer.buffer, codesBuffer.byteOffset, CODE_UNITS >> 1);
+const codePairs = SHARED_PAIRS;
 
 /** Bit 7 and up of either unit of a pair: a character beyond ASCII. */
 const BEYOND_ASCII = 0xff80ff80;
@@ -638,21 +655,42 @@ function readReply(text: string, n: number, from = 0): Said {
   while (start < n && said.refused === undefined && said.notFound === undefined) {
     let end = text.indexOf('\n', start);
     if (end < 0 || end > n) end = n;
-    const lineStart = start;
+    readLineAt(said, text, start, end);
     start = end + 1;
-    const ascii = markAscii(text, lineStart, Math.min(end, lineStart + LINE_CHARS));
-    if (ascii === 0) continue;
-    lineBounds(text, lineStart, end);
-    if (textStart === textEnd) continue;
-    const line = text.slice(textStart, textEnd);
-    if (ascii > 0) {
-      readAsciiLine(said, line);
-      continue;
-    }
-    const folded = line.toLowerCase();
-    if (markPatterns(folded, 0, folded.length)) readLine(said, line, folded);
   }
   return said;
+}
+
+/** readReply(scan.text, n) on the lines the scan found, from its copy when that is shared. */
+function readScannedReply(scan: Scan, n: number): Said {
+  const said: Said = {};
+  const text = scan.text;
+  if (scan.shared) useScan(text, n);
+  else loadCodes(text, 0, n);
+  const { lineEnds, lineCount } = scan;
+  let start = 0;
+  for (let k = 0; k < lineCount && start < n; k++) {
+    if (said.refused !== undefined || said.notFound !== undefined) break;
+    const end = Math.min(lineEnds[k], n);
+    readLineAt(said, text, start, end);
+    start = end + 1;
+  }
+  return said;
+}
+
+/** Reads the line text[lineStart, end) into `said` when it holds a trigger word. */
+function readLineAt(said: Said, text: string, lineStart: number, end: number): void {
+  const ascii = markAscii(text, lineStart, Math.min(end, lineStart + LINE_CHARS));
+  if (ascii === 0) return;
+  lineBounds(text, lineStart, end);
+  if (textStart === textEnd) return;
+  const line = text.slice(textStart, textEnd);
+  if (ascii > 0) {
+    readAsciiLine(said, line);
+    return;
+  }
+  const folded = line.toLowerCase();
+  if (markPatterns(folded, 0, folded.length)) readLine(said, line, folded);
 }
 
 /**
@@ -705,7 +743,19 @@ function opensBlock(text: string, end: number, mark: number): boolean {
 export function classifyReply(text: string): Classified | undefined {
   // What a server says about the query comes before any megabyte of filler: only the first
   // CLASSIFY_BYTES are read.
-  const said = readReply(text, Math.min(text.length, CLASSIFY_BYTES));
+  return classified(readReply(text, Math.min(text.length, CLASSIFY_BYTES)));
+}
+
+/**
+ * classifyReply(text) from the scan of the reply the reader has just walked (scan.ts), when
+ * it is text's and still holds it: the reply is not copied or cut into lines again.
+ */
+export function classifyScanned(text: string, scan: Scan): Classified | undefined {
+  if (scan.text !== text || !isCurrent(scan)) return classifyReply(text);
+  return classified(readScannedReply(scan, Math.min(text.length, CLASSIFY_BYTES)));
+}
+
+function classified(said: Said): Classified | undefined {
   if (said.refused !== undefined) return { kind: 'rate_limited', line: clean(said.refused) };
   if (said.notFound !== undefined) return { kind: 'not_found', line: clean(said.notFound) };
   if (said.reserved !== undefined) return { kind: 'reserved', line: clean(said.reserved) };
