@@ -164,24 +164,26 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
       handle ??= m[2];
     }
   }
+  // The registry's id for the registrar, else the handle: each value tested once (the id, once
+  // found usable, was tested a second time as the chosen one).
   const registrarId = f[SLOT.registrar_id];
-  const rid = registrarId !== undefined && usable(registrarId) ? registrarId : handle;
-  if (rid !== undefined && usable(rid)) registrar.id = rid;
+  if (registrarId !== undefined && usable(registrarId)) registrar.id = registrarId;
+  else if (handle !== undefined && usable(handle)) registrar.id = handle;
   const hasRegistrar = rname !== undefined && usable(rname);
   if (hasRegistrar) registrar.name = rname;
   const url = f[SLOT.registrar_url];
   if (url !== undefined && usable(url)) registrar.referral_url = url;
-  const holder = f[SLOT.holder];
-  const held = holder !== undefined && usable(holder);
   // parse.ts's mayShowData decides before building from the fields this reads: keep the two
-  // in step (parse.test.ts holds the shortcut to each field that counts here today).
+  // in step (parse.test.ts holds the shortcut to each field that counts here today). The holder
+  // shows in no field of the result: it is tested last, only when nothing else shows data.
+  const holder = f[SLOT.holder];
   const data =
     ns.length > 0 ||
     created !== undefined ||
     expires !== undefined ||
     hasId ||
     hasRegistrar ||
-    (held && name !== '');
+    (name !== '' && holder !== undefined && usable(holder));
   return { domain, registrar, data };
 }
 
