@@ -5,7 +5,7 @@
 import { LookupError } from '../../contract/errors';
 import type { WhoisResult } from '../../contract/shapes';
 import { build, type ParseOptions } from './build';
-import { FIELDS, keyInfo } from './keys';
+import { keyInfo, type Field, type FieldValues } from './keys';
 import { readRecords, readScanned } from './reader';
 import type { Rec } from './record';
 import { classifyScanned, opensWithNotFound, type Classified } from './reply';
@@ -72,7 +72,7 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   if (records.length === 1 && !mayShowData(records[0])) {
     const rec = records[0];
     // With a field, build() returns the record's statuses as the domain's.
-    if (rec.status.some(isFreeStatus) && FIELDS.some((k) => rec.fields[k] !== undefined)) {
+    if (rec.status.some(isFreeStatus) && holdsField(rec.fields)) {
       return NOT_REGISTERED;
     }
     const said = classifyScanned(text, scan);
@@ -160,9 +160,18 @@ function mayShowData(rec: Rec): boolean {
 }
 
 function holdsSomething(rec: Rec): boolean {
-  return (
-    rec.status.length > 0 || rec.ns.length > 0 || FIELDS.some((k) => rec.fields[k] !== undefined)
-  );
+  return rec.status.length > 0 || rec.ns.length > 0 || holdsField(rec.fields);
+}
+
+/**
+ * Whether a field has a value. The record's value object has every field of FIELDS as its own
+ * property and no other (emptyFields), so its keys are walked with for-in: reading
+ * `fields[k]` for each name of FIELDS in turn made the engine's property look-up megamorphic,
+ * a hash probe per field, about a thirtieth of parsing a 1.6 KB not-found notice (perf).
+ */
+function holdsField(fields: FieldValues): boolean {
+  for (const k in fields) if (fields[k as Field] !== undefined) return true;
+  return false;
 }
 
 /** A status that says the name is free ("Domain Status: Available"). */
