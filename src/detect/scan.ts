@@ -53,6 +53,7 @@ export function scanLine(line: string, languageId?: string, offset = 0): Detecte
   if (colon) {
     IPV6_RE.lastIndex = 0;
     while ((m = IPV6_RE.exec(line))) {
+      if (startsInFound(scan, m.index)) continue;
       const ip = trimIpv6(m[0]);
       if (ip !== undefined && !/[\p{L}\p{N}_]/u.test(line.charAt(m.index + ip.length))) {
         add(scan, 'ip', m.index, ip, ip.toLowerCase());
@@ -62,7 +63,7 @@ export function scanLine(line: string, languageId?: string, offset = 0): Detecte
   if (dotted) {
     IPV4_RE.lastIndex = 0;
     while ((m = IPV4_RE.exec(line))) {
-      if (isIPv4(m[0])) add(scan, 'ip', m.index, m[0], m[0]);
+      if (!startsInFound(scan, m.index) && isIPv4(m[0])) add(scan, 'ip', m.index, m[0], m[0]);
     }
   }
   for (const span of hosts) {
@@ -73,6 +74,7 @@ export function scanLine(line: string, languageId?: string, offset = 0): Detecte
   if (dotted) {
     NAME_RE.lastIndex = 0;
     while ((m = NAME_RE.exec(line))) {
+      if (startsInFound(scan, m.index)) continue;
       const text = m[0].endsWith('.') ? m[0].slice(0, -1) : m[0];
       const after = line[m.index + m[0].length];
       if (after === '(' || after === '@') continue;
@@ -110,6 +112,14 @@ function add(scan: Scan, kind: Detected['kind'], start: number, text: string, va
   scan.found.push(item);
 }
 
+/**
+ * Whether an item found already holds column `start`: a candidate starting there overlaps it,
+ * and add() would drop it, so it is not checked first (the host in a URL, an address in it).
+ */
+function startsInFound(scan: Scan, start: number): boolean {
+  return scan.found.some((f) => f.start <= start && start < f.end);
+}
+
 function overlaps(a: Span, b: Span): boolean {
   return a.start < b.end && b.start < a.end;
 }
@@ -129,7 +139,9 @@ function trimUrl(raw: string): string {
 }
 
 function count(text: string, ch: string): number {
-  return text.split(ch).length - 1;
+  let n = 0;
+  for (let at = text.indexOf(ch); at >= 0; at = text.indexOf(ch, at + 1)) n++;
+  return n;
 }
 
 function isLookupableUrl(text: string): boolean {
@@ -140,7 +152,8 @@ function isLookupableUrl(text: string): boolean {
     return false;
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  return isIPv6(host) || isIPv4(host) || /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?$/.test(host);
+  if (host.includes(':')) return isIPv6(host);
+  return isIPv4(host) || /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?$/.test(host);
 }
 
 // A candidate may carry sentence punctuation or a port-ish colon; shorten until it parses.

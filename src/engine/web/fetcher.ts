@@ -108,7 +108,7 @@ export class WebSession {
    */
   private controller: AbortController | undefined;
   /** What to end when the operation is stopped: each HEAD in flight (see head()). */
-  private readonly onStop = new Set<HeadWait>();
+  private onStop: Set<HeadWait> | undefined;
   private readonly agent: WebPool;
   private readonly ownsAgent: boolean;
   private readonly timer: NodeJS.Timeout;
@@ -156,7 +156,8 @@ export class WebSession {
    * than maxRedirects hops ends the walk with `error` and the hops so far.
    */
   async follow(start: URL, request: ChainRequest): Promise<ChainEnd> {
-    const jar = new ChainCookieJar();
+    // made when a response first sets a cookie: most chains never see one
+    let jar: ChainCookieJar | undefined;
     const hops: RedirectHop[] = [];
     // What the chain's requests asked, made at its first redirect (one request is no loop).
     // A revisit is only a loop if nothing changed: a cookie set on the way may send the same
@@ -164,7 +165,7 @@ export class WebSession {
     let seen: Set<string> | undefined;
     let url = start;
     for (;;) {
-      const cookie = jar.header(url);
+      const cookie = jar?.header(url);
       if (seen !== undefined) {
         const key = visit(url, cookie);
         if (seen.has(key))
@@ -180,7 +181,8 @@ export class WebSession {
       // a GET's response, with a body to read or let go; a HEAD's answer has none
       const full = request.method === 'HEAD' ? undefined : await this.request(url, request, cookie);
       const response = full ?? (await this.head(url, request, cookie));
-      jar.store(url, response.headers['set-cookie']);
+      const setCookie = response.headers['set-cookie'];
+      if (setCookie !== undefined) (jar ??= new ChainCookieJar()).store(url, setCookie);
       const location = header(response.headers, 'location');
       const next =
         REDIRECT_STATUSES.has(response.statusCode) && location !== undefined
@@ -321,7 +323,7 @@ export class WebSession {
     return new Promise((resolve, reject) => {
       const wait = new HeadWait(this, url, resolve, reject);
       if (this.stopped) return wait.stop(this.stopped);
-      this.onStop.add(wait);
+      (this.onStop ??= new Set()).add(wait);
       this.agent.dispatch(
         {
           origin: url.origin,
@@ -346,7 +348,7 @@ export class WebSession {
 
   /** A HEAD wait is done with: the session no longer needs to end it. */
   forget(wait: HeadWait): void {
-    this.onStop.delete(wait);
+    this.onStop?.delete(wait);
   }
 
   private abortAsCancelled(reason: unknown): void {
@@ -358,6 +360,7 @@ export class WebSession {
     if (this.stopped) return;
     this.stopped = reason;
     this.controller?.abort(reason);
+    if (!this.onStop) return;
     for (const wait of this.onStop) wait.stop(reason);
     this.onStop.clear();
   }
@@ -426,8 +429,29 @@ function visit(url: URL, cookie: string | undefined): string {
   return `${url.href}\n${cookie ?? ''}`;
 }
 
+/**
+ * The headers of requests with no language and no cookie, by what they accept (a few kinds:
+ * pages, images, manifests): one object each, as a link check sends thousands. undici only
+ * reads them.
+ */
+const PLAIN_HEADERS = new Map<string, Readonly<Record<string, string>>>();
+const MAX_PLAIN_HEADERS = 16;
+
 /** What every request of a chain says about itself and what it accepts. */
-function requestHeaders(request: ChainRequest, cookie: string | undefined): Record<string, string> {
+function requestHeaders(
+  request: ChainRequest,
+  cookie: string | undefined,
+): Readonly<Record<string, string>> {
+  if (request.language !== undefined || cookie !== undefined) return ownHeaders(request, cookie);
+  let headers = PLAIN_HEADERS.get(request.accept);
+  if (headers === undefined) {
+    headers = Object.freeze(ownHeaders(request, undefined));
+    if (PLAIN_HEADERS.size < MAX_PLAIN_HEADERS) PLAIN_HEADERS.set(request.accept, headers);
+  }
+  return headers;
+}
+
+function ownHeaders(request: ChainRequest, cookie: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {
     'user-agent': USER_AGENT,
     accept: request.accept,

@@ -8,7 +8,14 @@ import { LookupError } from '../../contract/errors';
 import type { LinkParams } from '../../contract/services';
 import type { LinkResult } from '../../contract/shapes';
 import { normalizeUrl } from '../names';
-import { discard, header, WebSession, type ChainEnd, type WebOptions } from './fetcher';
+import {
+  discard,
+  header,
+  WebSession,
+  type ChainEnd,
+  type ChainRequest,
+  type WebOptions,
+} from './fetcher';
 import { HTML_ACCEPT, isHtml } from './page';
 import { cappedHops } from './redirects';
 import { cappedUrl, type UrlCut } from './url-cap';
@@ -17,6 +24,8 @@ import { cappedUrl, type UrlCut } from './url-cap';
 export const MAX_FRAGMENTS = 256;
 /** A Retry-After beyond this is reported as this (a day): the caller decides whether to wait. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
+const HEAD: ChainRequest = Object.freeze({ accept: HTML_ACCEPT, method: 'HEAD' });
+const GET: ChainRequest = Object.freeze({ accept: HTML_ACCEPT, method: 'GET' });
 
 export async function link(params: LinkParams, options?: WebOptions): Promise<LinkResult> {
   const start = normalizeUrl(params.url);
@@ -31,7 +40,7 @@ export async function link(params: LinkParams, options?: WebOptions): Promise<Li
   let result: LinkResult;
   try {
     if (wanted.length === 0) {
-      const head = await session.follow(start, { accept: HTML_ACCEPT, method: 'HEAD' });
+      const head = await session.follow(start, HEAD);
       result = refusedHead(head) ? await getVerdict(session, start, wanted) : verdict(head, 'HEAD');
     } else result = await getVerdict(session, start, wanted);
   } finally {
@@ -42,7 +51,7 @@ export async function link(params: LinkParams, options?: WebOptions): Promise<Li
 
 /** The verdict of a GET (HEAD refused, or fragments to look for in the page). */
 async function getVerdict(session: WebSession, start: URL, wanted: string[]): Promise<LinkResult> {
-  const got = await session.follow(start, { accept: HTML_ACCEPT, method: 'GET' });
+  const got = await session.follow(start, GET);
   const result = verdict(got, 'GET');
   if (!got.response) return result;
   if (wanted.length === 0 || got.status >= 400 || !isHtml(header(got.headers, 'content-type'))) {

@@ -15,6 +15,8 @@ export const MAX_LOCATION_CHARS = MAX_URL_CHARS;
 
 /** The hops as an answer holds them: each location at most MAX_URL_CHARS long. */
 export function cappedHops(hops: RedirectHop[], cut: UrlCut): RedirectHop[] {
+  // most chains: nothing to cut, and the hops are given as they are
+  if (hops.every((hop) => hop.location.length <= MAX_URL_CHARS)) return hops;
   return hops.map((hop) =>
     hop.location.length <= MAX_URL_CHARS ? hop : { ...hop, location: cappedUrl(hop.location, cut) },
   );

@@ -63,6 +63,8 @@ const RESERVED_TLDS = new Set(['example', 'invalid', 'localhost', 'onion']);
 const RESERVED_DOMAINS = new Set(['example.com', 'example.net', 'example.org']);
 
 const DAY_MS = 86_400_000;
+/** A link that asks for no fragment (most of them): one empty list for all. */
+const NO_FRAGMENTS: readonly string[] = Object.freeze([]);
 const RETRY_BASE_MS = 250;
 /** How often a host's Retry-After is honoured for one link before it is a finding. */
 const MAX_RATE_LIMIT_WAITS = 3;
@@ -130,7 +132,8 @@ type MailVerdict =
 interface UrlCheck {
   url: string;
   host: string;
-  fragments: Set<string>;
+  /** the fragments its places ask about; none for most links */
+  fragments?: Set<string>;
   occurrences: Occurrence[];
 }
 
@@ -171,6 +174,8 @@ class CheckRun {
   private readonly afterReading: Array<() => Promise<void> | void> = [];
   private readonly now: () => number;
   private readonly keyPrefix: string;
+  /** every link call's options: the same for the whole run */
+  private readonly linkCall: CallOptions;
 
   constructor(
     private readonly services: Services,
@@ -185,6 +190,8 @@ class CheckRun {
     this.limiter = new HostLimiter(options.maxPerHost ?? 4, options.maxOpen ?? 512);
     // Answers through a staging nameserver are not answers through the public DNS.
     this.keyPrefix = options.server ? `@${options.server} ` : '';
+    this.linkCall = { timeoutMs: options.linkTimeoutMs ?? 30_000 };
+    if (options.signal) this.linkCall.signal = options.signal;
   }
 
   close(): void {
@@ -235,14 +242,14 @@ class CheckRun {
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     if (isReserved(host)) return;
     const fragment = url.hash === '' ? undefined : url.hash.slice(1);
-    url.hash = '';
+    if (fragment !== undefined) url.hash = '';
     let check = this.urls.get(url.href);
     if (!check) {
-      check = { url: url.href, host, fragments: new Set(), occurrences: [] };
+      check = { url: url.href, host, occurrences: [] };
       this.urls.set(url.href, check);
-      if (fragment !== undefined) check.fragments.add(fragment);
+      if (fragment !== undefined) check.fragments = new Set([fragment]);
       this.start(check);
-    } else if (fragment !== undefined) check.fragments.add(fragment);
+    } else if (fragment !== undefined) (check.fragments ??= new Set()).add(fragment);
     check.occurrences.push(o);
   }
 
@@ -417,7 +424,7 @@ class CheckRun {
   }
 
   private async checkLink(check: UrlCheck): Promise<void> {
-    const fragments = check.fragments.size === 0 ? [] : [...check.fragments].sort();
+    const fragments = check.fragments ? [...check.fragments].sort() : NO_FRAGMENTS;
     const key = this.cache.kept
       ? `${this.keyPrefix}url ${check.url}#${fragments.join('#')}`
       : undefined;
@@ -425,7 +432,7 @@ class CheckRun {
     const outcome = cached ? undefined : await this.fetchLink(check, fragments);
     return this.whenRead(() => {
       // A file read after the check began asked about more fragments: check with them all.
-      if (check.fragments.size !== fragments.length) return this.checkLink(check);
+      if ((check.fragments?.size ?? 0) !== fragments.length) return this.checkLink(check);
       if (outcome === undefined) return undefined;
       const good = this.judgeLink(check, outcome);
       if (key === undefined) return undefined;
@@ -436,7 +443,10 @@ class CheckRun {
   }
 
   /** The link's verdict, Retry-After honoured and network errors tried again. */
-  private async fetchLink(check: UrlCheck, fragments: string[]): Promise<LinkResult | LookupError> {
+  private async fetchLink(
+    check: UrlCheck,
+    fragments: readonly string[],
+  ): Promise<LinkResult | LookupError> {
     const retries = this.options.retries ?? 2;
     const maxWait = this.options.maxRetryAfterMs ?? 60_000;
     let networkTries = 0;
@@ -474,13 +484,11 @@ class CheckRun {
   }
 
   /** One call of the link operation, within the link's deadline (the backend keeps it). */
-  private callLink(url: string, fragments: string[]): Promise<LinkResult> {
+  private callLink(url: string, fragments: readonly string[]): Promise<LinkResult> {
     const params: LinkParams = { url };
-    if (fragments.length > 0) params.fragments = fragments;
+    if (fragments.length > 0) params.fragments = [...fragments];
     if (this.options.server) params.server = this.options.server;
-    const call: CallOptions = { timeoutMs: this.options.linkTimeoutMs ?? 30_000 };
-    if (this.options.signal) call.signal = this.options.signal;
-    return this.services.meta.link(params, call);
+    return this.services.meta.link(params, this.linkCall);
   }
 
   /** Findings for one link's outcome; true when it is good (and may be cached). */

@@ -183,6 +183,21 @@ const cases: Case[] = [
     [['url', 'http://[2001:db8::1]:8080/', 'http://[2001:db8::1]:8080/']],
   ],
   [
+    'URL with an IPv4 host, then an address and a name outside it',
+    'http://192.0.2.1:8080/a.b then 192.0.2.7 and example.org',
+    [
+      ['url', 'http://192.0.2.1:8080/a.b', 'http://192.0.2.1:8080/a.b'],
+      ['ip', '192.0.2.7', '192.0.2.7'],
+      ['hostname', 'example.org', 'example.org'],
+    ],
+  ],
+  [
+    'Markdown link to an address URL: the URL alone',
+    '- [link 5](http://127.0.1.6:40000/p/5)',
+    [['url', 'http://127.0.1.6:40000/p/5', 'http://127.0.1.6:40000/p/5']],
+    { languageId: 'markdown' },
+  ],
+  [
     'URL in angle brackets',
     '<https://example.com>',
     [['url', 'https://example.com', 'https://example.com']],
