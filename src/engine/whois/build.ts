@@ -4,12 +4,13 @@ import { domainToASCII } from 'node:url';
 import type { WhoisDomain, WhoisRegistrar } from '../../contract/shapes';
 import { isSpace as spaceChar } from './chars';
 import { normalizeDate, type SlashOrder } from './dates';
-import { FIELDS, type Field } from './keys';
+import { FIELDS, SLOT as slots } from './keys';
 import { emptyRecord, type Rec } from './record';
 
 // Bound once: an imported name is read through an export getter at every use (see reader.ts),
 // and firstWord tests every character of the name.
 const isSpace = spaceChar;
+const SLOT = slots;
 
 export interface ParseOptions {
   /** the name that was asked for (A-label); used when the reply does not echo it */
@@ -59,7 +60,7 @@ export interface Parsed {
   data: boolean;
 }
 
-const DATE_FIELDS = new Set<Field>(['created', 'updated', 'expires']);
+const DATE_SLOTS = new Set<number>([SLOT.created, SLOT.updated, SLOT.expires]);
 
 /** A date value that reads as an instant in either order of day and month. */
 function readable(value: string | undefined): boolean {
@@ -77,22 +78,19 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
   if (records.length > 1) {
     merged = emptyRecord();
     const asked = options.domain?.toLowerCase();
-    const named = records.filter((r) => r.fields.domain !== undefined);
+    const named = records.filter((r) => r.fields[SLOT.domain] !== undefined);
     const mine = new Set(
-      asked === undefined ? [] : named.filter((r) => recordName(r.fields.domain) === asked),
+      asked === undefined ? [] : named.filter((r) => recordName(r.fields[SLOT.domain]) === asked),
     );
     const chosen =
       mine.size > 0 && mine.size < named.length
-        ? records.filter((r) => r.fields.domain === undefined || mine.has(r))
+        ? records.filter((r) => r.fields[SLOT.domain] === undefined || mine.has(r))
         : records;
     for (const r of chosen) {
-      for (const k of FIELDS) {
+      for (let k = 0; k < FIELDS.length; k++) {
         const v = r.fields[k];
         // a later date the reader cannot read ("29-APR-05") leaves an earlier readable one
-        if (
-          v !== undefined &&
-          (!DATE_FIELDS.has(k) || readable(v) || !readable(merged.fields[k]))
-        ) {
+        if (v !== undefined && (!DATE_SLOTS.has(k) || readable(v) || !readable(merged.fields[k]))) {
           merged.fields[k] = v;
         }
       }
@@ -102,12 +100,13 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
   }
   const f = merged.fields;
   const domain: WhoisDomain = {};
-  const name = displayName(recordName(f.domain ?? options.domain ?? ''), options.domain);
-  if (name === '' && merged.ns.length === 0 && FIELDS.every((k) => f[k] === undefined)) {
+  const name = displayName(recordName(f[SLOT.domain] ?? options.domain ?? ''), options.domain);
+  if (name === '' && merged.ns.length === 0 && f.every((v) => v === undefined)) {
     return undefined;
   }
-  const hasId = f.id !== undefined && usable(f.id);
-  if (hasId) domain.id = f.id;
+  const id = f[SLOT.id];
+  const hasId = id !== undefined && usable(id);
+  if (hasId) domain.id = id;
   if (name !== '') {
     domain.domain = name;
     const ascii = aLabels(name);
@@ -116,7 +115,7 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
     domain.name = dot < 0 ? name : name.slice(0, dot);
     if (dot >= 0) domain.extension = name.slice(dot + 1);
   }
-  const server = f.whois_server;
+  const server = f[SLOT.whois_server];
   if (server !== undefined && usable(server)) {
     // ':' at index 5 is the cheap sign of a "whois://" prefix worth a regex.
     domain.whois_server = server.charCodeAt(5) === 58 ? server.replace(/^whois:\/\//i, '') : server;
@@ -128,30 +127,34 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
       ? merged.ns.filter((h) => h !== name)
       : merged.ns;
   if (ns.length > 0) domain.name_servers = ns;
-  if ((f.dnssec !== undefined && isSigned(f.dnssec)) || f.ds !== undefined) domain.dnssec = true;
+  const dnssec = f[SLOT.dnssec];
+  if ((dnssec !== undefined && isSigned(dnssec)) || f[SLOT.ds] !== undefined) domain.dnssec = true;
   // Written out (not built as `${key}_in_time`) so the result keeps one fixed object shape.
+  const createdValue = f[SLOT.created];
+  const updatedValue = f[SLOT.updated];
+  const expiresValue = f[SLOT.expires];
   const order =
-    hasSlash(f.created) || hasSlash(f.updated) || hasSlash(f.expires)
-      ? slashOrder([f.created, f.updated, f.expires], text)
+    hasSlash(createdValue) || hasSlash(updatedValue) || hasSlash(expiresValue)
+      ? slashOrder([createdValue, updatedValue, expiresValue], text)
       : 'unknown';
-  const created = normalizeDate(f.created, order);
+  const created = normalizeDate(createdValue, order);
   if (created !== undefined) {
     domain.created_date = created;
     domain.created_date_in_time = created;
   }
-  const updated = normalizeDate(f.updated, order);
+  const updated = normalizeDate(updatedValue, order);
   if (updated !== undefined) {
     domain.updated_date = updated;
     domain.updated_date_in_time = updated;
   }
-  const expires = normalizeDate(f.expires, order);
+  const expires = normalizeDate(expiresValue, order);
   if (expires !== undefined) {
     domain.expiration_date = expires;
     domain.expiration_date_in_time = expires;
   }
   const registrar: WhoisRegistrar = {};
-  let rname = f.registrar_current ?? f.registrar;
-  let handle = f.registrar_handle;
+  let rname = f[SLOT.registrar_current] ?? f[SLOT.registrar];
+  let handle = f[SLOT.registrar_handle];
   // "MarkMonitor Inc. (292)": the name, then the registry's id for it (an aside with a digit;
   // "(Beijing)" stays in the name). Nominet's "[Tag = X]" stays too: the seed's shape keeps it.
   if (rname !== undefined && rname.endsWith(')')) {
@@ -161,13 +164,15 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
       handle ??= m[2];
     }
   }
-  const rid = f.registrar_id !== undefined && usable(f.registrar_id) ? f.registrar_id : handle;
+  const registrarId = f[SLOT.registrar_id];
+  const rid = registrarId !== undefined && usable(registrarId) ? registrarId : handle;
   if (rid !== undefined && usable(rid)) registrar.id = rid;
   const hasRegistrar = rname !== undefined && usable(rname);
   if (hasRegistrar) registrar.name = rname;
-  const url = f.registrar_url;
+  const url = f[SLOT.registrar_url];
   if (url !== undefined && usable(url)) registrar.referral_url = url;
-  const held = f.holder !== undefined && usable(f.holder);
+  const holder = f[SLOT.holder];
+  const held = holder !== undefined && usable(holder);
   // parse.ts's mayShowData decides before building from the fields this reads: keep the two
   // in step (parse.test.ts holds the shortcut to each field that counts here today).
   const data =

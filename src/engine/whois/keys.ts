@@ -8,7 +8,7 @@ import { FIELD_NAMES, type Field } from './tables/field-names';
 
 export type { Field } from './tables/field-names';
 
-/** Every field, in one place, for the record's fixed-shape value object. */
+/** Every field, in one place: a field's index here is its slot in a record's values (SLOT). */
 export const FIELDS: readonly Field[] = [
   'ds',
   'domain',
@@ -29,30 +29,58 @@ export const FIELDS: readonly Field[] = [
 ];
 
 /**
- * A record's field values. An object with every field declared (not a Map): reads and writes
- * are plain property accesses, which the per-line walk does often.
+ * Each field's slot in a record's values: its index in FIELDS. The reader fills a field named
+ * by the key it meets, so the field is a value, not a property name in the code: an array read
+ * at a number is one load, where an object read at a varying name was a dictionary-like look-up
+ * (the engine's megamorphic path) on every field line. Written out, not derived from FIELDS, so
+ * `SLOT.created` is a constant the compiler folds; a test holds the two in step.
  */
-export type FieldValues = Record<Field, string | undefined>;
+export const SLOT = {
+  ds: 0,
+  domain: 1,
+  id: 2,
+  whois_server: 3,
+  status: 4,
+  ns: 5,
+  dnssec: 6,
+  created: 7,
+  updated: 8,
+  expires: 9,
+  registrar: 10,
+  registrar_current: 11,
+  registrar_id: 12,
+  registrar_handle: 13,
+  registrar_url: 14,
+  holder: 15,
+} as const satisfies Record<Field, number>;
+
+/** No field: the slot of a key that fills none. */
+export const NO_SLOT = -1;
+
+/** A record's field values, each at its field's SLOT; undefined where the reply has none. */
+export type FieldValues = Array<string | undefined>;
 
 export function emptyFields(): FieldValues {
-  return {
-    ds: undefined,
-    domain: undefined,
-    id: undefined,
-    whois_server: undefined,
-    status: undefined,
-    ns: undefined,
-    dnssec: undefined,
-    created: undefined,
-    updated: undefined,
-    expires: undefined,
-    registrar: undefined,
-    registrar_current: undefined,
-    registrar_id: undefined,
-    registrar_handle: undefined,
-    registrar_url: undefined,
-    holder: undefined,
-  };
+  // One entry per field, written out: a literal makes a packed array (no holes to check on a
+  // read), where new Array(n).fill() would not be.
+  return [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ];
 }
 
 export type SectionKind =
@@ -61,6 +89,8 @@ export type SectionKind =
 /** How a line inside a registrar block or section is read; `overwrite` lets a later line win. */
 export interface RegistrarAction {
   field: 'registrar' | 'registrar_id' | 'registrar_url' | 'whois_server';
+  /** the field's SLOT */
+  slot: number;
   overwrite: boolean;
 }
 
@@ -69,6 +99,8 @@ export interface KeyInfo {
   key: string;
   /** the field a top-level "key: value" fills */
   field: Field | undefined;
+  /** that field's SLOT, NO_SLOT for none */
+  slot: number;
   /** the section a heading with this text opens */
   section: SectionKind | undefined;
   /** opens a RIPE-style contact object (skipped whole) when it starts a block */
@@ -201,16 +233,20 @@ function sectionKind(key: string): SectionKind | undefined {
   return undefined;
 }
 
+function registrarActionOf(field: RegistrarAction['field'], overwrite: boolean): RegistrarAction {
+  return { field, slot: SLOT[field], overwrite };
+}
+
 function registrarAction(key: string): RegistrarAction | undefined {
-  if (/^(name|registrar|registrar name)$/.test(key)) return { field: 'registrar', overwrite: true };
-  if (key === 'registrar iana id') return { field: 'registrar_id', overwrite: false };
-  if (key === 'registrar url') return { field: 'registrar_url', overwrite: false };
-  if (/^(organi[sz]ation|org)$/.test(key)) return { field: 'registrar', overwrite: false };
+  if (/^(name|registrar|registrar name)$/.test(key)) return registrarActionOf('registrar', true);
+  if (key === 'registrar iana id') return registrarActionOf('registrar_id', false);
+  if (key === 'registrar url') return registrarActionOf('registrar_url', false);
+  if (/^(organi[sz]ation|org)$/.test(key)) return registrarActionOf('registrar', false);
   if (/^(url|website|www|web|referral url|registration url|homepage)$/.test(key)) {
-    return { field: 'registrar_url', overwrite: false };
+    return registrarActionOf('registrar_url', false);
   }
-  if (/^(iana id|id)$/.test(key)) return { field: 'registrar_id', overwrite: false };
-  if (/whois server/.test(key)) return { field: 'whois_server', overwrite: false };
+  if (/^(iana id|id)$/.test(key)) return registrarActionOf('registrar_id', false);
+  if (/whois server/.test(key)) return registrarActionOf('whois_server', false);
   return undefined;
 }
 
@@ -297,6 +333,7 @@ export function keyInfo(raw: string): KeyInfo {
   const info: KeyInfo = {
     key,
     field,
+    slot: field === undefined ? NO_SLOT : SLOT[field],
     section,
     contactBlock: /^(nic hdl|person|role|contact|holder c|admin c|tech c)$/.test(key),
     nsKey: /^(host ?name|nserver|name ?server|ns|.* server|.* server (host ?name|name))$/.test(key),

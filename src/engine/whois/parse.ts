@@ -5,11 +5,14 @@
 import { LookupError } from '../../contract/errors';
 import type { WhoisResult } from '../../contract/shapes';
 import { build, type ParseOptions } from './build';
-import { FIELDS, keyInfo } from './keys';
+import { keyInfo, SLOT as slots } from './keys';
 import { readRecords, readScanned } from './reader';
 import type { Rec } from './record';
 import { classifyScanned, opensWithNotFound, type Classified } from './reply';
 import { scanReply, type Scan } from './scan';
+
+// Bound once: an imported name is read through an export getter at every use (see reader.ts).
+const SLOT = slots;
 
 export type { ParseOptions } from './build';
 export { normalizeKey } from './keys';
@@ -72,7 +75,7 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   if (records.length === 1 && !mayShowData(records[0])) {
     const rec = records[0];
     // With a field, build() returns the record's statuses as the domain's.
-    if (rec.status.some(isFreeStatus) && FIELDS.some((k) => rec.fields[k] !== undefined)) {
+    if (rec.status.some(isFreeStatus) && rec.fields.some(isSet)) {
       return NOT_REGISTERED;
     }
     const said = classifyScanned(text, scan);
@@ -150,19 +153,22 @@ function mayShowData(rec: Rec): boolean {
   const f = rec.fields;
   return (
     rec.ns.length > 0 ||
-    f.created !== undefined ||
-    f.expires !== undefined ||
-    f.id !== undefined ||
-    f.registrar !== undefined ||
-    f.registrar_current !== undefined ||
-    f.holder !== undefined
+    f[SLOT.created] !== undefined ||
+    f[SLOT.expires] !== undefined ||
+    f[SLOT.id] !== undefined ||
+    f[SLOT.registrar] !== undefined ||
+    f[SLOT.registrar_current] !== undefined ||
+    f[SLOT.holder] !== undefined
   );
 }
 
+/** A field value the reply gave. */
+function isSet(value: string | undefined): boolean {
+  return value !== undefined;
+}
+
 function holdsSomething(rec: Rec): boolean {
-  return (
-    rec.status.length > 0 || rec.ns.length > 0 || FIELDS.some((k) => rec.fields[k] !== undefined)
-  );
+  return rec.status.length > 0 || rec.ns.length > 0 || rec.fields.some(isSet);
 }
 
 /** A status that says the name is free ("Domain Status: Available"). */

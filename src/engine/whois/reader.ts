@@ -13,7 +13,8 @@ import {
   keyInfo,
   keyInfoAt,
   mayBeField,
-  type Field,
+  NO_SLOT as noSlot,
+  SLOT,
   type KeyInfo,
   type SectionKind,
 } from './keys';
@@ -44,6 +45,11 @@ const registrarLine = registrarLineOf;
 const setField = setFieldOf;
 const takesValue = takesValueOf;
 const HOSTISH = HOST_NAME;
+const NO_SLOT = noSlot;
+const DOMAIN = SLOT.domain;
+const REGISTRAR = SLOT.registrar;
+const STATUS = SLOT.status;
+const NS = SLOT.ns;
 
 /**
  * A rewritten line's code units (one line at a time; in one buffer up to LINE_LIMIT), copied
@@ -315,10 +321,10 @@ class Reader {
   private atBlockStart = true;
   /** a colon heading followed by bare lines (NASK's "REGISTRAR:" block) keeps its inline keys */
   private bare = false;
-  /** the field and indent of the last top-level "key: value", for continuation lines */
-  private lastField: Field | undefined = undefined;
-  /** the field a key line without a value names; the lines below it are its value */
-  private sectionField: Field | undefined = undefined;
+  /** the field (its SLOT) and indent of the last top-level "key: value", for continuation lines */
+  private lastField = NO_SLOT;
+  /** the field (its SLOT) a key line without a value names; the lines below it are its value */
+  private sectionField = NO_SLOT;
   private lastIndent = 0;
   // Next ':' and tab at or after the last place asked about. Lines are read in order, so each
   // search starts where the previous one may stop: the whole reply is scanned once, not once
@@ -505,7 +511,7 @@ class Reader {
     if (this.sticky) this.section = undefined;
     this.block = undefined;
     this.atBlockStart = true;
-    this.lastField = undefined;
+    this.lastField = NO_SLOT;
   }
 
   /** A non-blank line of `str` from `start` to `e`, its text (after the indent) from `b`. */
@@ -564,13 +570,13 @@ class Reader {
     if (!(blockStart && indent === 0 && hasValue) && this.block !== 'registrar') {
       if (this.block === 'contact') return;
       if (nested && section === 'contact') {
-        if (!hasValue) this.lastField = undefined;
+        if (!hasValue) this.lastField = NO_SLOT;
         return;
       }
       if (!nested && hasValue && !mayBeFieldKey(u, b, k) && !this.readingsIn(str, b, k)) {
         this.section = undefined;
         this.sticky = false;
-        this.lastField = undefined;
+        this.lastField = NO_SLOT;
         this.lastIndent = indent;
         return;
       }
@@ -581,7 +587,7 @@ class Reader {
       if (info.contactBlock) this.block = 'contact';
       else if (
         info.key === 'registrar' &&
-        rec.fields.registrar === valueText(str, u, colon, v, e)
+        rec.fields[REGISTRAR] === valueText(str, u, colon, v, e)
       ) {
         this.block = 'registrar';
       }
@@ -594,19 +600,19 @@ class Reader {
     if (!hasValue) {
       // An empty field inside a list or block ("Primary Server Netaddress..: ") leaves it open.
       if (nested && this.sticky && info.section === undefined && section !== 'other') {
-        this.lastField = undefined;
+        this.lastField = NO_SLOT;
         return;
       }
       if (!(nested && section === 'contact')) {
         this.section = info.section ?? 'other';
-        this.sectionField = info.section === undefined ? info.field : undefined;
+        this.sectionField = info.section === undefined ? info.slot : NO_SLOT;
         this.indent = indent;
         // "Registrar:" holds the lines below it at its own depth too ("name:", "url:"), up to a
         // blank line or the next heading, as the Estonian and RIPE-like replies write it.
         this.sticky = info.section === 'registrar' && indent === 0;
         this.bare = false;
       }
-      this.lastField = undefined;
+      this.lastField = NO_SLOT;
       return;
     }
     if (nested) {
@@ -623,12 +629,12 @@ class Reader {
       this.section = undefined;
       this.sticky = false;
     }
-    const field = info.field;
+    const field = info.slot;
     this.lastField = field;
     this.lastIndent = indent;
-    if (field === undefined) return;
+    if (field === NO_SLOT) return;
     // A second "Domain Name" starts the registrar's copy of the record (thin registries).
-    if (field === 'domain' && rec.fields.domain !== undefined) {
+    if (field === DOMAIN && rec.fields[DOMAIN] !== undefined) {
       this.records.push(rec);
       this.rec = emptyRecord();
     }
@@ -646,15 +652,15 @@ class Reader {
     if (heading === undefined && !inContact && this.columns(str, b, e)) return;
     if (heading !== undefined) {
       this.section = heading;
-      this.sectionField = undefined;
+      this.sectionField = NO_SLOT;
       this.indent = indent;
       this.sticky = true;
       this.bare = false;
-      this.lastField = undefined;
+      this.lastField = NO_SLOT;
       return;
     }
-    if (this.lastField !== undefined && indent > this.lastIndent && this.section === undefined) {
-      if (this.lastField === 'ns' || this.lastField === 'status') {
+    if (this.lastField !== NO_SLOT && indent > this.lastIndent && this.section === undefined) {
+      if (this.lastField === NS || this.lastField === STATUS) {
         setField(this.rec, this.lastField, str.slice(b, e));
       }
       return;
@@ -662,7 +668,7 @@ class Reader {
     if (this.section === undefined || indent < this.indent) return;
     this.bare = true;
     if (this.section === 'other') {
-      if (this.sectionField !== undefined) setField(this.rec, this.sectionField, str.slice(b, e));
+      if (this.sectionField !== NO_SLOT) setField(this.rec, this.sectionField, str.slice(b, e));
       return;
     }
     bareLine(this.rec, this.section, str.slice(b, e));

@@ -4,7 +4,7 @@
 import { isSpace as spaceChar } from './chars';
 import {
   emptyFields,
-  type Field,
+  SLOT,
   type FieldValues,
   type RegistrarAction,
   type SectionKind,
@@ -13,11 +13,14 @@ import {
 // Bound once: on the per-line path an imported name is a property read through an export
 // getter (see reader.ts).
 const isSpace = spaceChar;
+const STATUS = SLOT.status;
+const NS = SLOT.ns;
 
 /** A host name, maybe with a final dot. */
 export const HOSTISH = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.?$/i;
 
 export interface Rec {
+  /** the fields' values, each at its SLOT */
   fields: FieldValues;
   status: string[];
   ns: string[];
@@ -38,12 +41,12 @@ export function bareLine(rec: Rec, section: SectionKind, body: string): void {
   } else if (section === 'status') addStatus(rec, body);
   else if (section === 'domain') {
     const m = /^(\S+)\s+is\s+(\w+)/i.exec(body);
-    setOnce(rec, 'domain', m ? m[1] : body);
+    setOnce(rec, SLOT.domain, m ? m[1] : body);
     if (m) addStatus(rec, m[2]);
-  } else if (section === 'dnssec') setOnce(rec, 'dnssec', body);
+  } else if (section === 'dnssec') setOnce(rec, SLOT.dnssec, body);
   else if (section === 'registrar') {
-    if (/^(https?:\/\/|www\.)\S+$/i.test(body)) setOnce(rec, 'registrar_url', body);
-    else setOnce(rec, 'registrar', body);
+    if (/^(https?:\/\/|www\.)\S+$/i.test(body)) setOnce(rec, SLOT.registrar_url, body);
+    else setOnce(rec, SLOT.registrar, body);
   }
 }
 
@@ -59,25 +62,26 @@ function firstWord(line: string): string {
 
 /** A "key: value" inside the registrar's block or section; the value may be empty. */
 export function registrarLine(rec: Rec, action: RegistrarAction, value: string): void {
-  if (action.overwrite || rec.fields[action.field] === undefined) rec.fields[action.field] = value;
+  if (action.overwrite || rec.fields[action.slot] === undefined) rec.fields[action.slot] = value;
 }
 
-function setOnce(rec: Rec, field: Field, value: string): void {
-  if (rec.fields[field] === undefined) rec.fields[field] = value;
+function setOnce(rec: Rec, slot: number, value: string): void {
+  if (rec.fields[slot] === undefined) rec.fields[slot] = value;
 }
 
 /**
  * Whether a value for the field would be kept: a list (statuses, name servers) takes every
  * value, any other field its first. The reader asks before it makes the value's string.
  */
-export function takesValue(rec: Rec, field: Field): boolean {
-  return field === 'status' || field === 'ns' || rec.fields[field] === undefined;
+export function takesValue(rec: Rec, slot: number): boolean {
+  return slot === STATUS || slot === NS || rec.fields[slot] === undefined;
 }
 
-export function setField(rec: Rec, field: Field, value: string): void {
-  if (field === 'status') addStatus(rec, value);
-  else if (field === 'ns') addNs(rec, value);
-  else setOnce(rec, field, value);
+/** Sets the field at `slot` (a SLOT) from a value line. */
+export function setField(rec: Rec, slot: number, value: string): void {
+  if (slot === STATUS) addStatus(rec, value);
+  else if (slot === NS) addNs(rec, value);
+  else setOnce(rec, slot, value);
 }
 
 // Status and name-server values are read in place: most lines hold one item, and splitting,

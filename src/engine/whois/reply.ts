@@ -151,6 +151,8 @@ for (const word of TRIGGERS) {
   for (const ch of word) {
     const c = ch.charCodeAt(0);
     if (c < 128 && (c | 32) !== c) throw new Error(`a trigger word has a character ${ch}`);
+    // a line read as ASCII may hold punctuation, where no word is looked for (readsAsAscii)
+    if (c >= 128 && readsAsAscii(c)) throw new Error(`a trigger word has punctuation ${ch}`);
   }
   const table = word.length === 2 ? PAIR_SLOT : TRIPLE_SLOT;
   const h =
@@ -334,9 +336,23 @@ const codePairs = SHARED_PAIRS;
 const BEYOND_ASCII = 0xff80ff80;
 
 /**
+ * Whether a line holding the character is still read as ASCII (markAscii): ASCII, or General
+ * Punctuation (U+2000-U+206F: typographic quotes, dashes, the ellipsis, spaces), which legal
+ * notices use ("as “Redacted for Privacy”"). Such a character has no case: toLowerCase leaves
+ * it, and the `i` flag maps no character onto it (reply-gate.test.ts checks both), so the
+ * caseless patterns read such a line as the lower-case ones read it folded. No trigger word
+ * holds one (checked where the tables are built), so no word starts at it or runs through it.
+ * Folding such a line and scanning it character by character was a twentieth of the parse of
+ * a .name not-found reply, whose notice quotes “Redacted” (perf).
+ */
+export function readsAsAscii(c: number): boolean {
+  return c < 128 || (c >= 0x2000 && c <= 0x206f);
+}
+
+/**
  * markPatterns over `text[from, to)` read as lower case, without folding it first: for a line of
- * ASCII, which is most of a reply (its legal notice). 1 when it marked any pattern, 0 when none,
- * -1 when the line holds another character (its words are read from the line folded whole, as
+ * ASCII, which is most of a reply (its legal notice), and punctuation (readsAsAscii). 1 when it
+ * marked any pattern, 0 when none, -1 when the line holds another character (its words are read from the line folded whole, as
  * toLowerCase may change its length: "İ"). Lower-casing a whole reply cost more than this scan
  * where the reply held one character beyond Latin-1, which makes V8 fold it character by
  * character. Reads `codes`, loaded by loadCodes for the text.
@@ -387,7 +403,7 @@ function asciiCandidates(text: string, from: number, to: number): number {
   let count = 0;
   let k = first >> 1;
   if ((first & 1) === 1) {
-    if (first <= lastCode && codes[first] >= 128) return -1;
+    if (first <= lastCode && !readsAsAscii(codes[first])) return -1;
     k++;
   }
   const end = lastCode >> 1;
@@ -396,7 +412,11 @@ function asciiCandidates(text: string, from: number, to: number): number {
   const units = codes;
   for (; k < end; k++) {
     const pair = pairs[k];
-    if ((pair & BEYOND_ASCII) !== 0) return -1;
+    if ((pair & BEYOND_ASCII) !== 0) {
+      // punctuation: the places this pair gives hold it, so no word starts there
+      if (!readsAsAscii(units[k << 1]) || !readsAsAscii(units[(k << 1) + 1])) return -1;
+      continue;
+    }
     // Setting bit 5 lower-cases A-Z; see tryAt.
     const folded = pair | 0x200020;
     const index = ((folded & 0x7f) << 7) | (folded >>> 16);
@@ -425,7 +445,7 @@ function asciiCandidates(text: string, from: number, to: number): number {
   // The characters after the last whole pair: one, or both of the last pair when lastCode is
   // odd (a line at the reply's end, without a newline, whose last two characters were not read
   // and so not seen beyond ASCII: "Status: 保留").
-  for (let at = k << 1; at <= lastCode; at++) if (codes[at] >= 128) return -1;
+  for (let at = k << 1; at <= lastCode; at++) if (!readsAsAscii(codes[at])) return -1;
   return count;
 }
 

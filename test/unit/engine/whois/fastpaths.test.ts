@@ -5,10 +5,13 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   FIELD_KEYS,
+  FIELDS,
   hasReadings,
   keyInfo,
   keyInfoAt,
   mayBeField,
+  NO_SLOT,
+  SLOT,
 } from '../../../../src/engine/whois/keys';
 import { codeUnits } from '../../../../src/engine/whois/chars';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
@@ -35,6 +38,27 @@ const spelling = (key: string): fc.Arbitrary<string> =>
     });
 
 describe('whois parser shortcuts', function () {
+  it("stores each field at its slot: SLOT is the index in FIELDS, and every key's slot its field's", function () {
+    // SLOT is written out so its entries are constants; a field missing or misplaced there
+    // would put a value where build() reads another field.
+    assert.deepEqual(Object.keys(SLOT), [...FIELDS]);
+    for (const [i, field] of FIELDS.entries()) assert.equal(SLOT[field], i, field);
+    for (const [key, field] of FIELD_KEYS) assert.equal(keyInfo(key).slot, SLOT[field], key);
+    assert.equal(keyInfo('no such key at all').slot, NO_SLOT);
+    const rec = readRecords(
+      FIELDS.map((field) => {
+        const key = [...FIELD_KEYS].find(([, f]) => f === field)![0];
+        return `${key}: ${field === 'ns' ? 'ns1.example.net' : `value of ${field}`}`;
+      }).join('\n'),
+    )[0];
+    for (const field of FIELDS) {
+      if (field === 'status' || field === 'ns') continue;
+      assert.equal(rec.fields[SLOT[field]], `value of ${field}`, field);
+    }
+    assert.deepEqual(rec.ns, ['ns1.example.net']);
+    assert.deepEqual(rec.status, ['value']);
+  });
+
   it('never filters out a key that fills a field', function () {
     const keys = [...FIELD_KEYS.keys()];
     fc.assert(
@@ -318,7 +342,7 @@ describe('whois parser shortcuts', function () {
     // A list opened by the reply's last line, then a slash-filled reply before it.
     readRecords(`Registrar URL: ${'/'.repeat(64)}`);
     const rec = readRecords('Domain Name: example.com\nName Server:')[0];
-    assert.equal(rec.fields.domain, 'example.com');
+    assert.equal(rec.fields[SLOT.domain], 'example.com');
   });
 
   it('reads the fields after a long colon-free stretch (a reply at the 1 MB cap)', function () {
