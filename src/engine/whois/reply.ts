@@ -100,7 +100,15 @@ interface Trigger {
   patterns: number[];
 }
 
-const TRIPLE_SLOT = new Uint16Array(1 << 16);
+/**
+ * The slot tables hold 1 << SLOT_BITS places (8 KB each): a few hundred words, hashed, share
+ * a place rarely, and the words of a place are compared whole (markAt, markFoldedAt), so a
+ * shared place costs a comparison, never a word. With 65,536 places (128 KB), the table's
+ * look-up at a place a word may start was a fifth of the trigger scan's time: a miss of the
+ * processor's first-level cache (perf).
+ */
+const SLOT_BITS = 12;
+const TRIPLE_SLOT = new Uint16Array(1 << SLOT_BITS);
 /**
  * The ASCII pairs that are a word's first and second characters (bit OPENS), or its second and
  * third (bit FOLLOWS), by pairIndex: asciiCandidates reads a line two characters at a time
@@ -119,7 +127,7 @@ const FOLLOWS = 2;
  */
 const OPEN_THIRDS = new Int32Array(1 << 14);
 const FOLLOW_FIRSTS = new Int32Array(1 << 14);
-const PAIR_SLOT = new Uint16Array(1 << 16);
+const PAIR_SLOT = new Uint16Array(1 << SLOT_BITS);
 const SLOT_WORDS: Trigger[][] = [];
 
 /**
@@ -131,12 +139,13 @@ function pairIndex(first: number, second: number): number {
 }
 
 function tripleHash(a: number, b: number, c: number): number {
-  // Injective on lower-case ASCII letters: b * 37 + c spans less than 1031.
-  return (a * 1031 + b * 37 + c) & 0xffff;
+  // Injective on lower-case ASCII letters (b * 37 + c spans less than 1031), then spread over
+  // the table by a multiplicative hash (its top SLOT_BITS bits).
+  return Math.imul(a * 1031 + b * 37 + c, 0x9e3779b1) >>> (32 - SLOT_BITS);
 }
 
 function pairHash(a: number, b: number): number {
-  return (a * 37 + b) & 0xffff;
+  return Math.imul(a * 37 + b, 0x9e3779b1) >>> (32 - SLOT_BITS);
 }
 
 for (const word of TRIGGERS) {
@@ -180,20 +189,21 @@ for (const word of TRIGGERS) {
 }
 
 /**
- * For each slot and each ASCII character that may come fourth in one of its words, a bit
- * (c & 31) for each character that may come fifth (all of them for a word of four); and whether
+ * For each slot and each ASCII character that may come fourth in one of its words (by its bits
+ * c & 31, which some others share), a bit (c & 31) for each character that may come fifth (all
+ * of them for a word of four); and whether
  * the slot has a word of three. tryAt reads both from `codes` and leaves a place where neither
  * fits before markFoldedAt is called: prose meets most slots with other words ("conditions"
  * for "control limit", "results" for "restrict", "VeriSign" for "verweiger"), about fifty
  * times in a 1.6 KB notice, and the words are rarely there.
  */
-const SLOT_FIFTHS = new Int32Array(SLOT_WORDS.length * 128);
+const SLOT_FIFTHS = new Int32Array(SLOT_WORDS.length * 32);
 const SLOT_HAS_THREE = new Uint8Array(SLOT_WORDS.length);
 SLOT_WORDS.forEach((words, slot) => {
   for (const t of words) {
     if (t.fourth < 0) SLOT_HAS_THREE[slot] = 1;
     else if (t.fourth < 128) {
-      SLOT_FIFTHS[slot * 128 + t.fourth] |= t.fifth < 0 ? -1 : 1 << (t.fifth & 31);
+      SLOT_FIFTHS[slot * 32 + (t.fourth & 31)] |= t.fifth < 0 ? -1 : 1 << (t.fifth & 31);
     }
   }
 });
@@ -467,7 +477,10 @@ function tryAt(text: string, i: number, len: number): boolean {
   // folding's matches); near the end of what is loaded, markFoldedAt reads them exactly.
   if (i + 4 < codesEnd && SLOT_HAS_THREE[slot - 1] === 0) {
     const d = codes[at + 3] | 32;
-    if (d >= 128 || ((SLOT_FIFTHS[(slot - 1) * 128 + d] >>> (codes[at + 4] & 31)) & 1) === 0) {
+    if (
+      d >= 128 ||
+      ((SLOT_FIFTHS[(slot - 1) * 32 + (d & 31)] >>> (codes[at + 4] & 31)) & 1) === 0
+    ) {
       return false;
     }
   }
