@@ -131,7 +131,8 @@ export function blockedTarget(why: string): LookupError {
 /** Resolves a host name to all its addresses (the system's resolver unless one is given). */
 export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
-const systemResolveAll: ResolveAll = (hostname) =>
+/** The system resolver's every address for a name, in its order. */
+export const systemResolveAll: ResolveAll = (hostname) =>
   new Promise((resolve, reject) =>
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) =>
       err ? reject(err) : resolve(addresses),

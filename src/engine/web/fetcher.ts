@@ -10,8 +10,9 @@ import type { RedirectHop } from '../../contract/shapes';
 import { ChainCookieJar } from './cookies';
 import type { SecureContext } from 'node:tls';
 import { CONNECT_TIMEOUT_MS, guardedConnector } from '../agent';
-import { createAddressGuard } from '../guard';
+import { createAddressGuard, systemResolveAll } from '../guard';
 import { WebPool } from './pool';
+import { sharedLookups } from './shared-lookups';
 
 /** The names Node gives OpenSSL's certificate verification failures (X509_V_ERR_* less the prefix). */
 const OPENSSL_VERIFY_CODE = /CERT|ISSUER|SELF_SIGNED|LEAF_SIGNATURE|CHAIN_TOO_LONG|PATH_LENGTH/;
@@ -488,15 +489,23 @@ function abortable(
   });
 }
 
-/** The connection pool of a session: the guard (server mode) on every connection it opens. */
+/**
+ * The connection pool of a session: the guard (server mode) on every connection it opens.
+ * Where the pool resolves names itself (the guard's look-up, or a lookup given: a named
+ * nameserver), a host's connections share one look-up (shared-lookups.ts); otherwise net's
+ * own look-up is left as it is.
+ */
 export function createWebPool(
   options: WebOptions,
   limits: WebLimits = DEFAULT_WEB_LIMITS,
 ): WebPool {
   const guard = options.blockPrivate ? createAddressGuard(options.allowCidrs) : undefined;
+  const resolve = options.lookup ?? (guard ? systemResolveAll : undefined);
+  const connector = { ...options, connectTimeoutMs: limits.connectTimeoutMs };
+  if (resolve) connector.lookup = sharedLookups(resolve);
   return new WebPool(
     {
-      connect: guardedConnector({ ...options, connectTimeoutMs: limits.connectTimeoutMs }, guard),
+      connect: guardedConnector(connector, guard),
       headersTimeout: limits.headersTimeoutMs,
       bodyTimeout: limits.headersTimeoutMs,
     },

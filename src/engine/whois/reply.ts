@@ -100,7 +100,15 @@ interface Trigger {
   patterns: number[];
 }
 
-const TRIPLE_SLOT = new Uint16Array(1 << 16);
+/**
+ * The slot tables hold 1 << SLOT_BITS places (8 KB each): a few hundred words, hashed, share
+ * a place rarely, and the words of a place are compared whole (markAt, markFoldedAt), so a
+ * shared place costs a comparison, never a word. With 65,536 places (128 KB), the table's
+ * look-up at a place a word may start was a fifth of the trigger scan's time: a miss of the
+ * processor's first-level cache (perf).
+ */
+const SLOT_BITS = 12;
+const TRIPLE_SLOT = new Uint16Array(1 << SLOT_BITS);
 /**
  * The ASCII pairs that are a word's first and second characters (bit OPENS), or its second and
  * third (bit FOLLOWS), by pairIndex: asciiCandidates reads a line two characters at a time
@@ -119,7 +127,7 @@ const FOLLOWS = 2;
  */
 const OPEN_THIRDS = new Int32Array(1 << 14);
 const FOLLOW_FIRSTS = new Int32Array(1 << 14);
-const PAIR_SLOT = new Uint16Array(1 << 16);
+const PAIR_SLOT = new Uint16Array(1 << SLOT_BITS);
 const SLOT_WORDS: Trigger[][] = [];
 
 /**
@@ -131,12 +139,13 @@ function pairIndex(first: number, second: number): number {
 }
 
 function tripleHash(a: number, b: number, c: number): number {
-  // Injective on lower-case ASCII letters: b * 37 + c spans less than 1031.
-  return (a * 1031 + b * 37 + c) & 0xffff;
+  // Injective on lower-case ASCII letters (b * 37 + c spans less than 1031), then spread over
+  // the table by a multiplicative hash (its top SLOT_BITS bits).
+  return Math.imul(a * 1031 + b * 37 + c, 0x9e3779b1) >>> (32 - SLOT_BITS);
 }
 
 function pairHash(a: number, b: number): number {
-  return (a * 37 + b) & 0xffff;
+  return Math.imul(a * 37 + b, 0x9e3779b1) >>> (32 - SLOT_BITS);
 }
 
 for (const word of TRIGGERS) {
@@ -151,6 +160,8 @@ for (const word of TRIGGERS) {
   for (const ch of word) {
     const c = ch.charCodeAt(0);
     if (c < 128 && (c | 32) !== c) throw new Error(`a trigger word has a character ${ch}`);
+    // a line read as ASCII may hold punctuation, where no word is looked for (readsAsAscii)
+    if (c >= 128 && readsAsAscii(c)) throw new Error(`a trigger word has punctuation ${ch}`);
   }
   const table = word.length === 2 ? PAIR_SLOT : TRIPLE_SLOT;
   const h =
@@ -178,20 +189,21 @@ for (const word of TRIGGERS) {
 }
 
 /**
- * For each slot and each ASCII character that may come fourth in one of its words, a bit
- * (c & 31) for each character that may come fifth (all of them for a word of four); and whether
+ * For each slot and each ASCII character that may come fourth in one of its words (by its bits
+ * c & 31, which some others share), a bit (c & 31) for each character that may come fifth (all
+ * of them for a word of four); and whether
  * the slot has a word of three. tryAt reads both from `codes` and leaves a place where neither
  * fits before markFoldedAt is called: prose meets most slots with other words ("conditions"
  * for "control limit", "results" for "restrict", "VeriSign" for "verweiger"), about fifty
  * times in a 1.6 KB notice, and the words are rarely there.
  */
-const SLOT_FIFTHS = new Int32Array(SLOT_WORDS.length * 128);
+const SLOT_FIFTHS = new Int32Array(SLOT_WORDS.length * 32);
 const SLOT_HAS_THREE = new Uint8Array(SLOT_WORDS.length);
 SLOT_WORDS.forEach((words, slot) => {
   for (const t of words) {
     if (t.fourth < 0) SLOT_HAS_THREE[slot] = 1;
     else if (t.fourth < 128) {
-      SLOT_FIFTHS[slot * 128 + t.fourth] |= t.fifth < 0 ? -1 : 1 << (t.fifth & 31);
+      SLOT_FIFTHS[slot * 32 + (t.fourth & 31)] |= t.fifth < 0 ? -1 : 1 << (t.fifth & 31);
     }
   }
 });
@@ -334,9 +346,23 @@ const codePairs = SHARED_PAIRS;
 const BEYOND_ASCII = 0xff80ff80;
 
 /**
+ * Whether a line holding the character is still read as ASCII (markAscii): ASCII, or General
+ * Punctuation (U+2000-U+206F: typographic quotes, dashes, the ellipsis, spaces), which legal
+ * notices use ("as “Redacted for Privacy”"). Such a character has no case: toLowerCase leaves
+ * it, and the `i` flag maps no character onto it (reply-gate.test.ts checks both), so the
+ * caseless patterns read such a line as the lower-case ones read it folded. No trigger word
+ * holds one (checked where the tables are built), so no word starts at it or runs through it.
+ * Folding such a line and scanning it character by character was a twentieth of the parse of
+ * a .name not-found reply, whose notice quotes “Redacted” (perf).
+ */
+export function readsAsAscii(c: number): boolean {
+  return c < 128 || (c >= 0x2000 && c <= 0x206f);
+}
+
+/**
  * markPatterns over `text[from, to)` read as lower case, without folding it first: for a line of
- * ASCII, which is most of a reply (its legal notice). 1 when it marked any pattern, 0 when none,
- * -1 when the line holds another character (its words are read from the line folded whole, as
+ * ASCII, which is most of a reply (its legal notice), and punctuation (readsAsAscii). 1 when it
+ * marked any pattern, 0 when none, -1 when the line holds another character (its words are read from the line folded whole, as
  * toLowerCase may change its length: "İ"). Lower-casing a whole reply cost more than this scan
  * where the reply held one character beyond Latin-1, which makes V8 fold it character by
  * character. Reads `codes`, loaded by loadCodes for the text.
@@ -387,7 +413,7 @@ function asciiCandidates(text: string, from: number, to: number): number {
   let count = 0;
   let k = first >> 1;
   if ((first & 1) === 1) {
-    if (first <= lastCode && codes[first] >= 128) return -1;
+    if (first <= lastCode && !readsAsAscii(codes[first])) return -1;
     k++;
   }
   const end = lastCode >> 1;
@@ -396,7 +422,11 @@ function asciiCandidates(text: string, from: number, to: number): number {
   const units = codes;
   for (; k < end; k++) {
     const pair = pairs[k];
-    if ((pair & BEYOND_ASCII) !== 0) return -1;
+    if ((pair & BEYOND_ASCII) !== 0) {
+      // punctuation: the places this pair gives hold it, so no word starts there
+      if (!readsAsAscii(units[k << 1]) || !readsAsAscii(units[(k << 1) + 1])) return -1;
+      continue;
+    }
     // Setting bit 5 lower-cases A-Z; see tryAt.
     const folded = pair | 0x200020;
     const index = ((folded & 0x7f) << 7) | (folded >>> 16);
@@ -425,7 +455,7 @@ function asciiCandidates(text: string, from: number, to: number): number {
   // The characters after the last whole pair: one, or both of the last pair when lastCode is
   // odd (a line at the reply's end, without a newline, whose last two characters were not read
   // and so not seen beyond ASCII: "Status: 保留").
-  for (let at = k << 1; at <= lastCode; at++) if (codes[at] >= 128) return -1;
+  for (let at = k << 1; at <= lastCode; at++) if (!readsAsAscii(codes[at])) return -1;
   return count;
 }
 
@@ -447,7 +477,10 @@ function tryAt(text: string, i: number, len: number): boolean {
   // folding's matches); near the end of what is loaded, markFoldedAt reads them exactly.
   if (i + 4 < codesEnd && SLOT_HAS_THREE[slot - 1] === 0) {
     const d = codes[at + 3] | 32;
-    if (d >= 128 || ((SLOT_FIFTHS[(slot - 1) * 128 + d] >>> (codes[at + 4] & 31)) & 1) === 0) {
+    if (
+      d >= 128 ||
+      ((SLOT_FIFTHS[(slot - 1) * 32 + (d & 31)] >>> (codes[at + 4] & 31)) & 1) === 0
+    ) {
       return false;
     }
   }

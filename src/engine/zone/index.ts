@@ -4,7 +4,7 @@ import { startOf, ZoneDocument, type DocumentOptions, type RecordDelta } from '.
 import { ZoneChecks } from './checks';
 import { tokenizeLine } from './lexer';
 import { parseText } from './entry';
-import { RecordRows } from './rows';
+import { RecordRows, roomFor } from './rows';
 import { typeCode } from '../dns/rdata/types';
 import type { ZoneProblem, ZoneRecord } from './types';
 
@@ -114,7 +114,7 @@ export function loadRows(
   options: DocumentOptions = {},
 ): { problems: ZoneProblem[]; rows: RecordRows } {
   const { env, start } = startOf(options);
-  const rows = new RecordRows();
+  const rows = new RecordRows(roomFor(text.length));
   const parsed = parseText(text, start, env, rows);
   const checks = new ZoneChecks(rows, env.apex);
   checks.load(0, rows.count);

@@ -245,7 +245,8 @@ class CheckRun {
     if (fragment !== undefined) url.hash = '';
     let check = this.urls.get(url.href);
     if (!check) {
-      check = { url: url.href, host, occurrences: [] };
+      // fragments written out: every check has one shape
+      check = { url: url.href, host, fragments: undefined, occurrences: [] };
       this.urls.set(url.href, check);
       if (fragment !== undefined) check.fragments = new Set([fragment]);
       this.start(check);

@@ -15,6 +15,7 @@ import {
   hasTrigger,
   opensWithNotFound,
   readLine,
+  readsAsAscii,
   REPLY_PATTERNS,
   type Classified,
   type Said,
@@ -105,6 +106,52 @@ describe('whois reply classification: the trigger scan reads what every line wou
         for (let a = 0; a < 128; a++) assert.equal(one.test(String.fromCharCode(a)), false, c);
       }
     }
+  });
+
+  it('a character a line read as ASCII may hold beyond ASCII has no case', () => {
+    // The premise of reading such a line with the caseless patterns (readsAsAscii in reply.ts):
+    // lower-casing leaves each of these characters, and the i flag (which compares characters
+    // upper-cased) maps no other character onto one.
+    const onto = new Map<number, number>();
+    for (let x = 0; x < 0x10000; x++) {
+      const up = String.fromCharCode(x).toUpperCase();
+      if (up.length === 1 && up.charCodeAt(0) !== x) onto.set(up.charCodeAt(0), x);
+    }
+    let read = 0;
+    for (let c = 128; c < 0x10000; c++) {
+      if (!readsAsAscii(c)) continue;
+      read++;
+      const ch = String.fromCharCode(c);
+      assert.equal(ch.toLowerCase(), ch, c.toString(16));
+      assert.equal(ch.toUpperCase(), ch, c.toString(16));
+      assert.equal(onto.get(c), undefined, c.toString(16));
+    }
+    assert.equal(read, 0x70);
+  });
+
+  it('classifies generated lines with typographic punctuation, in any letter case, as every line does', () => {
+    const phrase = fc.oneof(
+      ...REPLY_PATTERNS.map(({ re }) => linesOf(re)),
+      fc.constantFrom('as “Redacted for Privacy” in the', 'Not available – see “terms”…'),
+    );
+    const punct = fc.integer({ min: 0x2000, max: 0x206f }).map((c) => String.fromCharCode(c));
+    const line = fc
+      .tuple(phrase, fc.boolean(), fc.array(fc.tuple(fc.nat(60), punct), { maxLength: 3 }))
+      .map(([p, upper, inserts]) => {
+        let text = upper ? p.toUpperCase() : p;
+        for (const [at, ch] of inserts) {
+          const k = at % (text.length + 1);
+          text = `${text.slice(0, k)}${ch}${text.slice(k)}`;
+        }
+        return text;
+      });
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 10 }), fc.boolean(), (lines, shift) => {
+        const text = (shift ? ' ' : '') + lines.join('\n');
+        assert.deepEqual(classifyReply(text), everyLine(text));
+      }),
+      { numRuns: 2000, seed: 31 },
+    );
   });
 
   it('classifies every corpus reply as reading every line does', function () {
