@@ -6,17 +6,14 @@
 // `-i local`: its default integrity check looks every out-of-zone name up through the system
 // resolver, and a bench uses no network (every delegated name of a root zone is out of zone).
 //
-// zone-check runs without NODE_EXTRA_CA_CERTS, which some machines (this one) set for every
-// process: Node 20 reads and parses those certificates, with its bundled roots, at every start,
-// before any script runs (nodejs/node#40524), about 45 ms and 400 M instructions here, which a
-// default install does not pay and no command line can avoid. named-checkzone reads no such
-// variable. The figure with the variable as inherited is kept in the notes, run interleaved.
+// zone-check runs without this machine's NODE_EXTRA_CA_CERTS: see node-env.ts.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCli } from '../support/cli-build';
+import { inheritsExtraCaCerts, withoutExtraCaCerts } from './node-env';
 import { seeded } from '../support/prng';
 import type { BenchRow } from './types';
 
@@ -78,13 +75,6 @@ function wallMs(
   });
 }
 
-/** The environment less the certificates Node 20 loads at every start (see above). */
-function withoutExtraCaCerts(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.NODE_EXTRA_CA_CERTS;
-  return env;
-}
-
 /** Signs `unsigned` in `dir` with a KSK and a ZSK of `algorithm`; answers the signed file. */
 async function sign(dir: string, unsigned: string, algorithm: string, nsec3: boolean) {
   const keys = join(dir, `keys-${algorithm}`);
@@ -110,7 +100,6 @@ export default async function zoneSignedBench(): Promise<BenchRow[]> {
   try {
     const cli = await buildCli(dir, { production: true });
     const plainEnv = withoutExtraCaCerts();
-    const extraCaCerts = process.env.NODE_EXTRA_CA_CERTS !== undefined;
     const rows: BenchRow[] = [];
     for (const { algorithm, nsec3, tlds } of VARIANTS) {
       const unsigned = join(dir, `root-${tlds}.zone`);
@@ -142,7 +131,7 @@ export default async function zoneSignedBench(): Promise<BenchRow[]> {
         if (ours === undefined) throw new Error(`zone-check of ${file} failed`);
         if (bind !== undefined) times.bind.push(bind);
         times.ours.push(ours);
-        if (extraCaCerts) {
+        if (inheritsExtraCaCerts) {
           const inherited = await wallMs(process.execPath, args);
           if (inherited !== undefined) times.inherited.push(inherited);
         }

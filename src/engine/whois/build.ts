@@ -89,8 +89,13 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
     for (const r of chosen) {
       for (let k = 0; k < FIELDS.length; k++) {
         const v = r.fields[k];
-        // a later date the reader cannot read ("29-APR-05") leaves an earlier readable one
-        if (v !== undefined && (!DATE_SLOTS.has(k) || readable(v) || !readable(merged.fields[k]))) {
+        // a later date the reader cannot read ("29-APR-05") leaves an earlier readable one;
+        // with no earlier one there is nothing to keep, and the date is not read here at all
+        const was = merged.fields[k];
+        if (
+          v !== undefined &&
+          (was === undefined || !DATE_SLOTS.has(k) || readable(v) || !readable(was))
+        ) {
           merged.fields[k] = v;
         }
       }
@@ -164,24 +169,26 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
       handle ??= m[2];
     }
   }
+  // The registry's id for the registrar, else the handle: each value tested once (the id, once
+  // found usable, was tested a second time as the chosen one).
   const registrarId = f[SLOT.registrar_id];
-  const rid = registrarId !== undefined && usable(registrarId) ? registrarId : handle;
-  if (rid !== undefined && usable(rid)) registrar.id = rid;
+  if (registrarId !== undefined && usable(registrarId)) registrar.id = registrarId;
+  else if (handle !== undefined && usable(handle)) registrar.id = handle;
   const hasRegistrar = rname !== undefined && usable(rname);
   if (hasRegistrar) registrar.name = rname;
   const url = f[SLOT.registrar_url];
   if (url !== undefined && usable(url)) registrar.referral_url = url;
-  const holder = f[SLOT.holder];
-  const held = holder !== undefined && usable(holder);
   // parse.ts's mayShowData decides before building from the fields this reads: keep the two
-  // in step (parse.test.ts holds the shortcut to each field that counts here today).
+  // in step (parse.test.ts holds the shortcut to each field that counts here today). The holder
+  // shows in no field of the result: it is tested last, only when nothing else shows data.
+  const holder = f[SLOT.holder];
   const data =
     ns.length > 0 ||
     created !== undefined ||
     expires !== undefined ||
     hasId ||
     hasRegistrar ||
-    (held && name !== '');
+    (name !== '' && holder !== undefined && usable(holder));
   return { domain, registrar, data };
 }
 

@@ -22,7 +22,9 @@ const MONTHS = new Map<string, number>();
 }
 
 function monthNumber(name: string): number | undefined {
-  return MONTHS.get(name.toLowerCase().replace(/\.$/, ''));
+  // One final dot ("Aug."), cut without a regex: this runs for most dates written with a name.
+  const lower = name.toLowerCase();
+  return MONTHS.get(lower.endsWith('.') ? lower.slice(0, -1) : lower);
 }
 
 // Optional time of day (with an optional 'T', a stray '-T' as some registrars write, and

@@ -19,12 +19,13 @@ import {
   type SectionKind,
 } from './keys';
 import {
-  addNs as addNsTo,
+  addNsAt as addNsAtTo,
   bareLine as bareLineOf,
   emptyRecord,
   HOSTISH as HOST_NAME,
   registrarLine as registrarLineOf,
   setField as setFieldOf,
+  setFieldAt as setFieldAtOf,
   takesValue as takesValueOf,
   type Rec,
 } from './record';
@@ -39,10 +40,11 @@ const mayBeFieldKey = mayBeField;
 /** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
 const isSpace = spaceChar;
 const codeUnits = codeUnitsOf;
-const addNs = addNsTo;
+const addNsAt = addNsAtTo;
 const bareLine = bareLineOf;
 const registrarLine = registrarLineOf;
 const setField = setFieldOf;
+const setFieldAt = setFieldAtOf;
 const takesValue = takesValueOf;
 const HOSTISH = HOST_NAME;
 const NO_SLOT = noSlot;
@@ -622,7 +624,7 @@ class Reader {
         return;
       }
       if (section === 'ns' && info.nsKey) {
-        addNs(rec, valueText(str, u, colon, v, e));
+        addNsAt(rec, str, u, v >= 0 ? v : valueStart(u, colon, e), e);
         return;
       }
     } else {
@@ -638,7 +640,9 @@ class Reader {
       this.records.push(rec);
       this.rec = emptyRecord();
     }
-    if (takesValue(this.rec, field)) setField(this.rec, field, valueText(str, u, colon, v, e));
+    if (takesValue(this.rec, field)) {
+      setFieldAt(this.rec, field, str, u, v >= 0 ? v : valueStart(u, colon, e), e);
+    }
   }
 
   /** A line without "key:" is a heading, a continuation, or a value inside the current section. */

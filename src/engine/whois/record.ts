@@ -79,30 +79,85 @@ export function takesValue(rec: Rec, slot: number): boolean {
 
 /** Sets the field at `slot` (a SLOT) from a value line. */
 export function setField(rec: Rec, slot: number, value: string): void {
-  if (slot === STATUS) addStatus(rec, value);
-  else if (slot === NS) addNs(rec, value);
+  if (slot === STATUS || slot === NS) setFieldAt(rec, slot, value, unitsOf(value), 0, value.length);
   else setOnce(rec, slot, value);
+}
+
+/**
+ * setField for the value str[from, to), whose code units are u[from, to) (the reader's copy of
+ * the line). Statuses and name servers are cut from the units: no string is made for the whole
+ * value, and the characters are read from the typed copy, not with charCodeAt (which dispatches
+ * on the string's representation at each call, and a value slice is one more representation).
+ */
+export function setFieldAt(
+  rec: Rec,
+  slot: number,
+  str: string,
+  u: Uint16Array,
+  from: number,
+  to: number,
+): void {
+  if (slot === STATUS) addStatusAt(rec, str, u, from, to);
+  else if (slot === NS) addNsAt(rec, str, u, from, to);
+  else setOnce(rec, slot, str.slice(from, to));
+}
+
+/**
+ * A string's code units, for the values that do not come from the reader's copy (a bare line, a
+ * zone line's server): in one buffer up to SCRATCH_LIMIT, used by one call at a time.
+ */
+const SCRATCH_LIMIT = 1024;
+const scratchUnits = new Uint16Array(SCRATCH_LIMIT);
+
+function unitsOf(value: string): Uint16Array {
+  const n = value.length;
+  const units = n <= SCRATCH_LIMIT ? scratchUnits : new Uint16Array(n);
+  for (let i = 0; i < n; i++) units[i] = value.charCodeAt(i);
+  return units;
 }
 
 // Status and name-server values are read in place: most lines hold one item, and splitting,
 // lower-casing and testing each with regexes was a good part of the parse time.
 function addStatus(rec: Rec, value: string): void {
-  if (!value.includes(',')) addStatusPart(rec, value);
-  else for (const part of value.split(/,\s*/)) addStatusPart(rec, part);
+  addStatusAt(rec, value, unitsOf(value), 0, value.length);
 }
 
-function addStatusPart(rec: Rec, part: string): void {
-  const v = part.trim();
-  if (v === '') return;
+/** The statuses of str[from, to): its parts between commas, each trimmed (split(/,\s*\/)). */
+function addStatusAt(rec: Rec, str: string, u: Uint16Array, from: number, to: number): void {
+  // The comma test runs natively over the value; most values hold one status.
+  if (!str.slice(from, to).includes(',')) {
+    addStatusPart(rec, str, u, from, to);
+    return;
+  }
+  let a = from;
+  for (let i = from; i < to; i++) {
+    if (u[i] === 44) {
+      addStatusPart(rec, str, u, a, i);
+      a = i + 1;
+    }
+  }
+  addStatusPart(rec, str, u, a, to);
+}
+
+/** One status: the part str[from, to) trimmed, its first word lower-cased. */
+function addStatusPart(rec: Rec, str: string, u: Uint16Array, from: number, to: number): void {
+  let a = from;
+  let b = to;
+  while (a < b && isSpace(u[a])) a++;
+  while (b > a && isSpace(u[b - 1])) b--;
+  if (a === b) return;
   // The status is the first word ("clientTransferProhibited https://icann.org/epp#..."),
   // lower-cased; lower-casing neither makes nor removes spaces, so the word can be cut first.
-  let space = 0;
-  while (space < v.length && !isSpace(v.charCodeAt(space))) space++;
-  let token = space === v.length ? v : v.slice(0, space);
-  if (v.length === 13 && space < v.length && v.toLowerCase() === 'not delegated') token = v;
-  // An EPP status spelt out in capitals ("CLIENT DELETE PROHIBITED") is one status.
-  else if (space < v.length && isUpper(v.charCodeAt(1)) && SPELT_STATUS.test(v)) {
-    token = v.replace(/\s+/g, '');
+  let space = a;
+  while (space < b && !isSpace(u[space])) space++;
+  let token: string;
+  if (space === b) token = str.slice(a, b);
+  else {
+    const v = str.slice(a, b);
+    if (v.length === 13 && v.toLowerCase() === 'not delegated') token = v;
+    // An EPP status spelt out in capitals ("CLIENT DELETE PROHIBITED") is one status.
+    else if (isUpper(u[a + 1]) && SPELT_STATUS.test(v)) token = v.replace(/\s+/g, '');
+    else token = str.slice(a, space);
   }
   token = token.toLowerCase();
   if (!rec.status.includes(token)) rec.status.push(token);
@@ -117,24 +172,37 @@ const ZONE_NS = /\sNS\s+(\S+)/;
 const SPELT_STATUS = /^[A-Z]+( [A-Z]+){1,3}$/;
 
 export function addNs(rec: Rec, value: string): void {
-  // A zone-file line ("example.pt NS ns1.example.net.") names the server after "NS".
-  const ns = value.indexOf('NS');
-  const zoneLine = ns > 0 && isSpace(value.charCodeAt(ns - 1)) ? ZONE_NS.exec(value) : null;
-  const host = firstHost(zoneLine ? zoneLine[1] : value);
+  addNsAt(rec, value, unitsOf(value), 0, value.length);
+}
+
+/** The name server of str[from, to) (code units u), as addNs reads a value. */
+export function addNsAt(rec: Rec, str: string, u: Uint16Array, from: number, to: number): void {
+  // A zone-file line ("example.pt NS ns1.example.net.") names the server after "NS": where the
+  // value's first "NS" follows a space, the server is the word after " NS ".
+  let ns = from;
+  while (ns + 1 < to && !(u[ns] === 78 && u[ns + 1] === 83)) ns++;
+  let host: string | undefined;
+  if (ns > from && ns + 1 < to && isSpace(u[ns - 1])) {
+    const value = str.slice(from, to);
+    const zoneLine = ZONE_NS.exec(value);
+    host = zoneLine
+      ? firstHost(zoneLine[1], unitsOf(zoneLine[1]), 0, zoneLine[1].length)
+      : firstHost(str, u, from, to);
+  } else host = firstHost(str, u, from, to);
   if (host !== undefined && !rec.ns.includes(host)) rec.ns.push(host);
 }
 
 /**
- * The first host name among the value's words (split at whitespace and commas), lower case and
- * without its trailing dot: two or more labels of [a-z0-9_-], not an address. Glue addresses and
- * "[OK]" markers travel on the same line; only host names count. One pass per word; a word with
- * characters beyond ASCII (where lower-casing can change a character's class) goes to the regexes.
+ * The first host name among the words of str[from, to) (code units u; split at whitespace and
+ * commas), lower case and without its trailing dot: two or more labels of [a-z0-9_-], not an
+ * address. Glue addresses and "[OK]" markers travel on the same line; only host names count.
+ * One pass per word; a word with characters beyond ASCII (where lower-casing can change a
+ * character's class) goes to the regexes.
  */
-function firstHost(value: string): string | undefined {
-  const n = value.length;
-  let i = 0;
-  while (i < n) {
-    let c = value.charCodeAt(i);
+function firstHost(str: string, u: Uint16Array, from: number, to: number): string | undefined {
+  let i = from;
+  while (i < to) {
+    let c = u[i];
     if (c === 44 || isSpace(c)) {
       i++;
       continue;
@@ -147,8 +215,8 @@ function firstHost(value: string): string | undefined {
     let upper = false;
     let ok = true;
     let ascii = true;
-    for (; j < n; j++) {
-      c = value.charCodeAt(j);
+    for (; j < to; j++) {
+      c = u[j];
       if (c === 44 || isSpace(c)) break;
       if (c >= 128) ascii = false;
       if (!ok || !ascii) continue;
@@ -166,7 +234,7 @@ function firstHost(value: string): string | undefined {
       }
     }
     if (!ascii) {
-      const host = slowHost(value.slice(i, j));
+      const host = slowHost(str.slice(i, j));
       if (host !== undefined) return host;
     } else if (ok) {
       // One trailing dot (the root) is dropped: "ns1.example.com." is ns1.example.com.
@@ -177,7 +245,7 @@ function firstHost(value: string): string | undefined {
         label = lastLabel;
       }
       if (dots > 0 && label > 0 && letters) {
-        const host = value.slice(i, end);
+        const host = str.slice(i, end);
         return upper ? host.toLowerCase() : host;
       }
     }

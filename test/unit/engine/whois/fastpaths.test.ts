@@ -16,6 +16,7 @@ import {
 import { codeUnits } from '../../../../src/engine/whois/chars';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
 import { bracketedLine, readRecords, tabbedLine } from '../../../../src/engine/whois/reader';
+import { emptyRecord, setField } from '../../../../src/engine/whois/record';
 import { corpusAvailable, loadReplies } from '../../../support/whois-corpus';
 import { parseOrThrow } from '../../../support/whois-parse';
 
@@ -207,6 +208,84 @@ describe('whois parser shortcuts', function () {
       'ns.kelvin.com',
       'ns4.example.com',
     ]);
+  });
+
+  it("cuts statuses and name servers from the line's code units as the string rules read them", function () {
+    // The rules as plain string code: parts split at commas, each trimmed, its first word
+    // lower-cased ("not delegated" and statuses spelt in capitals whole); the first word of the
+    // value (or of a zone line's server after " NS ") that lower-cases to a host name.
+    const statuses = (value: string): string[] => {
+      const out: string[] = [];
+      for (const part of value.split(/,\s*/)) {
+        const v = part.trim();
+        if (v === '') continue;
+        const space = v.search(/\s/);
+        let token = space < 0 ? v : v.slice(0, space);
+        if (v.length === 13 && space >= 0 && v.toLowerCase() === 'not delegated') token = v;
+        else if (space >= 0 && /^[A-Z]{2}/.test(v) && /^[A-Z]+( [A-Z]+){1,3}$/.test(v)) {
+          token = v.replace(/\s+/g, '');
+        }
+        token = token.toLowerCase();
+        if (!out.includes(token)) out.push(token);
+      }
+      return out;
+    };
+    const servers = (value: string): string[] => {
+      const ns = value.indexOf('NS');
+      const zone = ns > 0 && /\s/.test(value[ns - 1]) ? /\sNS\s+(\S+)/.exec(value) : null;
+      for (const word of (zone ? zone[1] : value).split(/[\s,]+/)) {
+        let host = word.toLowerCase();
+        if (host.endsWith('.')) host = host.slice(0, -1);
+        if (/^[a-z0-9_-]+(\.[a-z0-9_-]+)+$/.test(host) && !/^[\d.]+$/.test(host)) return [host];
+      }
+      return [];
+    };
+    const piece = fc.constantFrom(
+      'ns1.example.com',
+      'NS2.EXAMPLE.NET.',
+      'NS',
+      ' NS ',
+      'example.pt NS ',
+      ' ',
+      ',',
+      ', ',
+      '192.0.2.1',
+      '\u00a0',
+      '\u212A',
+      'é',
+      '名',
+      'not delegated',
+      'Not Delegated',
+      'CLIENT',
+      ' HOLD',
+      'A',
+      'ok',
+      'clientHold',
+      'https://icann.org/epp#ok',
+      '..',
+      '.',
+      '-',
+      '_',
+      '[OK]',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 10 }), (parts) => {
+        const value = parts.join('');
+        if (value.trim() === '') return;
+        // a "key: value" line, read from the reply's units
+        const text = `Domain Name: example.com\nName Server: ${value}\nDomain Status: ${value}\n`;
+        const rec = readRecords(text)[0];
+        assert.deepEqual(rec.ns, servers(value.trim()), value);
+        assert.deepEqual(rec.status, statuses(value.trim()), value);
+        // a value given as a string (a bare line under a heading, a continuation line)
+        const alone = emptyRecord();
+        setField(alone, SLOT.ns, value);
+        setField(alone, SLOT.status, value);
+        assert.deepEqual(alone.ns, servers(value), value);
+        assert.deepEqual(alone.status, statuses(value), value);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('reads a reply beyond 64K characters (its own copy of code units) as a short one', function () {
