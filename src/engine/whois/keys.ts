@@ -344,36 +344,53 @@ export function keyInfo(raw: string): KeyInfo {
 // reply. Each hash picks a pair of slots, the key met last in the first: two keys that share
 // the pair both stay. 4096 slots hold the keys and short heading-like lines of the registries a
 // process meets; the table is 400 KB, allocated once.
+// A key is held and compared two code units at a time, as one 32-bit word (the first unit in
+// the low half): half the loads and compares of reading it unit by unit. Hashing packs the
+// words anyway; they are kept in keyWords, so the compare reads the key's units only once. An
+// odd-length key's last word has a zero high half, in the slot and in keyWords alike (the
+// lengths must also agree, so "a" never matches "a\0").
 const FRONT_BITS = 12;
 const FRONT_SLOTS = 1 << FRONT_BITS;
 /** Longer keys are rare and rarely repeat: they go straight to keyInfo. */
 const FRONT_MAX = 48;
-const frontUnits = new Uint16Array(FRONT_SLOTS * FRONT_MAX);
+/** words a slot holds: FRONT_MAX units, two a word */
+const FRONT_WORDS = FRONT_MAX / 2;
+const frontWords = new Int32Array(FRONT_SLOTS * FRONT_WORDS);
 /** the key's length in each slot; 0 for an empty slot */
 const frontLength = new Uint8Array(FRONT_SLOTS);
 const frontInfo: KeyInfo[] = new Array<KeyInfo>(FRONT_SLOTS);
+/** the words of the key frontPair hashed last */
+const keyWords = new Int32Array(FRONT_WORDS);
 
 /**
- * The first slot of the key units[from, to)'s pair: a multiplicative hash taking two code units
- * a step (the multiplications depend on each other: half as many as one unit a step), its top
- * bits (the best mixed) the slot.
+ * The first slot of the key units[from, to)'s pair, leaving the key's words in keyWords: a
+ * multiplicative hash taking two code units a step (the multiplications depend on each other:
+ * half as many as one unit a step), its top bits (the best mixed) the slot.
  */
 function frontPair(units: Uint16Array, from: number, to: number): number {
   let h = to - from;
   let i = from;
-  for (; i + 1 < to; i += 2) h = Math.imul(h ^ (units[i] | (units[i + 1] << 16)), 0x9e3779b1);
-  if (i < to) h = Math.imul(h ^ units[i], 0x9e3779b1);
+  let w = 0;
+  for (; i + 1 < to; i += 2) {
+    const word = units[i] | (units[i + 1] << 16);
+    keyWords[w++] = word;
+    h = Math.imul(h ^ word, 0x9e3779b1);
+  }
+  if (i < to) {
+    keyWords[w] = units[i];
+    h = Math.imul(h ^ units[i], 0x9e3779b1);
+  }
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   return (h >>> (32 - FRONT_BITS)) & (FRONT_SLOTS - 2);
 }
 
-/** Whether the slot holds the key units[from, from + n). */
-function frontHolds(slot: number, units: Uint16Array, from: number, n: number): boolean {
+/** Whether the slot holds the key of length n whose `words` words are in keyWords. */
+function frontHolds(slot: number, n: number, words: number): boolean {
   if (frontLength[slot] !== n) return false;
-  const base = slot * FRONT_MAX;
+  const base = slot * FRONT_WORDS;
   let i = 0;
-  while (i < n && frontUnits[base + i] === units[from + i]) i++;
-  return i === n;
+  while (i < words && frontWords[base + i] === keyWords[i]) i++;
+  return i === words;
 }
 
 /**
@@ -386,17 +403,29 @@ export function keyInfoAt(str: string, from: number, to: number, units: Uint16Ar
   const n = to - from;
   if (n <= 0 || n > FRONT_MAX) return keyInfo(str.slice(from, to));
   const first = frontPair(units, from, to);
-  if (frontHolds(first, units, from, n)) return frontInfo[first];
+  const words = (n + 1) >> 1;
+  if (frontHolds(first, n, words)) return frontInfo[first];
   const second = first + 1;
-  if (frontHolds(second, units, from, n)) return frontInfo[second];
+  if (frontHolds(second, n, words)) return frontInfo[second];
   const info = keyInfo(str.slice(from, to));
   // The first slot's key moves to the second; the key just met takes the first.
-  frontUnits.copyWithin(second * FRONT_MAX, first * FRONT_MAX, first * FRONT_MAX + FRONT_MAX);
+  const base = first * FRONT_WORDS;
+  frontWords.copyWithin(base + FRONT_WORDS, base, base + FRONT_WORDS);
   frontLength[second] = frontLength[first];
   frontInfo[second] = frontInfo[first];
-  const base = first * FRONT_MAX;
-  for (let i = 0; i < n; i++) frontUnits[base + i] = units[from + i];
+  for (let i = 0; i < words; i++) frontWords[base + i] = keyWords[i];
   frontLength[first] = n;
   frontInfo[first] = info;
   return info;
+}
+
+/** The first slot keyInfoAt gives `key` in its table (for tests that make keys share slots). */
+export function frontSlotOf(key: string): number {
+  return frontPair(codeUnitsOfKey(key), 0, key.length);
+}
+
+function codeUnitsOfKey(key: string): Uint16Array {
+  const units = new Uint16Array(key.length);
+  for (let i = 0; i < key.length; i++) units[i] = key.charCodeAt(i);
+  return units;
 }

@@ -2,16 +2,19 @@
 // look-ups, the in-place date readers, the in-place name-server and status readers, and the
 // single pass over the reply. Each is checked against an independent statement of the rule.
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import {
   FIELD_KEYS,
   FIELDS,
   hasReadings,
   keyInfo,
+  frontSlotOf,
   keyInfoAt,
   mayBeField,
   NO_SLOT,
   SLOT,
+  type KeyInfo,
 } from '../../../../src/engine/whois/keys';
 import { codeUnits } from '../../../../src/engine/whois/chars';
 import { normalizeDate } from '../../../../src/engine/whois/dates';
@@ -111,6 +114,47 @@ describe('whois parser shortcuts', function () {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('tells apart keys that share a slot and differ only in their last code unit or length', function () {
+    // The table compares keys two code units a word: a compare that stopped a word short, or
+    // read an odd key's last word with the unit after it, would answer for the wrong key only
+    // when both keys hash to the same slots, so such keys are searched for here.
+    const lookUp = (raw: string): KeyInfo => keyInfoAt(raw, 0, raw.length, codeUnits(raw));
+    const sameSlot = (make: (c: number) => string): [string, string] => {
+      const seen = new Map<number, string>();
+      for (let c = 0; c < 0x10000; c++) {
+        const key = make(c);
+        const slot = frontSlotOf(key);
+        const other = seen.get(slot);
+        // keys that read alike ("Registrar", "RegistraR") would not show a wrong answer
+        if (other !== undefined && !isDeepStrictEqual(keyInfo(other), keyInfo(key))) {
+          return [other, key];
+        }
+        seen.set(slot, key);
+      }
+      throw new Error('no two keys share a slot');
+    };
+    const pairs: Array<[string, string]> = [
+      // odd length: the last word is one unit
+      sameSlot((c) => `Registra${String.fromCharCode(c)}`),
+      // even length: the last word's high half differs
+      sameSlot((c) => `Name Serve${String.fromCharCode(c)}`),
+      // a low half differs in a word before the last
+      sameSlot((c) => `Dom${String.fromCharCode(c)}in Status`),
+    ];
+    // the same words, one unit longer: "key" and "key\0"
+    for (let n = 0; pairs.length < 4 && n < 1_000_000; n++) {
+      const key = `Key ${n}`;
+      // an odd length: the key's last word and the longer key's are the same
+      if (key.length % 2 === 1 && frontSlotOf(key) === frontSlotOf(`${key}\0`)) {
+        pairs.push([key, `${key}\0`]);
+      }
+    }
+    assert.equal(pairs.length, 4);
+    for (const [a, b] of pairs) {
+      for (const raw of [a, b, a, b, b, a]) assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
+    }
   });
 
   it('filters contact keys out, so they are not looked up', function () {
