@@ -89,8 +89,13 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
     for (const r of chosen) {
       for (let k = 0; k < FIELDS.length; k++) {
         const v = r.fields[k];
-        // a later date the reader cannot read ("29-APR-05") leaves an earlier readable one
-        if (v !== undefined && (!DATE_SLOTS.has(k) || readable(v) || !readable(merged.fields[k]))) {
+        // a later date the reader cannot read ("29-APR-05") leaves an earlier readable one;
+        // with no earlier one there is nothing to keep, and the date is not read here at all
+        const was = merged.fields[k];
+        if (
+          v !== undefined &&
+          (was === undefined || !DATE_SLOTS.has(k) || readable(v) || !readable(was))
+        ) {
           merged.fields[k] = v;
         }
       }

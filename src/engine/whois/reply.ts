@@ -17,8 +17,8 @@
 // are in tables/reply-phrases.ts.
 import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits as writeUnits } from './chars';
 import {
-  claimShared,
-  isCurrent,
+  claimShared as claimSharedOf,
+  isCurrent as isCurrentOf,
   SHARED_BUFFER,
   SHARED_CODES,
   SHARED_PAIRS,
@@ -31,6 +31,9 @@ import { GATES, NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/rep
 // character of a line's edges.
 const isSpace = spaceChar;
 const writeCodeUnits = writeUnits;
+const claimShared = claimSharedOf;
+const isCurrent = isCurrentOf;
+const sharedBuffer = SHARED_BUFFER;
 
 interface Pattern {
   kind: ReplyKind;
@@ -323,7 +326,7 @@ function loadCodes(text: string, from: number, n: number): void {
   const count = Math.min(text.length, n + 2) - codesBase;
   const window = codesBase === 0 ? text : text.slice(codesBase, codesBase + count);
   claimShared();
-  writeCodeUnits(SHARED_BUFFER, window, count);
+  writeCodeUnits(sharedBuffer, window, count);
   codesEnd = codesBase + count;
 }
 
