@@ -60,27 +60,13 @@ export const NO_SLOT = -1;
 /** A record's field values, each at its field's SLOT; undefined where the reply has none. */
 export type FieldValues = Array<string | undefined>;
 
+/** One value per field, none set: what a new record's values are copied from. */
+const NO_VALUES: ReadonlyArray<string | undefined> = FIELDS.map(() => undefined);
+
 export function emptyFields(): FieldValues {
-  // One entry per field, written out: a literal makes a packed array (no holes to check on a
-  // read), where new Array(n).fill() would not be.
-  return [
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-  ];
+  // A copy of a packed array is packed: its reads are not checked for holes, as they would be
+  // on new Array(n).
+  return NO_VALUES.slice();
 }
 
 export type SectionKind =

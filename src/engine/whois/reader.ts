@@ -375,6 +375,10 @@ class Reader {
       this.blank();
       return;
     }
+    // A RIPE-style contact object ("person:", "nic-hdl:" opening a block) is skipped whole, up
+    // to the next blank line: line() returns for each of its lines whatever they hold (only a
+    // block's first line can open one, and a blank line ends it), so they are not read at all.
+    if (this.block === 'contact') return;
     const first = u[b];
     // %, #, * and ">>>" open comments and banners; but "** Domain Name: x" and "** Domain
     // Servers:" (TRABIS, .tr) are starred keys and headings: read when the key is one.

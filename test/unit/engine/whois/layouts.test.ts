@@ -144,6 +144,29 @@ describe('whois parser: layouts and labels of registries in no corpus (issue #23
     assert.equal(got.domain.expiration_date, '2030-08-22T00:00:00Z');
   });
 
+  it('skips a RIPE-style contact object whole, whatever its lines look like, up to a blank line', () => {
+    // The object's lines are not read at all (tabbed, bracketed and key lines alike); the data
+    // after the blank line that ends it is.
+    const text = [
+      'domain:   example.de',
+      'nserver:  ns1.example.net',
+      '',
+      'person:   Jane Doe',
+      'nserver:  ns9.contact.example',
+      '\tcreated:\t1999-01-01',
+      '[Tech] ns8.contact.example',
+      'expires:  2030-01-01',
+      '',
+      'nserver:  ns2.example.net',
+      'changed:  2020-01-02T03:04:05Z',
+    ].join('\n');
+    const got = parseOrThrow(text, { domain: 'example.de' });
+    assert.deepEqual(got.domain.name_servers, ['ns1.example.net', 'ns2.example.net']);
+    assert.equal(got.domain.created_date, undefined);
+    assert.equal(got.domain.expiration_date, undefined);
+    assert.equal(got.domain.updated_date, '2020-01-02T03:04:05Z');
+  });
+
   it("keeps the registry's readable date when the registrar's record has one it cannot read", () => {
     const text = [
       '   Domain Name: EXAMPLE.COM',
