@@ -2,7 +2,7 @@
 // version has it (22.1+), keeps the compiled code of the bundle's chunks between runs; it is
 // turned on before anything else is loaded, so every chunk a command imports is served from it.
 import * as nodeModule from 'node:module';
-import { tuneForShortRun } from './short-run';
+import { endsWhenAnswered, tuneForShortRun } from './short-run';
 
 tuneForShortRun(process.argv[2]);
 
@@ -14,10 +14,15 @@ try {
 }
 
 void import('./main')
-  .then(({ main }) => main(process.argv.slice(2)))
+  .then(async ({ main, outputPending }) => ({
+    code: await main(process.argv.slice(2)),
+    outputPending,
+  }))
   .then(
-    (code) => {
+    ({ code, outputPending }) => {
       process.exitCode = code;
+      // Ended here only once every byte of the answer is written (short-run.ts says why).
+      if (endsWhenAnswered(process.argv[2]) && !outputPending()) process.exit(code);
     },
     (err: unknown) => {
       // main answers every failure itself; this is a bundle that could not load.

@@ -22,6 +22,9 @@ import {
 } from './output';
 import { commandHelp, usage, VERSION } from './usage';
 
+// for the launcher (bin.ts), which ends a short run once its answer is written
+export { outputPending } from './stdio';
+
 const HELP_FLAGS = new Set(['--help', '-h']);
 
 export async function main(

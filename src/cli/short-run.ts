@@ -37,3 +37,18 @@ export function shortRunFlags(command: string | undefined, v8Version: string): s
 export function tuneForShortRun(command: string | undefined): void {
   for (const flag of shortRunFlags(command, process.versions.v8)) setFlagsFromString(flag);
 }
+
+/**
+ * Whether the process ends as soon as `command` has answered, rather than through Node's
+ * orderly exit. What that exit still does after a zone-check's answer is written is all
+ * teardown: it waits for V8's background compiles to finish, runs the collector's pending
+ * tasks (an incremental marking finished, a last scavenge) and frees the heap page by page.
+ * Measured (cachegrind, one thread): 9 M of 1,075 M instructions on the signed 2 MB RSASHA256
+ * zone of the bench, 32 M of 1,348 M (ECDSA, NSEC3), 39 M of 1,242 M (ED25519), 65 M of
+ * 1,108 M on the 50,000-record zone; from the answer's write to exit_group 4 ms instead of 5 to
+ * 13 (strace). zone-check holds no file, socket or timer once it has answered; a command that
+ * may (serve, the look-ups) ends as Node ends it.
+ */
+export function endsWhenAnswered(command: string | undefined): boolean {
+  return command === 'zone-check';
+}

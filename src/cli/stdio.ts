@@ -33,7 +33,7 @@ export function writeAll(fd: Fd, text: string, write: WriteSync = writeSync): vo
     while (done < bytes.length) done += write(fd, bytes, done);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
-    stream(fd).write(bytes.subarray(done));
+    streamWrite(fd, bytes.subarray(done));
   }
 }
 
@@ -41,10 +41,28 @@ function stream(fd: Fd): NodeJS.WriteStream {
   return fd === 1 ? process.stdout : process.stderr;
 }
 
+/** The descriptors written through their streams, whose writes may still be under way. */
+const streamed = new Set<Fd>();
+
+function streamWrite(fd: Fd, data: string | Uint8Array): void {
+  streamed.add(fd);
+  stream(fd).write(data);
+}
+
+/**
+ * Whether a write to stdout or stderr may still be under way: one handed to a stream (a
+ * terminal's, or the rest after EAGAIN) that it holds unwritten. Writes to the descriptors
+ * themselves are done when writeAll returns, so a process that made only those may end at once.
+ */
+export function outputPending(): boolean {
+  for (const fd of streamed) if (stream(fd).writableLength > 0) return true;
+  return false;
+}
+
 /** A writer for the process: terminals through their streams, anything else to the descriptor. */
 export function processWriter(stdoutIsTTY: boolean, stderrIsTTY: boolean) {
   return (fd: Fd, text: string): void => {
-    if (fd === 1 ? stdoutIsTTY : stderrIsTTY) stream(fd).write(text);
+    if (fd === 1 ? stdoutIsTTY : stderrIsTTY) streamWrite(fd, text);
     else writeAll(fd, text);
   };
 }

@@ -107,8 +107,8 @@ interface Trigger {
  * The slot tables hold 1 << SLOT_BITS places (8 KB each): a few hundred words, hashed, share
  * a place rarely, and the words of a place are compared whole (markAt, markFoldedAt), so a
  * shared place costs a comparison, never a word. With 65,536 places (128 KB), the table's
- * look-up at a place a word may start was a fifth of the trigger scan's time: a miss of the
- * processor's first-level cache (perf).
+ * look-up at a place a word may start drew a fifth of markAscii's samples, a miss of the
+ * processor's first-level cache (perf); parsing name_science.name took 4.34 µs of CPU, now 4.17.
  */
 const SLOT_BITS = 12;
 const TRIPLE_SLOT = new Uint16Array(1 << SLOT_BITS);
@@ -365,10 +365,10 @@ export function readsAsAscii(c: number): boolean {
 /**
  * markPatterns over `text[from, to)` read as lower case, without folding it first: for a line of
  * ASCII, which is most of a reply (its legal notice), and punctuation (readsAsAscii). 1 when it
- * marked any pattern, 0 when none, -1 when the line holds another character (its words are read from the line folded whole, as
- * toLowerCase may change its length: "İ"). Lower-casing a whole reply cost more than this scan
- * where the reply held one character beyond Latin-1, which makes V8 fold it character by
- * character. Reads `codes`, loaded by loadCodes for the text.
+ * marked any pattern, 0 when none, -1 when the line holds another character (its words are read
+ * from the line folded whole, as toLowerCase may change its length: "İ"). Lower-casing a whole
+ * reply cost more than this scan where the reply held one character beyond Latin-1, which makes
+ * V8 fold it character by character. Reads `codes`, loaded by loadCodes for the text.
  *
  * Every position i in [from, to - 1) is a place a word may start (its third character may be
  * text[to], 0 past the text's end), and the line holds another character when any of

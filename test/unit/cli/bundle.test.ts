@@ -90,4 +90,38 @@ describe('the command line bundle', function () {
     for (const name of ['net', 'crypto'])
       assert.ok(!loaded.includes(`NativeModule ${name}`), `${name} loaded`);
   });
+
+  it('ends a zone-check once its answer is written, every byte of it', () => {
+    // Node's orderly exit emits beforeExit; a process ended at its answer (short-run.ts) does not
+    const preload = join(tmp, 'before-exit.js');
+    writeFileSync(
+      preload,
+      "process.on('beforeExit', () => require('fs').writeSync(2, 'orderly exit'));",
+    );
+    const zone = join(tmp, 'many.zone');
+    const hosts = Array.from({ length: 20_000 }, (_, i) => `h${i} 300 IN A 192.0.2.${i % 256}`);
+    writeFileSync(
+      zone,
+      `$ORIGIN big.test.\n@ 3600 IN SOA ns hostmaster 1 7200 900 1209600 300\n@ 3600 IN NS ns\nns 300 IN A 192.0.2.1\n${hosts.join('\n')}\n`,
+    );
+    const cli = join(tmp, 'cli.js');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['-r', preload, cli, ...args], {
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+      });
+    // a --print of 20,000 records (megabytes into a pipe) arrives whole
+    const printed = run('zone-check', zone, '--origin', 'big.test.', '--print');
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.equal(printed.stderr, '');
+    const answer = JSON.parse(printed.stdout) as { records: unknown[] };
+    assert.equal(answer.records.length, 20_003);
+    // an error's exit status is kept
+    writeFileSync(zone, 'www 300 IN A 192.0.2.300\n');
+    const refused = run('zone-check', zone, '--origin', 'big.test.');
+    assert.equal(refused.status, 1);
+    assert.equal(refused.stderr, '');
+    // other commands end as Node ends them
+    assert.equal(run('--version').stderr, 'orderly exit');
+  });
 });

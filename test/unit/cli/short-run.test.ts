@@ -4,7 +4,7 @@
 // process prints.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { SHORT_RUN_FLAGS, shortRunFlags } from '../../../src/cli/short-run';
+import { endsWhenAnswered, SHORT_RUN_FLAGS, shortRunFlags } from '../../../src/cli/short-run';
 
 describe('the V8 flags of a short run', () => {
   it('are flags this V8 knows: setting them prints nothing', () => {
@@ -38,5 +38,12 @@ describe('the V8 flags of a short run', () => {
     assert.deepEqual(shortRunFlags('zone-check', '10.2.154'), []);
     assert.deepEqual(shortRunFlags('zone-check', 'not a version'), []);
     assert.deepEqual(shortRunFlags(undefined, '11.3.244.8'), []);
+  });
+
+  it('ends only zone-check at its answer: commands that may hold sockets end as Node ends them', () => {
+    assert.equal(endsWhenAnswered('zone-check'), true);
+    for (const command of ['serve', 'zone-diff', 'query', 'check', undefined]) {
+      assert.equal(endsWhenAnswered(command), false, String(command));
+    }
   });
 });

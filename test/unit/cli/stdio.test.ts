@@ -2,7 +2,7 @@
 // stream, no node:net loaded): every byte gets there, a non-blocking descriptor's rest goes
 // through the stream, and a reader that went away ends the output quietly.
 import * as assert from 'node:assert/strict';
-import { writeAll, type WriteSync } from '../../../src/cli/stdio';
+import { outputPending, writeAll, type WriteSync } from '../../../src/cli/stdio';
 
 function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code });
@@ -46,5 +46,26 @@ describe('hostlens stdio', () => {
       process.stderr.write = original;
     }
     assert.equal(fd.text() + written.join(''), 'hello');
+  });
+
+  it('says output is pending while a stream holds unwritten bytes, and only then', () => {
+    const fd = fakeFd([3]);
+    writeAll(2, 'abc', fd.write);
+    // written to the descriptor itself: done when writeAll returns
+    assert.equal(outputPending(), false);
+    const stuck = fakeFd([1], 'EAGAIN');
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const original = process.stderr.write;
+    process.stderr.write = () => true;
+    Object.defineProperty(process.stderr, 'writableLength', { value: 2, configurable: true });
+    try {
+      writeAll(2, 'xyz', stuck.write);
+      assert.equal(outputPending(), true);
+    } finally {
+      process.stderr.write = original;
+      delete (process.stderr as { writableLength?: number }).writableLength;
+    }
+    // the stream has written what it held
+    assert.equal(outputPending(), false);
   });
 });
