@@ -4,6 +4,7 @@
 // the same few hundred spellings repeat across replies, and regex tests per line were most of
 // the parse time.
 
+import { codeUnits } from './chars';
 import { FIELD_NAMES, type Field } from './tables/field-names';
 
 export type { Field } from './tables/field-names';
@@ -421,11 +422,5 @@ export function keyInfoAt(str: string, from: number, to: number, units: Uint16Ar
 
 /** The first slot keyInfoAt gives `key` in its table (for tests that make keys share slots). */
 export function frontSlotOf(key: string): number {
-  return frontPair(codeUnitsOfKey(key), 0, key.length);
-}
-
-function codeUnitsOfKey(key: string): Uint16Array {
-  const units = new Uint16Array(key.length);
-  for (let i = 0; i < key.length; i++) units[i] = key.charCodeAt(i);
-  return units;
+  return frontPair(codeUnits(key), 0, key.length);
 }
