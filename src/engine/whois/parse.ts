@@ -8,7 +8,12 @@ import { build, type ParseOptions } from './build';
 import { keyInfo, SLOT as slots } from './keys';
 import { readRecords, readScanned } from './reader';
 import type { Rec } from './record';
-import { classifyScanned, opensWithNotFound, type Classified } from './reply';
+import {
+  classifyScanned,
+  opensWithNotFound,
+  saysNotFoundAfterBanner,
+  type Classified,
+} from './reply';
 import { scanReply, type Scan } from './scan';
 
 // Bound once: an imported name is read through an export getter at every use (see reader.ts).
@@ -67,6 +72,9 @@ export function parseWhois(text: string, options: ParseOptions = {}): WhoisReadi
   // One copy and one cut into lines for the reader and the classifier (scan.ts); the classifier
   // reads the reply as the server wrote it, so it shares the scan only when `read` is `text`.
   const scan = scanReply(read);
+  // A reply whose first statement after a banner of comments says "not found" has answered
+  // too (its words are read as the server wrote them: only when `read` is `text`).
+  if (read === text && saysNotFoundAfterBanner(scan)) return NOT_REGISTERED;
   const records = readScanned(scan);
   // One record that cannot show a registration (no name servers, dates of creation or expiry,
   // id, registrar or holder: what build() counts as data) is not built before its free status

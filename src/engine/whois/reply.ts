@@ -756,6 +756,57 @@ export function opensWithNotFound(text: string): boolean {
   return said.notFound !== undefined && said.refused === undefined;
 }
 
+/**
+ * Whether a reply that opens with a banner of comments says the name is not found before any
+ * data. Registries that write RIPE's style ("%" lines: RIPE, TCI, MONIC, IRNIC, ROTLD, IANA),
+ * AFNIC's "%%" or "#" lines (DK Hostmaster, the Swedish Internet Foundation) put their terms of
+ * use first, as comments, and their answer after them: the first line that is not a comment
+ * (nor blank) is the server's first statement, and when it says "not found" (and is no field:
+ * no colon) the reply has answered, as one whose first line says so (opensWithNotFound). A
+ * refusal in the banner still wins: AFNIC refuses in a "%%" line. A reply that is comments
+ * only (AFNIC's, ROTLD's, IANA's) is the classifier's: the reader skips every comment line (a
+ * commented field, "% Status: AVAILABLE", is no field of its), so such a reply holds no data
+ * and its words are its answer, as the whole parse would find them.
+ */
+export function saysNotFoundAfterBanner(scan: Scan): boolean {
+  const { text, units, lineEnds, lineCount } = scan;
+  // What the classifier reads of a longer reply is cut (CLASSIFY_BYTES): not decided here. A
+  // reply up to that length is in the shared copy, which the scan must still hold.
+  const len = text.length;
+  if (len > CLASSIFY_BYTES || !scan.shared || !isCurrent(scan)) return false;
+  let banner = false;
+  let start = 0;
+  for (let k = 0; k < lineCount; k++) {
+    const end = lineEnds[k];
+    let b = start;
+    while (b < end && isSpace(units[b])) b++;
+    if (b < end) {
+      const first = units[b];
+      if (first !== 37 && first !== 35) {
+        // The first statement: banner lines before it, not a field, and saying "not found".
+        if (!banner || hasColonUnit(units, b, end)) return false;
+        const said: Said = {};
+        useScan(text, end);
+        readLineAt(said, text, start, end);
+        if (said.notFound === undefined || said.refused !== undefined) return false;
+        return readScannedReply(scan, start).refused === undefined;
+      }
+      banner = true;
+    }
+    start = end + 1;
+  }
+  if (!banner) return false;
+  // Comments only: what the classifier says of the whole reply.
+  const said = readScannedReply(scan, len);
+  return said.notFound !== undefined && said.refused === undefined;
+}
+
+/** Whether units[start, end) holds a colon. */
+function hasColonUnit(units: Uint16Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (units[i] === 58) return true;
+  return false;
+}
+
 /** Whether text[start, end) holds a colon (looked for in the line only: a reply may be 1 MB). */
 function hasColon(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) === 58) return true;
