@@ -242,16 +242,17 @@ function closedUnder(err: Error): boolean {
 }
 
 /**
- * A request's handler as the pool sends it: tells the pool when the request has ended, and
+ * What the pool keeps of a request it sent: it tells the pool when the request has ended, and
  * when `resend` is given (a GET or HEAD on a connection that has served before) sends it again,
- * once, should the connection close before any answer.
+ * once, should the connection close before any answer. A handler of each of undici's two
+ * interfaces wraps the caller's on it.
  */
-class Tracked implements Dispatcher.DispatchHandler {
-  private answered = false;
+abstract class SentRequest {
+  protected answered = false;
   private ended = false;
 
   constructor(
-    private readonly inner: Dispatcher.DispatchHandler,
+    protected readonly inner: Dispatcher.DispatchHandler,
     private readonly connection: Connection,
     private readonly resend: WebPool | undefined,
     private readonly originKey: string,
@@ -259,12 +260,22 @@ class Tracked implements Dispatcher.DispatchHandler {
   ) {}
 
   /** Once, whichever way the request ends. */
-  private end(): void {
+  protected end(): void {
     if (this.ended) return;
     this.ended = true;
     this.connection.open--;
   }
 
+  /** Sends the request again if `err` is the connection closing before any answer. */
+  protected resent(err: Error): boolean {
+    if (!this.resend || this.answered || !closedUnder(err)) return false;
+    this.resend.sendFresh(this.originKey, this.options, this.inner);
+    return true;
+  }
+}
+
+/** A request of a handler of undici's current interface. */
+class Tracked extends SentRequest implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.inner.onRequestStart?.(controller, context);
   }
@@ -297,32 +308,12 @@ class Tracked implements Dispatcher.DispatchHandler {
 
   onResponseError(controller: Dispatcher.DispatchController, err: Error): void {
     this.end();
-    if (this.resend && !this.answered && !controller?.aborted && closedUnder(err)) {
-      this.resend.sendFresh(this.originKey, this.options, this.inner);
-    } else this.inner.onResponseError?.(controller, err);
+    if (controller?.aborted || !this.resent(err)) this.inner.onResponseError?.(controller, err);
   }
 }
 
-/** Tracked for a handler of undici's older interface (its request() API's). */
-class LegacyTracked implements Dispatcher.DispatchHandler {
-  private answered = false;
-  private ended = false;
-
-  constructor(
-    private readonly inner: Dispatcher.DispatchHandler,
-    private readonly connection: Connection,
-    private readonly resend: WebPool | undefined,
-    private readonly originKey: string,
-    private readonly options: Dispatcher.DispatchOptions,
-  ) {}
-
-  /** Once, whichever way the request ends. */
-  private end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.connection.open--;
-  }
-
+/** A request of a handler of undici's older interface (its request() API's). */
+class LegacyTracked extends SentRequest implements Dispatcher.DispatchHandler {
   onConnect(abort: (err?: Error) => void): void {
     this.inner.onConnect?.(abort);
   }
@@ -355,9 +346,7 @@ class LegacyTracked implements Dispatcher.DispatchHandler {
 
   onError(err: Error): void {
     this.end();
-    if (this.resend && !this.answered && closedUnder(err)) {
-      this.resend.sendFresh(this.originKey, this.options, this.inner);
-    } else this.inner.onError?.(err);
+    if (!this.resent(err)) this.inner.onError?.(err);
   }
 }
 
