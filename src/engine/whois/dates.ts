@@ -21,6 +21,22 @@ const MONTHS = new Map<string, number>();
     if (month > 0 && !MONTHS.has(prefix)) MONTHS.set(prefix, month);
 }
 
+/**
+ * MONTHS' names of three ASCII letters, by their letters (a-z as 0-25, packed base 26): what
+ * monthNumber answers for such a name, looked up from code units without making a string.
+ */
+const MONTHS_OF_THREE = new Int8Array(26 * 26 * 26);
+for (const [name, month] of MONTHS) {
+  if (/^[a-z]{3}$/.test(name))
+    MONTHS_OF_THREE[threeLetters(name.charCodeAt(0), name.charCodeAt(1), name.charCodeAt(2))] =
+      month;
+}
+
+/** Three ASCII letters (either case) as an index of MONTHS_OF_THREE. */
+function threeLetters(a: number, b: number, c: number): number {
+  return ((a | 32) - 97) * 676 + ((b | 32) - 97) * 26 + ((c | 32) - 97);
+}
+
 function monthNumber(name: string): number | undefined {
   // One final dot ("Aug."), cut without a regex: this runs for most dates written with a name.
   const lower = name.toLowerCase();
@@ -86,7 +102,17 @@ export function normalizeDate(
   order: SlashOrder = 'unknown',
 ): string | undefined {
   if (raw === undefined) return undefined;
-  if (isCanonical(raw)) return raw.length === 20 ? raw : `${raw.slice(0, 19)}Z`;
+  const n = raw.length;
+  const u = unitsOf(raw);
+  if (isCanonical(u, n)) return n === 20 ? raw : `${raw.slice(0, 19)}Z`;
+  // The common spellings, read in place when the value is one as it stands: no hint, run of
+  // spaces or quotes for the clearing below to take off (none of the characters they accept is
+  // one). readDate reads them first, and gives the same for the value the clearing leaves.
+  // A value they read as no date goes the long way, which may still find one in it.
+  if (n <= MAX_DATE_LENGTH) {
+    const fast = readIso(u, n) ?? readDayMonthYear(u, n, raw);
+    if (fast !== null && fast !== undefined) return fast;
+  }
   // "(YYYY-MM-DD)" is a format hint some registries append; trailing dots and spaces are noise.
   // The regexes run only where they can change something: most values have neither a hint
   // nor a run of spaces, and date reading is a good share of the parse time.
@@ -105,7 +131,8 @@ export function normalizeDate(
 
 function readDate(s: string, order: SlashOrder): string | undefined {
   // The common spellings are read in place; the regexes below decide everything else.
-  const fast = readIso(s) ?? readDayMonthYear(s);
+  const u = unitsOf(s);
+  const fast = readIso(u, s.length) ?? readDayMonthYear(u, s.length, s);
   if (fast !== null) return fast;
   // Each regex below is anchored and opens with a fixed number of digits or with a letter: the
   // digits the value opens with (and the character after them) rule most of them out, and a
@@ -207,7 +234,7 @@ function compose(
   // those go the long way too.
   if (offset === 0 && year >= 100 && h < 24 && se < 60) {
     if (day > daysInMonth(year, month)) return undefined;
-    return `${year < 1000 ? `0${year}` : year}-${two(month)}-${two(day)}T${two(h)}:${two(mi)}:${two(se)}Z`;
+    return isoText(year, month, day, h, mi, se);
   }
   const ms = Date.UTC(year, month - 1, day, h, mi, se);
   if (year >= 100) {
@@ -228,49 +255,71 @@ function compose(
 }
 
 /**
+ * A date value's code units, followed by zeros: the in-place readers below index this copy, not
+ * the string. A value is mostly a slice of the reply, whose charCodeAt dispatches on the
+ * slice's representation at every call, and the readers read most characters twice. Reused by
+ * every value up to its length; a longer one gets its own.
+ */
+const dateUnits = new Uint16Array(128);
+
+/**
+ * Zeros after a value's last unit: a reader peeks up to three past it, where charCodeAt gave
+ * NaN; 0 is no character they test for either.
+ */
+const PAST_END = 4;
+
+function unitsOf(s: string): Uint16Array {
+  const n = s.length;
+  const u = n + PAST_END <= dateUnits.length ? dateUnits : new Uint16Array(n + PAST_END);
+  for (let i = 0; i < n; i++) u[i] = s.charCodeAt(i);
+  for (let i = n; i < n + PAST_END; i++) u[i] = 0;
+  return u;
+}
+
+/**
  * YYYY-MM-DD, then optionally a time ("T", " " or "-T" and HH:MM[:SS[.fff]]) and a zone (Z, ±HH,
  * ±HHMM, ±HH:MM) with nothing between or after: how most registries write dates, read without
- * a regex. Gives what ISO_LIKE and build() give for it; null for any other spelling.
+ * a regex from the value's code units `u` (its length n). Gives what ISO_LIKE and build() give
+ * for it; null for any other spelling.
  */
-function readIso(s: string): string | undefined | null {
-  const n = s.length;
-  if (n < 10 || !digits(s, 0, 4) || s.charCodeAt(4) !== 45 || !digits(s, 5, 2)) return null;
-  if (s.charCodeAt(7) !== 45 || !digits(s, 8, 2)) return null;
+function readIso(u: Uint16Array, n: number): string | undefined | null {
+  if (n < 10 || !digits(u, n, 0, 4) || u[4] !== 45 || !digits(u, n, 5, 2)) return null;
+  if (u[7] !== 45 || !digits(u, n, 8, 2)) return null;
   let i = 10;
   let h = 0;
   let mi = 0;
   let se = 0;
-  let c = s.charCodeAt(i);
-  if (c === 84 || c === 32 || (c === 45 && s.charCodeAt(i + 1) === 84)) {
+  let c = u[i];
+  if (c === 84 || c === 32 || (c === 45 && u[i + 1] === 84)) {
     i += c === 45 ? 2 : 1;
-    if (!digits(s, i, 2) || s.charCodeAt(i + 2) !== 58 || !digits(s, i + 3, 2)) return null;
-    h = num(s, i, i + 2);
-    mi = num(s, i + 3, i + 5);
+    if (!digits(u, n, i, 2) || u[i + 2] !== 58 || !digits(u, n, i + 3, 2)) return null;
+    h = num(u, i, i + 2);
+    mi = num(u, i + 3, i + 5);
     i += 5;
-    if (s.charCodeAt(i) === 58) {
-      if (!digits(s, i + 1, 2)) return null;
-      se = num(s, i + 1, i + 3);
+    if (u[i] === 58) {
+      if (!digits(u, n, i + 1, 2)) return null;
+      se = num(u, i + 1, i + 3);
       i += 3;
-      c = s.charCodeAt(i);
+      c = u[i];
       if (c === 46 || c === 44) {
         const from = ++i;
-        while (i < n && isDigit(s.charCodeAt(i))) i++;
+        while (i < n && isDigit(u[i])) i++;
         if (i === from) return null;
       }
     }
   }
   let offset = 0;
   if (i < n) {
-    c = s.charCodeAt(i);
+    c = u[i];
     if (c === 90) i += 1;
     else if (c === 43 || c === 45) {
-      if (!digits(s, i + 1, 2)) return null;
-      let minutes = num(s, i + 1, i + 3) * 60;
+      if (!digits(u, n, i + 1, 2)) return null;
+      let minutes = num(u, i + 1, i + 3) * 60;
       i += 3;
       if (i < n) {
-        if (s.charCodeAt(i) === 58) i += 1;
-        if (!digits(s, i, 2)) return null;
-        minutes += num(s, i, i + 2);
+        if (u[i] === 58) i += 1;
+        if (!digits(u, n, i, 2)) return null;
+        minutes += num(u, i, i + 2);
         i += 2;
       }
       if (i !== n) return null;
@@ -279,58 +328,87 @@ function readIso(s: string): string | undefined | null {
     } else return null;
   }
   if (i !== n) return null;
-  return compose(num(s, 0, 4), num(s, 5, 7), num(s, 8, 10), h, mi, se, offset);
+  return compose(num(u, 0, 4), num(u, 5, 7), num(u, 8, 10), h, mi, se, offset);
 }
 
-/** "31-Jul-2023" (DD-Mon-YYYY), read without a regex; null for any other spelling. */
-function readDayMonthYear(s: string): string | undefined | null {
-  if (s.length !== 11 || !digits(s, 0, 2) || s.charCodeAt(2) !== 45) return null;
-  if (s.charCodeAt(6) !== 45 || !digits(s, 7, 4)) return null;
+/**
+ * "31-Jul-2023" (DD-Mon-YYYY), maybe with a time (" HH:MM" or " HH:MM:SS") and then a zone name
+ * (" UTC"), read without a regex from the value's code units `u` (its length n; `s` the value):
+ * what DMY_TEXT and build() give for it; null for any other spelling.
+ */
+function readDayMonthYear(u: Uint16Array, n: number, s: string): string | undefined | null {
+  if (n < 11 || !digits(u, n, 0, 2) || u[2] !== 45) return null;
+  if (u[6] !== 45 || !digits(u, n, 7, 4)) return null;
   for (let i = 3; i < 6; i++) {
-    const c = s.charCodeAt(i) | 32;
+    const c = u[i] | 32;
     if (c < 97 || c > 122) return null;
   }
-  const month = monthNumber(s.slice(3, 6));
-  return compose(num(s, 7, 11), month, num(s, 0, 2), 0, 0, 0, 0);
+  let h = 0;
+  let mi = 0;
+  let se = 0;
+  let offset: number | undefined = 0;
+  if (n > 11) {
+    if (u[11] !== 32 || !digits(u, n, 12, 2) || u[14] !== 58 || !digits(u, n, 15, 2)) return null;
+    h = num(u, 12, 14);
+    mi = num(u, 15, 17);
+    let i = 17;
+    if (u[i] === 58) {
+      if (!digits(u, n, i + 1, 2)) return null;
+      se = num(u, i + 1, i + 3);
+      i += 3;
+    }
+    if (i < n) {
+      // a zone name: one to five letters, the last thing in the value
+      if (u[i] !== 32 || n - i - 1 < 1 || n - i - 1 > 5) return null;
+      for (let k = i + 1; k < n; k++) {
+        const c = u[k] | 32;
+        if (c < 97 || c > 122) return null;
+      }
+      offset = offsetMinutes(s.slice(i + 1, n));
+      if (offset === undefined) return undefined;
+    }
+  }
+  const month = MONTHS_OF_THREE[threeLetters(u[3], u[4], u[5])];
+  return compose(num(u, 7, 11), month === 0 ? undefined : month, num(u, 0, 2), h, mi, se, offset);
 }
 
-function digits(s: string, from: number, count: number): boolean {
-  if (from + count > s.length) return false;
-  for (let i = from; i < from + count; i++) if (!isDigit(s.charCodeAt(i))) return false;
+function digits(u: Uint16Array, n: number, from: number, count: number): boolean {
+  if (from + count > n) return false;
+  for (let i = from; i < from + count; i++) if (!isDigit(u[i])) return false;
   return true;
 }
 
 /**
  * Already the contract's form, maybe with fractions ("2024-01-02T03:04:05Z",
- * "2024-01-02T03:04:05.123Z"), as most registries write it: checked in place, no regex, no Date.
- * Years before 1000 are left to the general reader (Date.UTC reads 0-99 as 19xx).
+ * "2024-01-02T03:04:05.123Z"), as most registries write it: checked in place (the value's code
+ * units `u`, its length n), no regex, no Date. Years before 1000 are left to the general reader
+ * (Date.UTC reads 0-99 as 19xx).
  */
-function isCanonical(s: string): boolean {
-  const n = s.length;
-  if (n < 20 || s.charCodeAt(n - 1) !== 90) return false;
+function isCanonical(u: Uint16Array, n: number): boolean {
+  if (n < 20 || u[n - 1] !== 90) return false;
   if (n === 20) {
-    if (s.charCodeAt(19) !== 90) return false;
+    if (u[19] !== 90) return false;
   } else {
-    if (n === 21 || s.charCodeAt(19) !== 46) return false;
-    for (let i = 20; i < n - 1; i++) if (!isDigit(s.charCodeAt(i))) return false;
+    if (n === 21 || u[19] !== 46) return false;
+    for (let i = 20; i < n - 1; i++) if (!isDigit(u[i])) return false;
   }
   for (let i = 0; i < 19; i++) {
-    const c = s.charCodeAt(i);
+    const c = u[i];
     const want = i === 4 || i === 7 ? 45 : i === 10 ? 84 : i === 13 || i === 16 ? 58 : -1;
     if (want < 0 ? !isDigit(c) : c !== want) return false;
   }
-  const year = num(s, 0, 4);
-  const month = num(s, 5, 7);
-  const day = num(s, 8, 10);
+  const year = num(u, 0, 4);
+  const month = num(u, 5, 7);
+  const day = num(u, 8, 10);
   return (
     year >= 1000 &&
     month >= 1 &&
     month <= 12 &&
     day >= 1 &&
     day <= daysInMonth(year, month) &&
-    num(s, 11, 13) < 24 &&
-    num(s, 14, 16) < 60 &&
-    num(s, 17, 19) < 60
+    num(u, 11, 13) < 24 &&
+    num(u, 14, 16) < 60 &&
+    num(u, 17, 19) < 60
   );
 }
 
@@ -338,9 +416,9 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function num(s: string, from: number, to: number): number {
+function num(u: Uint16Array, from: number, to: number): number {
   let n = 0;
-  for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 48;
+  for (let i = from; i < to; i++) n = n * 10 + u[i] - 48;
   return n;
 }
 
@@ -367,7 +445,7 @@ function isoFromMs(ms: number): string | undefined {
   if (year < 1000 || year > 9999) return undefined;
   const h = Math.floor(sod / 3600);
   const mi = Math.floor((sod % 3600) / 60);
-  return `${year}-${two(month)}-${two(day)}T${two(h)}:${two(mi)}:${two(sod % 60)}Z`;
+  return isoText(year, month, day, h, mi, sod % 60);
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -378,11 +456,58 @@ function daysInMonth(year: number, month: number): number {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
 
-/** "00" to "99", made once: each date writes five of them. */
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : String(n)));
+const fromCharCode = String.fromCharCode;
 
-function two(n: number): string {
-  return n < 100 ? TWO_DIGITS[n] : String(n);
+/**
+ * "YYYY-MM-DDTHH:MM:SSZ" for a year of 100 to 9999 (one below 1000 with a leading zero) and
+ * fields of two digits, made in one call as a flat string: a template of its eleven parts was
+ * most of the cost of reading a plain date.
+ */
+function isoText(
+  year: number,
+  month: number,
+  day: number,
+  h: number,
+  mi: number,
+  se: number,
+): string {
+  if (year > 9999) return `${year}-${pad(month)}-${pad(day)}T${pad(h)}:${pad(mi)}:${pad(se)}Z`;
+  const hundreds = Math.floor(year / 100);
+  const rest = year - hundreds * 100;
+  return fromCharCode(
+    48 + tens(hundreds),
+    48 + ones(hundreds),
+    48 + tens(rest),
+    48 + ones(rest),
+    45,
+    48 + tens(month),
+    48 + ones(month),
+    45,
+    48 + tens(day),
+    48 + ones(day),
+    84,
+    48 + tens(h),
+    48 + ones(h),
+    58,
+    48 + tens(mi),
+    48 + ones(mi),
+    58,
+    48 + tens(se),
+    48 + ones(se),
+    90,
+  );
+}
+
+function tens(n: number): number {
+  return Math.floor(n / 10);
+}
+
+function ones(n: number): number {
+  return n % 10;
+}
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
 }
 
 /** True when whitespace other than single spaces between words is left (tabs, doubled spaces). */

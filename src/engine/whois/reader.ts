@@ -354,70 +354,69 @@ class Reader {
 
   read(): Rec[] {
     const { lineEnds, lineCount } = this.scan;
+    const text = this.text;
+    const u = this.units;
     let start = 0;
-    for (let k = 0; k < lineCount; k++) {
-      const nl = lineEnds[k];
-      this.rawLine(start, nl);
-      start = nl + 1;
+    // Each line is settled here as far as its first characters allow, and only a line that may
+    // hold data goes on to line(): a call per line (two, through a method of its own for this
+    // part) cost as much as trimming it.
+    for (let k = 0; k < lineCount; k++, start = lineEnds[k - 1] + 1) {
+      let e = lineEnds[k];
+      let b = start;
+      while (e > start && isSpace(u[e - 1])) e--;
+      while (b < e && isSpace(u[b])) b++;
+      if (b === e) {
+        this.blank();
+        continue;
+      }
+      // A RIPE-style contact object ("person:", "nic-hdl:" opening a block) is skipped whole, up
+      // to the next blank line: line() returns for each of its lines whatever they hold (only a
+      // block's first line can open one, and a blank line ends it), so they are not read at all.
+      if (this.block === 'contact') continue;
+      const first = u[b];
+      // %, #, * and ">>>" open comments and banners; but "** Domain Name: x" and "** Domain
+      // Servers:" (TRABIS, .tr) are starred keys and headings: read when the key is one.
+      if (first === 42) {
+        const key = starredKey(text, u, b, e);
+        if (key >= 0) this.line(text, key, key, e);
+        continue;
+      }
+      if (first === 37 || first === 35) continue;
+      if (first === 62 && text.startsWith('>>>', b)) continue;
+      // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
+      if ((first === 45 || first === 61 || first === 95) && isRuler(u, b, e)) continue;
+      if ((first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) && bracketed(u, b, e, spans)) {
+        this.keyValueLine(text, spans[0], spans[0], spans[1], spans[2], e);
+        continue;
+      }
+      // A cheap superset of the lines rewrite() may change; it decides exactly.
+      const recordLike = (first === 82 || first === 114) && u[b + 6] === 32;
+      if (recordLike || this.tabBefore(start, e)) this.rewritable(start, b, e, recordLike);
+      else this.line(text, start, b, e);
     }
     this.records.push(this.rec);
     return this.records;
   }
 
-  private rawLine(start: number, end: number): void {
+  /** A line that has a tab, or may be "Record expires on ...": u[start, e), its text from b. */
+  private rewritable(start: number, b: number, e: number, recordLike: boolean): void {
     const text = this.text;
-    let e = end;
-    let b = start;
-    const u = this.units;
-    while (e > start && isSpace(u[e - 1])) e--;
-    while (b < e && isSpace(u[b])) b++;
-    if (b === e) {
-      this.blank();
-      return;
-    }
-    // A RIPE-style contact object ("person:", "nic-hdl:" opening a block) is skipped whole, up
-    // to the next blank line: line() returns for each of its lines whatever they hold (only a
-    // block's first line can open one, and a blank line ends it), so they are not read at all.
-    if (this.block === 'contact') return;
-    const first = u[b];
-    // %, #, * and ">>>" open comments and banners; but "** Domain Name: x" and "** Domain
-    // Servers:" (TRABIS, .tr) are starred keys and headings: read when the key is one.
-    if (first === 42) {
-      const k = starredKey(text, u, b, e);
-      if (k >= 0) this.line(text, k, k, e);
-      return;
-    }
-    if (first === 37 || first === 35) return;
-    if (first === 62 && text.startsWith('>>>', b)) return;
-    // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
-    if ((first === 45 || first === 61 || first === 95) && isRuler(u, b, e)) return;
-    if ((first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) && bracketed(u, b, e, spans)) {
-      this.keyValueLine(text, spans[0], spans[0], spans[1], spans[2], e);
-      return;
-    }
-    // A cheap superset of the lines rewrite() may change; it decides exactly.
-    const recordLike = (first === 82 || first === 114) && u[b + 6] === 32;
-    const tabbed = this.tabBefore(start, e);
     // "Key<tab>value" (most lines with a tab) is read in place as rewrite() writes it.
-    if (tabbed && !recordLike && tabbedKey(u, b, e, spans)) {
+    if (!recordLike && tabbedKey(this.units, b, e, spans)) {
       this.keyValueLine(text, start, b, spans[1], spans[2], e);
       return;
     }
-    if (recordLike || tabbed) {
-      const raw = text.slice(start, e);
-      const line = rewrite(raw);
-      // Unchanged, the line is read in place like any other (a slice is one more string
-      // representation for the walk's character reads to meet).
-      if (line === raw) {
-        this.line(text, start, b, e);
-        return;
-      }
-      let lb = 0;
-      while (lb < line.length && isSpace(line.charCodeAt(lb))) lb++;
-      this.rewrittenLine(line, lb);
+    const raw = text.slice(start, e);
+    const line = rewrite(raw);
+    // Unchanged, the line is read in place like any other (a slice is one more string
+    // representation for the walk's character reads to meet).
+    if (line === raw) {
+      this.line(text, start, b, e);
       return;
     }
-    this.line(text, start, b, e);
+    let lb = 0;
+    while (lb < line.length && isSpace(line.charCodeAt(lb))) lb++;
+    this.rewrittenLine(line, lb);
   }
 
   /** Reads `line`, a rewritten copy of a line (not a stretch of the reply), its text from `b`. */

@@ -206,6 +206,63 @@ describe('whois parser shortcuts', function () {
     assert.equal(normalizeDate('31-Jun-2023'), undefined);
   });
 
+  it('reads "DD-Mon-YYYY", with a time and a zone name, in place as the calendar says', function () {
+    const MONTHS = [
+      'jan',
+      'feb',
+      'mar',
+      'apr',
+      'may',
+      'jun',
+      'jul',
+      'aug',
+      'sep',
+      'oct',
+      'nov',
+      'dec',
+    ];
+    const zones: Array<[string, number | undefined]> = [
+      ['', 0],
+      [' UTC', 0],
+      [' gmt', 0],
+      [' Z', 0],
+      [' CET', 60],
+      [' EEST', 180],
+      [' CST', undefined], // two meanings: no date
+      [' XYZ', undefined],
+    ];
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date(Date.UTC(1000, 0, 2)),
+          max: new Date(Date.UTC(9999, 11, 30)),
+          noInvalidDate: true,
+        }),
+        fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+        fc.constantFrom('none', 'minutes', 'seconds'),
+        fc.constantFrom(...zones),
+        (date, upper, time, [zone, minutes]) => {
+          const wall = new Date(Math.floor(date.getTime() / 60_000) * 60_000);
+          const month = [...MONTHS[wall.getUTCMonth()]]
+            .map((c, i) => (upper[i] ? c.toUpperCase() : c))
+            .join('');
+          const iso = wall.toISOString();
+          const clock = time === 'none' ? '' : ` ${iso.slice(11, time === 'minutes' ? 16 : 19)}`;
+          const at = time === 'none' ? new Date(iso.slice(0, 10)) : wall;
+          const text = `${iso.slice(8, 10)}-${month}-${iso.slice(0, 4)}${clock}${time === 'none' ? '' : zone}`;
+          const read = normalizeDate(text);
+          if (time !== 'none' && minutes === undefined) return read === undefined;
+          const want = new Date(at.getTime() - (time === 'none' ? 0 : minutes!) * 60_000);
+          return read === `${want.toISOString().slice(0, -5)}Z`;
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    assert.equal(normalizeDate('31-Feb-2023 10:00:00 UTC'), undefined);
+    assert.equal(normalizeDate('26-Mar-2002 06:48:27  UTC'), '2002-03-26T06:48:27Z');
+    assert.equal(normalizeDate('0500-01-01'), '0500-01-01T00:00:00Z');
+  });
+
   it('tries only the date readers a value can open like', function () {
     // The digits a value opens with (none, one or two, four, eight or more) pick the regexes
     // tried; each spelling below is one that only its own regex reads.
