@@ -13,10 +13,22 @@ interface Waiting {
   handler: Dispatcher.DispatchHandler;
 }
 
+/** One connection of an origin: a client that lives as long as its socket. */
+interface Connection {
+  readonly client: Client;
+  /**
+   * Requests sent on it and not yet ended, as its handlers say: a busy connection is passed over
+   * without asking undici (its stats are an object and a few getters each time).
+   */
+  open: number;
+  /** it has carried a request: one may have been closed under the next */
+  used: boolean;
+}
+
 interface Origin {
   key: string;
-  /** connected or connecting; a client whose connection closed is let go */
-  clients: Client[];
+  /** connected or connecting; a connection that closed is let go */
+  connections: Connection[];
   /** requests for which every connection was busy, oldest first */
   waiting: Waiting[];
   /** settles close() once the last waiting request is sent */
@@ -27,8 +39,6 @@ export class WebPool extends Dispatcher {
   private readonly origins = new Map<string, Origin>();
   private closing = false;
   private ended = false;
-  /** connections that have carried a request: one may have been closed under the next */
-  private readonly used = new WeakSet<Client>();
 
   constructor(
     private readonly clientOptions: Client.Options,
@@ -55,29 +65,27 @@ export class WebPool extends Dispatcher {
       return false;
     }
     const origin = this.originOf(String(options.origin));
-    const client = idle(origin) ?? this.openConnection(origin);
-    if (client) return this.send(client, origin, options, handler);
+    const connection = idle(origin) ?? this.openConnection(origin);
+    if (connection) return this.send(connection, origin, options, handler);
     origin.waiting.push({ options, handler });
     return false;
   }
 
   private send(
-    client: Client,
+    connection: Connection,
     origin: Origin,
     options: Dispatcher.DispatchOptions,
     handler: Dispatcher.DispatchHandler,
   ): boolean {
-    if (!this.used.has(client)) {
-      this.used.add(client);
-      return client.dispatch(options, handler);
-    }
-    if (!isIdempotent(options)) return client.dispatch(options, handler);
-    const again = () => this.sendFresh(origin.key, options, handler);
-    return client.dispatch(
+    // A GET or HEAD on a connection that has served before is sent again should it close first.
+    const resend = connection.used && isIdempotent(options) ? this : undefined;
+    connection.used = true;
+    connection.open++;
+    return connection.client.dispatch(
       options,
       handler.onRequestStart
-        ? new RetryOnClosed(handler, again)
-        : new LegacyRetryOnClosed(handler, again),
+        ? new Tracked(handler, connection, resend, origin.key, options)
+        : new LegacyTracked(handler, connection, resend, origin.key, options),
     );
   }
 
@@ -85,29 +93,28 @@ export class WebPool extends Dispatcher {
    * The request again, on a connection of its own (or the next one free). Its origin may have
    * been forgotten meanwhile, with the connection that closed.
    */
-  private sendFresh(
+  sendFresh(
     key: string,
     options: Dispatcher.DispatchOptions,
     handler: Dispatcher.DispatchHandler,
   ): void {
     if (this.ended) return refuse(handler, new errors.ClientDestroyedError());
     const origin = this.originOf(key);
-    const client = this.openConnection(origin);
-    if (!client) {
+    const connection = this.openConnection(origin);
+    if (!connection) {
       // closing, the connections it has may already be closing too: none would take it
       if (this.closing) return refuse(handler, new errors.ClientClosedError());
       return void origin.waiting.push({ options, handler });
     }
-    this.used.add(client);
-    client.dispatch(options, handler);
+    this.send(connection, origin, options, handler);
     // closing: a request under way is finished, on a connection that then closes
-    if (this.closing) void client.close().catch(() => undefined);
+    if (this.closing) void connection.client.close().catch(() => undefined);
   }
 
   private originOf(key: string): Origin {
     let origin = this.origins.get(key);
     if (!origin) {
-      origin = { key, clients: [], waiting: [] };
+      origin = { key, connections: [], waiting: [] };
       this.origins.set(key, origin);
     }
     return origin;
@@ -139,7 +146,7 @@ export class WebPool extends Dispatcher {
     for (const origin of this.origins.values()) {
       for (const { handler } of origin.waiting.splice(0)) refuse(handler, err);
       origin.onEmpty?.();
-      for (const client of origin.clients) ending.push(client.destroy(err));
+      for (const { client } of origin.connections) ending.push(client.destroy(err));
     }
     this.origins.clear();
     const done = Promise.all(ending).then(() => undefined);
@@ -148,27 +155,32 @@ export class WebPool extends Dispatcher {
   }
 
   /** A new connection for `origin`, unless it has as many as it may. */
-  private openConnection(origin: Origin): Client | undefined {
-    if (origin.clients.length >= this.connectionsPerOrigin) return undefined;
-    const client = new Client(origin.key, this.clientOptions);
-    origin.clients.push(client);
+  private openConnection(origin: Origin): Connection | undefined {
+    if (origin.connections.length >= this.connectionsPerOrigin) return undefined;
+    const connection: Connection = {
+      client: new Client(origin.key, this.clientOptions),
+      open: 0,
+      used: false,
+    };
+    origin.connections.push(connection);
     // A client lives for one connection: once it closes (idle past its keep-alive, the server
     // hung up, a request cut off) it is let go, and an origin left without any is forgotten.
-    const letGo = () => this.letGo(origin, client);
-    client.on('disconnect', letGo).on('connectionError', letGo);
+    const letGo = () => this.letGo(origin, connection);
+    connection.client.on('disconnect', letGo).on('connectionError', letGo);
     // undici says when a busy connection is free again: the waiting request's turn.
-    client.on('drain', () => this.sendWaiting(origin));
-    return client;
+    connection.client.on('drain', () => this.sendWaiting(origin));
+    return connection;
   }
 
-  private letGo(origin: Origin, client: Client): void {
-    const at = origin.clients.indexOf(client);
+  private letGo(origin: Origin, connection: Connection): void {
+    const at = origin.connections.indexOf(connection);
     if (at < 0) return;
-    origin.clients.splice(at, 1);
+    origin.connections.splice(at, 1);
     // After the client has told everyone: a request cut off leaves undici reconnecting to
     // send nothing, which destroying it spares.
+    const { client } = connection;
     queueMicrotask(() => void client.destroy().catch(() => undefined));
-    if (origin.clients.length === 0 && origin.waiting.length === 0 && !this.closing) {
+    if (origin.connections.length === 0 && origin.waiting.length === 0 && !this.closing) {
       this.origins.delete(origin.key);
     }
     this.sendWaiting(origin);
@@ -176,19 +188,19 @@ export class WebPool extends Dispatcher {
 
   private sendWaiting(origin: Origin): void {
     while (origin.waiting.length > 0) {
-      const client = idle(origin) ?? this.openConnection(origin);
-      if (!client) return;
+      const connection = idle(origin) ?? this.openConnection(origin);
+      if (!connection) return;
       const { options, handler } = origin.waiting.shift()!;
-      this.send(client, origin, options, handler);
+      this.send(connection, origin, options, handler);
     }
     origin.onEmpty?.();
   }
 
   private closeOrigin(origin: Origin): Promise<void> {
     const closeClients = () =>
-      Promise.all(origin.clients.map((c) => c.close().catch(() => undefined))).then(
-        () => undefined,
-      );
+      Promise.all(
+        origin.connections.map(({ client }) => client.close().catch(() => undefined)),
+      ).then(() => undefined);
     if (origin.waiting.length === 0) return closeClients();
     return new Promise<void>((resolve) => {
       origin.onEmpty = () => {
@@ -202,11 +214,13 @@ export class WebPool extends Dispatcher {
 /**
  * A connection of `origin` with nothing sent or waiting on it, and still open: one the server
  * has closed is passed over (undici reads the close with the answer before this turn ends).
+ * undici is asked only about a connection whose requests have all ended.
  */
-function idle(origin: Origin): Client | undefined {
-  for (const client of origin.clients) {
-    const { size, connected } = client.stats;
-    if (size === 0 && connected) return client;
+function idle(origin: Origin): Connection | undefined {
+  for (const connection of origin.connections) {
+    if (connection.open > 0) continue;
+    const { size, connected } = connection.client.stats;
+    if (size === 0 && connected) return connection;
   }
   return undefined;
 }
@@ -228,17 +242,40 @@ function closedUnder(err: Error): boolean {
 }
 
 /**
- * A request on a connection that has served before: if it closes before any answer, the
- * request is sent again (once) instead of failing.
+ * What the pool keeps of a request it sent: it tells the pool when the request has ended, and
+ * when `resend` is given (a GET or HEAD on a connection that has served before) sends it again,
+ * once, should the connection close before any answer. A handler of each of undici's two
+ * interfaces wraps the caller's on it.
  */
-class RetryOnClosed implements Dispatcher.DispatchHandler {
-  private answered = false;
+abstract class SentRequest {
+  protected answered = false;
+  private ended = false;
 
   constructor(
-    private readonly inner: Dispatcher.DispatchHandler,
-    private readonly again: () => void,
+    protected readonly inner: Dispatcher.DispatchHandler,
+    private readonly connection: Connection,
+    private readonly resend: WebPool | undefined,
+    private readonly originKey: string,
+    private readonly options: Dispatcher.DispatchOptions,
   ) {}
 
+  /** Once, whichever way the request ends. */
+  protected end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.connection.open--;
+  }
+
+  /** Sends the request again if `err` is the connection closing before any answer. */
+  protected resent(err: Error): boolean {
+    if (!this.resend || this.answered || !closedUnder(err)) return false;
+    this.resend.sendFresh(this.originKey, this.options, this.inner);
+    return true;
+  }
+}
+
+/** A request of a handler of undici's current interface. */
+class Tracked extends SentRequest implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.inner.onRequestStart?.(controller, context);
   }
@@ -265,24 +302,18 @@ class RetryOnClosed implements Dispatcher.DispatchHandler {
   onResponseEnd(
     ...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseEnd']>>
   ): void {
+    this.end();
     this.inner.onResponseEnd?.(...args);
   }
 
   onResponseError(controller: Dispatcher.DispatchController, err: Error): void {
-    if (!this.answered && !controller?.aborted && closedUnder(err)) this.again();
-    else this.inner.onResponseError?.(controller, err);
+    this.end();
+    if (controller?.aborted || !this.resent(err)) this.inner.onResponseError?.(controller, err);
   }
 }
 
-/** RetryOnClosed for a handler of undici's older interface (its request() API's). */
-class LegacyRetryOnClosed implements Dispatcher.DispatchHandler {
-  private answered = false;
-
-  constructor(
-    private readonly inner: Dispatcher.DispatchHandler,
-    private readonly again: () => void,
-  ) {}
-
+/** A request of a handler of undici's older interface (its request() API's). */
+class LegacyTracked extends SentRequest implements Dispatcher.DispatchHandler {
   onConnect(abort: (err?: Error) => void): void {
     this.inner.onConnect?.(abort);
   }
@@ -309,12 +340,13 @@ class LegacyRetryOnClosed implements Dispatcher.DispatchHandler {
   }
 
   onComplete(trailers: string[] | null): void {
+    this.end();
     this.inner.onComplete?.(trailers);
   }
 
   onError(err: Error): void {
-    if (!this.answered && closedUnder(err)) this.again();
-    else this.inner.onError?.(err);
+    this.end();
+    if (!this.resent(err)) this.inner.onError?.(err);
   }
 }
 

@@ -113,32 +113,45 @@ interface Trigger {
 const SLOT_BITS = 12;
 const TRIPLE_SLOT = new Uint16Array(1 << SLOT_BITS);
 /**
- * The ASCII pairs that are a word's first and second characters (bit OPENS), or its second and
- * third (bit FOLLOWS), by pairIndex: asciiCandidates reads a line two characters at a time
- * (see there).
+ * The ASCII words by the aligned pairs of characters that hold them (asciiCandidates reads a
+ * line two characters at a time), by pairIndex. A word of ASCII has four characters or more
+ * (checked below), so one starting at an even place 2k is the pair there (its first and second
+ * characters) and the next pair (its third and fourth); one starting at an odd place 2k + 1
+ * has its first character as the second of pair k, its second and third as pair k + 1. For
+ * each word, a bit of its group in the head (high) half of the first pair's entry and in the
+ * tail (low) half of the next one's: 8 bits for words at an even place, grouped by their first
+ * two characters, 8 for those at an odd place, grouped by their first. A place is tried
+ * (tryAt) only where a pair's head and the next pair's tail share a bit, which a few in a
+ * hundred places of a legal notice do, for one table load a pair. The table before (a pair
+ * that opens or continues a word, then its third character or the one before) let about a
+ * third of a notice's pairs into a branch the processor could not predict.
  */
-const STARTS_PAIR = new Uint8Array(1 << 14);
-const OPENS = 1;
-const FOLLOWS = 2;
-/**
- * For a pair that OPENS a word, the characters that may come third, and for one that FOLLOWS,
- * those that may come before it: a bit (c & 31) each, by the pair's index in STARTS_PAIR. Common
- * English pairs start or continue some word ("re", "on", "in", "es"), and about a third of a
- * notice's pairs passed STARTS_PAIR; with the third character only a few in a hundred do. Five
- * bits of a character let some others through (digits and punctuation share the letters' bits);
- * tryAt reads the triple exactly.
- */
-const OPEN_THIRDS = new Int32Array(1 << 14);
-const FOLLOW_FIRSTS = new Int32Array(1 << 14);
+const PAIR_WORDS = new Int32Array(1 << 10);
+/** Where a group's bit is in PAIR_WORDS: its tail bits are the low half, its head bits above. */
+const HEAD_SHIFT = 16;
+const EVEN_WORDS = 0xff;
+const ODD_WORDS = 0xff00;
+
+function evenGroup(w0: number, w1: number): number {
+  return Math.imul(pairIndex(w0, w1), 0x9e3779b1) >>> 29;
+}
+
+function oddGroup(w0: number): number {
+  return 8 + (Math.imul(w0, 0x9e3779b1) >>> 29);
+}
+
 const PAIR_SLOT = new Uint16Array(1 << SLOT_BITS);
 const SLOT_WORDS: Trigger[][] = [];
 
 /**
- * Where the pair (first, second) is in STARTS_PAIR, OPEN_THIRDS and FOLLOW_FIRSTS: the index
- * asciiCandidates computes from a codePairs element, its low half times 128 plus its high half.
+ * Where the pair (first, second) is in PAIR_WORDS: the low five bits of each character, the
+ * first's above the second's (pairIndexOf computes it from a codePairs element). Five bits keep
+ * the table at 4 KB: the bench parses replies between another parser's, which evicts a larger
+ * table from the processor's caches, and the letters stay apart (bit 5, the case, is dropped);
+ * a digit or a punctuation mark shares a letter's place, and tryAt reads the text exactly.
  */
 function pairIndex(first: number, second: number): number {
-  return LITTLE_ENDIAN ? (first << 7) | second : (second << 7) | first;
+  return ((first & 31) << 5) | (second & 31);
 }
 
 function tripleHash(a: number, b: number, c: number): number {
@@ -149,6 +162,11 @@ function tripleHash(a: number, b: number, c: number): number {
 
 function pairHash(a: number, b: number): number {
   return Math.imul(a * 37 + b, 0x9e3779b1) >>> (32 - SLOT_BITS);
+}
+
+function isAsciiWord(word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (word.charCodeAt(k) >= 128) return false;
+  return true;
 }
 
 for (const word of TRIGGERS) {
@@ -172,17 +190,22 @@ for (const word of TRIGGERS) {
       ? pairHash(word.charCodeAt(0), word.charCodeAt(1))
       : tripleHash(word.charCodeAt(0), word.charCodeAt(1), word.charCodeAt(2));
   if (table[h] === 0) table[h] = SLOT_WORDS.push([]);
-  if (word.length > 2) {
-    const [w0, w1, w2] = [0, 1, 2].map((k) => word.charCodeAt(k));
-    // Only an ASCII line is scanned by pairs (markAscii); a pair beyond ASCII ends that scan.
-    if (w0 < 128 && w1 < 128) {
-      STARTS_PAIR[pairIndex(w0, w1)] |= OPENS;
-      OPEN_THIRDS[pairIndex(w0, w1)] |= 1 << (w2 & 31);
+  // Only a line read as ASCII is scanned by pairs (markAscii), where a word holding another
+  // character is never found (foldedCodesAt): the pair tables hold the words of ASCII.
+  if (isAsciiWord(word)) {
+    if (word.length < 4) {
+      throw new Error(`an ASCII trigger word has four characters or more: ${word}`);
     }
-    if (w1 < 128 && w2 < 128) {
-      STARTS_PAIR[pairIndex(w1, w2)] |= FOLLOWS;
-      FOLLOW_FIRSTS[pairIndex(w1, w2)] |= 1 << (w0 & 31);
+    const [w0, w1, w2, w3] = [0, 1, 2, 3].map((k) => word.charCodeAt(k));
+    const even = 1 << evenGroup(w0, w1);
+    PAIR_WORDS[pairIndex(w0, w1)] |= even << HEAD_SHIFT;
+    PAIR_WORDS[pairIndex(w2, w3)] |= even;
+    // the character before an odd place is any
+    const odd = 1 << oddGroup(w0);
+    for (let before = 0; before < 32; before++) {
+      PAIR_WORDS[pairIndex(before, w0)] |= odd << HEAD_SHIFT;
     }
+    PAIR_WORDS[pairIndex(w1, w2)] |= odd;
   }
   const patterns = PATTERN_WORDS.flatMap((words, p) => (words.includes(word) ? [p] : []));
   const fourth = word.length > 3 ? word.charCodeAt(3) : -1;
@@ -341,7 +364,7 @@ function useScan(text: string, n: number): void {
 
 /**
  * Two code units in one: `codes` read two characters at a time. The first is in the low half on
- * a little-endian platform and in the high half on a big-endian one; pairIndex reads them so.
+ * a little-endian platform and in the high half on a big-endian one; pairIndexOf reads them so.
  */
 const codePairs = SHARED_PAIRS;
 
@@ -370,15 +393,11 @@ export function readsAsAscii(c: number): boolean {
  * reply cost more than this scan where the reply held one character beyond Latin-1, which makes
  * V8 fold it character by character. Reads `codes`, loaded by loadCodes for the text.
  *
- * Every position i in [from, to - 1) is a place a word may start (its third character may be
- * text[to], 0 past the text's end), and the line holds another character when any of
- * text[from, max(from + 1, to)] does. The scan reads the line by aligned pairs of characters: a
- * word of three or more ASCII characters starting at an even position has its first two as the
- * pair there, one starting at an odd position its second and third as the next pair. So only
- * where a pair is in STARTS_PAIR, and the character before or after it in FOLLOW_FIRSTS or
- * OPEN_THIRDS, are the one or two positions it may open tried (tryAt), about halving the reads
- * and table look-ups of a character-by-character scan, which was most of the time of
- * classifying a reply.
+ * Every position i in [from, to - 1) is a place a word may start (its later characters may be
+ * past `to`, 0 past the text's end), and the line holds another character when any of
+ * text[from, max(from + 1, to)] does. The scan reads the line by aligned pairs of characters
+ * and tries (tryAt) only the places where a word's first pair and the next may be (PAIR_WORDS).
+ * The scan is most of the cost of classifying a reply: about 12 instructions a character.
  */
 function markAscii(text: string, from: number, to: number): number {
   const count = asciiCandidates(text, from, to);
@@ -411,54 +430,95 @@ function asciiCandidates(text: string, from: number, to: number): number {
   const first = from - base;
   const lastStart = to - 2 - base;
   const lastCode = last - base;
-  // text[len] and past are read as 0 (see tryAt)
-  const beyond = len - base;
   let count = 0;
   let k = first >> 1;
+  const pairs = codePairs;
+  const units = codes;
+  const words = PAIR_WORDS;
+  // The words that may start in the pair before k (its places checked against [first,
+  // lastStart] where one is tried); the tail of pair k says which of them may be there.
+  let head = 0;
   if ((first & 1) === 1) {
-    if (first <= lastCode && !readsAsAscii(codes[first])) return -1;
+    if (first <= lastCode && !readsAsAscii(units[first])) return -1;
+    // its first place is before the line, and never tried
+    head = words[pairIndexOf(pairs[k])] >>> HEAD_SHIFT;
     k++;
   }
   const end = lastCode >> 1;
-  const pairs = codePairs;
-  const starts = STARTS_PAIR;
-  const units = codes;
+  // Two pairs at a time while both are ASCII (most of a line), with one test for both and a
+  // branch taken only where a word may be: a loop over one pair at a time spent as much on its
+  // own overhead as on reading the pair. The loop below reads the rest, and a pair beyond ASCII.
+  for (; k + 1 < end; k += 2) {
+    const p0 = pairs[k];
+    const p1 = pairs[k + 1];
+    if (((p0 | p1) & BEYOND_ASCII) !== 0) break;
+    const held0 = words[pairIndexOf(p0)];
+    const held1 = words[pairIndexOf(p1)];
+    const both0 = head & held0;
+    const both1 = (held0 >>> HEAD_SHIFT) & held1;
+    head = held1 >>> HEAD_SHIFT;
+    if ((both0 | both1) !== 0) {
+      if (both0 !== 0) count = addCandidates(both0, (k - 1) << 1, first, lastStart, count);
+      if (both1 !== 0) count = addCandidates(both1, k << 1, first, lastStart, count);
+    }
+  }
   for (; k < end; k++) {
     const pair = pairs[k];
-    if ((pair & BEYOND_ASCII) !== 0) {
-      // punctuation: the places this pair gives hold it, so no word starts there
-      if (!readsAsAscii(units[k << 1]) || !readsAsAscii(units[(k << 1) + 1])) return -1;
-      continue;
-    }
-    // Setting bit 5 lower-cases A-Z; see tryAt.
-    const folded = pair | 0x200020;
-    const index = ((folded & 0x7f) << 7) | (folded >>> 16);
-    const opens = starts[index];
-    if (opens === 0) continue;
-    // the character before the pair (of the pair before, ASCII) and the one after it (0 past
-    // the text, and maybe beyond ASCII: no word has such a third character, so tryAt would
-    // find none there)
-    const at = k << 1;
-    if (
-      (opens & FOLLOWS) !== 0 &&
-      at > first &&
-      at - 1 <= lastStart &&
-      ((FOLLOW_FIRSTS[index] >>> (units[at - 1] & 31)) & 1) !== 0
-    ) {
-      candidates[count++] = at - 1 + base;
-    }
-    if (
-      (opens & OPENS) !== 0 &&
-      at <= lastStart &&
-      ((OPEN_THIRDS[index] >>> ((at + 2 < beyond ? units[at + 2] : 0) & 31)) & 1) !== 0
-    ) {
-      candidates[count++] = at + base;
-    }
+    // punctuation (readsAsAscii) reads as some ASCII pair: no word holds it, so the places
+    // it gives are tried for nothing, never missed
+    if ((pair & BEYOND_ASCII) !== 0 && !punctuationPair(units, k)) return -1;
+    const held = words[pairIndexOf(pair)];
+    const both = head & held;
+    head = held >>> HEAD_SHIFT;
+    if (both !== 0) count = addCandidates(both, (k - 1) << 1, first, lastStart, count);
+  }
+  // The places of the last pair read: the next pair is beyond lastCode, in the text only when a
+  // word can start there (its fourth character is in the text); its characters are loaded
+  // (lastCode + 1 is at most `to` + 1, and `codes` holds the text up to n + 2).
+  if (head !== 0 && (k << 1) + 1 < len - base) {
+    const both = head & words[pairIndexOf(pairs[k])];
+    if (both !== 0) count = addCandidates(both, (k - 1) << 1, first, lastStart, count);
   }
   // The characters after the last whole pair: one, or both of the last pair when lastCode is
   // odd (a line at the reply's end, without a newline, whose last two characters were not read
   // and so not seen beyond ASCII: "Status: 保留").
-  for (let at = k << 1; at <= lastCode; at++) if (!readsAsAscii(codes[at])) return -1;
+  for (let at = k << 1; at <= lastCode; at++) if (!readsAsAscii(units[at])) return -1;
+  return count;
+}
+
+/** Whether the pair k of `units` (one of them beyond ASCII) is read as ASCII (readsAsAscii). */
+function punctuationPair(units: Uint16Array, k: number): boolean {
+  return readsAsAscii(units[k << 1]) && readsAsAscii(units[(k << 1) + 1]);
+}
+
+/**
+ * The index in PAIR_WORDS of a codePairs element: pairIndex of its first and second characters
+ * (the low and high halves on a little-endian platform, the other way round on a big-endian one).
+ */
+function pairIndexOf(pair: number): number {
+  return (((pair >>> FIRST_SHIFT) & 31) << 5) | ((pair >>> SECOND_SHIFT) & 31);
+}
+
+/** Where a codePairs element holds its first character, and its second. */
+const FIRST_SHIFT = LITTLE_ENDIAN ? 0 : 16;
+const SECOND_SHIFT = 16 - FIRST_SHIFT;
+
+/**
+ * Adds the places of the pair at `at` (in `codes`) whose words `both` says may be there, those
+ * in [first, lastStart], to `candidates` after `count`; the new count.
+ */
+function addCandidates(
+  both: number,
+  at: number,
+  first: number,
+  lastStart: number,
+  count: number,
+): number {
+  const base = codesBase;
+  if ((both & EVEN_WORDS) !== 0 && at >= first && at <= lastStart) candidates[count++] = at + base;
+  if ((both & ODD_WORDS) !== 0 && at + 1 >= first && at + 1 <= lastStart) {
+    candidates[count++] = at + 1 + base;
+  }
   return count;
 }
 
@@ -778,6 +838,13 @@ export function saysNotFoundAfterBanner(scan: Scan): boolean {
   let start = 0;
   for (let k = 0; k < lineCount; k++) {
     const end = lineEnds[k];
+    // most banner lines start with their mark: a registered reply's banner is walked too
+    const mark = units[start];
+    if ((mark === 37 || mark === 35) && start < end) {
+      banner = true;
+      start = end + 1;
+      continue;
+    }
     let b = start;
     while (b < end && isSpace(units[b])) b++;
     if (b < end) {

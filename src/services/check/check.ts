@@ -13,7 +13,7 @@ import { ResultCache, DEFAULT_CACHE_TTL_MS } from './cache';
 import { targetsByLine, type Occurrence } from './extract';
 import { listFiles, readText } from './files';
 import { HostLimiter } from './limiter';
-import { ReadSlices } from './slices';
+import { networkTurn, ReadSlices } from './slices';
 import {
   DEFAULT_SEVERITY,
   type CheckProgress,
@@ -210,7 +210,7 @@ class CheckRun {
       this.add(line);
       if (!slices.over(this.queued > 0)) continue;
       if (this.lanesRunning > 0) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await networkTurn();
         if (this.options.signal?.aborted) return;
         slices.resumed();
       } else slices.restart();
@@ -313,9 +313,12 @@ class CheckRun {
 
   async finish(): Promise<void> {
     this.allRead = true;
-    const work: Array<Promise<void>> = this.afterReading
-      .splice(0)
-      .map((deferred) => this.unlessCancelled(deferred()));
+    const work: Array<Promise<void>> = [];
+    // Most deferred work is a link's findings, made at once: only what goes on is waited for.
+    for (const deferred of this.afterReading.splice(0)) {
+      const pending = deferred();
+      if (pending !== undefined) work.push(this.unlessCancelled(pending));
+    }
     await this.checkLocal();
     this.progress.total += this.mail.size + this.records.size + this.hosts.size;
     this.report_progress();
@@ -365,7 +368,7 @@ class CheckRun {
   }
 
   /** Work whose failure ends the run, unless the run was cancelled (then it says nothing). */
-  private async unlessCancelled(work: Promise<void> | void): Promise<void> {
+  private async unlessCancelled(work: Promise<void>): Promise<void> {
     try {
       await work;
     } catch (err) {

@@ -6,6 +6,7 @@ import { LookupError } from '../../contract/errors';
 interface HostState {
   active: number;
   queue: Array<() => void>;
+  /** when the host's pause ends (ms since the epoch); 0 when it is not paused */
   pausedUntil: number;
   timer?: NodeJS.Timeout;
 }
@@ -60,7 +61,10 @@ export class HostLimiter {
       const left = state.pausedUntil - Date.now();
       // A timer may fire a little before the wall clock says: wait out the rest.
       if (left > 0) state.timer = setTimeout(wake, left);
-      else this.pumpHost(host);
+      else {
+        state.pausedUntil = 0;
+        this.pumpHost(host);
+      }
     };
     state.timer = setTimeout(wake, Math.max(0, untilMs - Date.now()));
   }
@@ -83,7 +87,7 @@ export class HostLimiter {
     if (signal?.aborted || this.active >= this.global) return false;
     const state = this.state(host);
     if (state.queue.length > 0 || state.active >= this.perHost) return false;
-    if (state.pausedUntil > Date.now()) return false;
+    if (paused(state)) return false;
     state.active++;
     this.active++;
     return true;
@@ -114,21 +118,21 @@ export class HostLimiter {
   }
 
   private release(host: string): void {
-    const state = this.state(host);
+    const state = this.hosts.get(host)!;
     const machineWasFull = this.active >= this.global;
     state.active--;
     this.active--;
     // With the machine's bound met, any waiting host may take the slot (in turn); below it,
     // only this host's own slot opened: every other waiting host is full or paused.
     if (machineWasFull) this.pump();
-    else this.pumpHost(host);
+    else if (state.queue.length > 0) this.pumpHost(host);
   }
 
   /** Starts what `host` has room for, while the machine has room. */
   private pumpHost(host: string): void {
     const state = this.hosts.get(host);
     if (!state) return;
-    if (state.pausedUntil > Date.now()) return; // its timer calls again
+    if (paused(state)) return; // its timer calls again
     while (state.queue.length > 0 && state.active < this.perHost && this.active < this.global) {
       const next = state.queue.shift()!;
       state.active++;
@@ -163,4 +167,9 @@ export class HostLimiter {
   close(): void {
     for (const state of this.hosts.values()) clearTimeout(state.timer);
   }
+}
+
+/** Whether a Retry-After pause holds the host (the clock is read only while one is set). */
+function paused(state: HostState): boolean {
+  return state.pausedUntil !== 0 && state.pausedUntil > Date.now();
 }

@@ -8,6 +8,20 @@
 // network and a slice lasts READ_SLICE_MS: the lanes just started (connections being set up,
 // first requests to write) are not held up by lines that can start none. A check's first round
 // of requests then leaves after the lines that start it, not after the rest of the file.
+//
+// The turn (networkTurn) ends after the writes the turn's answers asked for: undici sends a
+// request on a kept-alive connection from an immediate queued as the answer before it is read
+// (it lets the poll phase show a close or stray bytes first), and a reader that resumed on an
+// immediate of its own, queued a turn earlier, would go first: each lane's next request would
+// wait a slice of reading.
+
+/**
+ * A turn of the event loop for the network, ending after the immediates its poll phase queued:
+ * the first hop is queued before them and only queues the second, which comes after them.
+ */
+export function networkTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
 
 /** The least a slice lasts, and the most once found links wait for a lane. */
 export const READ_SLICE_MS = 2;

@@ -1,6 +1,7 @@
 // How long reading goes on between two turns of the event loop, on a clock the test moves.
 import assert from 'node:assert/strict';
-import { READ_SLICE_MS, ReadSlices } from '../../../../src/services/check/slices';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { networkTurn, READ_SLICE_MS, ReadSlices } from '../../../../src/services/check/slices';
 
 function clocked(): { slices: ReadSlices; at: (ms: number) => void } {
   let now = 0;
@@ -72,5 +73,39 @@ describe('link check: slices of reading', function () {
     assert.equal(slices.over(false), false);
     at(4);
     assert.equal(slices.over(false), true);
+  });
+});
+
+describe('link check: the network’s turn between slices of reading', function () {
+  it('ends after the requests that the turn’s answers queued to send', async function () {
+    // An answer read in the turn's poll phase queues its connection's next request on an
+    // immediate, as undici does on a kept-alive connection: reading resumes after it is sent.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const peer = await accepted;
+    try {
+      const order: string[] = [];
+      client.on('data', () => {
+        order.push('answer read');
+        setImmediate(() => order.push('next request sent'));
+      });
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          // a slice of reading ends: the answer is in the kernel by the next poll phase
+          peer.write('HTTP/1.1 200 OK\r\n\r\n');
+          void networkTurn().then(() => {
+            order.push('reading resumes');
+            resolve();
+          });
+        }),
+      );
+      assert.deepEqual(order, ['answer read', 'next request sent', 'reading resumes']);
+    } finally {
+      client.destroy();
+      peer.destroy();
+      server.close();
+    }
   });
 });
