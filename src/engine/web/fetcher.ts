@@ -88,6 +88,12 @@ export interface ChainRequest {
   accept: string;
   /** GET unless asked; a HEAD chain is followed with HEAD at every hop */
   method?: 'GET' | 'HEAD';
+  /**
+   * A GET whose bodies are not wanted (a link check's GET after a refused HEAD): each answer is
+   * its status and headers, the body read off and dropped as it comes, within the bounds of
+   * discard(). The chain's end then has no `response`.
+   */
+  statusOnly?: boolean;
   language?: string;
 }
 
@@ -108,8 +114,8 @@ export class WebSession {
    * controller and signal for each of thousands of links was a measurable part of a check.
    */
   private controller: AbortController | undefined;
-  /** What to end when the operation is stopped: each HEAD in flight (see head()). */
-  private onStop: Set<HeadWait> | undefined;
+  /** What to end when the operation is stopped: each answer waited for (see answer()). */
+  private onStop: Set<AnswerWait> | undefined;
   private readonly agent: WebPool;
   private readonly ownsAgent: boolean;
   private readonly timer: NodeJS.Timeout;
@@ -179,9 +185,13 @@ export class WebSession {
           };
         seen.add(key);
       }
-      // a GET's response, with a body to read or let go; a HEAD's answer has none
-      const full = request.method === 'HEAD' ? undefined : await this.request(url, request, cookie);
-      const response = full ?? (await this.head(url, request, cookie));
+      // a GET's response, with a body to read or let go; a HEAD's answer has none, and a
+      // status-only GET's body is dropped as it comes
+      const full =
+        request.method === 'HEAD' || request.statusOnly
+          ? undefined
+          : await this.request(url, request, cookie);
+      const response = full ?? (await this.answer(url, request, cookie));
       const setCookie = response.headers['set-cookie'];
       if (setCookie !== undefined) (jar ??= new ChainCookieJar()).store(url, setCookie);
       const location = header(response.headers, 'location');
@@ -316,20 +326,22 @@ export class WebSession {
   }
 
   /**
-   * A HEAD request: its status and headers, through undici's handler interface. The answer has
-   * no content (RFC 9110 section 9.3.2), so no body stream is built for it, none is let go
-   * (a link check makes thousands), and it is given once the response is complete.
+   * A HEAD request, or a status-only GET: its status and headers, through undici's handler
+   * interface. No body stream is built for it, none is let go (a link check makes thousands):
+   * a HEAD's answer has no content (RFC 9110 section 9.3.2) and is given once complete; a GET's
+   * is given at its headers, its body dropped as it comes.
    */
-  private head(url: URL, request: ChainRequest, cookie: string | undefined): Promise<HeadAnswer> {
+  private answer(url: URL, request: ChainRequest, cookie: string | undefined): Promise<HeadAnswer> {
     return new Promise((resolve, reject) => {
-      const wait = new HeadWait(this, url, resolve, reject);
+      const head = request.method === 'HEAD';
+      const wait = new AnswerWait(this, url, head, resolve, reject);
       if (this.stopped) return wait.stop(this.stopped);
       (this.onStop ??= new Set()).add(wait);
       this.agent.dispatch(
         {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
-          method: 'HEAD',
+          method: head ? 'HEAD' : 'GET',
           headers: requestHeaders(request, cookie),
           // undici closes the connection after every HEAD by default (a server might send a
           // body anyway and garble the next answer): a link check's HEADs to one host would
@@ -347,8 +359,8 @@ export class WebSession {
     return this.stopped;
   }
 
-  /** A HEAD wait is done with: the session no longer needs to end it. */
-  forget(wait: HeadWait): void {
+  /** An answer's wait is done with: the session no longer needs to end it. */
+  forget(wait: AnswerWait): void {
     this.onStop?.delete(wait);
   }
 
@@ -370,18 +382,25 @@ export class WebSession {
 type HeadAnswer = Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'>;
 
 /**
- * One HEAD request's wait, as undici's handler: answered once the response is complete, ended
- * at once when its session stops, also while still waiting for a connection. One object, not
- * a closure per callback: a link check makes thousands.
+ * One HEAD or status-only GET request's wait, as undici's handler: answered once a HEAD's
+ * response is complete or a GET's headers are in, ended at once when its session stops, also
+ * while still waiting for a connection. A GET's body is read off after the answer, within
+ * DRAIN_BYTES and DRAIN_MS like discard()'s, then the request is cut off. One object, not a
+ * closure per callback: a link check makes thousands.
  */
-class HeadWait implements Dispatcher.DispatchHandler {
+class AnswerWait implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private answer: HeadAnswer | undefined;
   private settled = false;
+  /** the response has ended (or failed): nothing more to drop */
+  private ended = false;
+  private dropped = 0;
+  private drainTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly session: WebSession,
     private readonly url: URL,
+    private readonly head: boolean,
     private readonly resolve: (answer: HeadAnswer) => void,
     private readonly reject: (err: LookupError) => void,
   ) {}
@@ -398,22 +417,46 @@ class HeadWait implements Dispatcher.DispatchHandler {
     headers: HeadAnswer['headers'],
   ): void {
     // 1xx interim answers are followed by the real one
-    if (statusCode >= 200) this.answer = { statusCode, headers };
+    if (statusCode < 200) return;
+    this.answer = { statusCode, headers };
+    if (this.head) return;
+    this.settle();
+    // The body bounded in time too, once the read that brought the headers did not end it.
+    queueMicrotask(() => {
+      if (this.ended) return;
+      this.drainTimer = setTimeout(() => this.cut(), DRAIN_MS);
+      this.drainTimer.unref();
+    });
   }
 
-  onResponseData(): void {}
+  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.dropped += chunk.length;
+    if (this.dropped > DRAIN_BYTES) this.cut();
+  }
 
   onResponseEnd(): void {
+    this.end();
     this.settle();
   }
 
   onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    this.end();
     this.settle(err);
   }
 
   stop(reason: LookupError): void {
     this.controller?.abort(reason);
     this.settle(reason);
+  }
+
+  /** A body too long in bytes or time: its connection is closed rather than read on. */
+  private cut(): void {
+    if (!this.ended) this.controller?.abort(new Error('unwanted body cut off'));
+  }
+
+  private end(): void {
+    this.ended = true;
+    clearTimeout(this.drainTimer);
   }
 
   private settle(err?: unknown): void {

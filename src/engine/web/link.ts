@@ -26,6 +26,12 @@ export const MAX_FRAGMENTS = 256;
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 const HEAD: ChainRequest = Object.freeze({ accept: HTML_ACCEPT, method: 'HEAD' });
 const GET: ChainRequest = Object.freeze({ accept: HTML_ACCEPT, method: 'GET' });
+/** The GET after a refused HEAD, when no fragment is looked for: its status is the verdict. */
+const GET_STATUS: ChainRequest = Object.freeze({
+  accept: HTML_ACCEPT,
+  method: 'GET',
+  statusOnly: true,
+});
 
 export async function link(params: LinkParams, options?: WebOptions): Promise<LinkResult> {
   const start = normalizeUrl(params.url);
@@ -51,6 +57,7 @@ export async function link(params: LinkParams, options?: WebOptions): Promise<Li
 
 /** The verdict of a GET (HEAD refused, or fragments to look for in the page). */
 async function getVerdict(session: WebSession, start: URL, wanted: string[]): Promise<LinkResult> {
+  if (wanted.length === 0) return verdict(await session.follow(start, GET_STATUS), 'GET');
   const got = await session.follow(start, GET);
   const result = verdict(got, 'GET');
   if (!got.response) return result;

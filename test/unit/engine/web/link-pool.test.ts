@@ -30,6 +30,12 @@ describe('link operation connections', function () {
         res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
         res.writeHead(200, { 'content-type': 'text/html', 'content-length': '12' });
         res.end(req.method === 'HEAD' ? undefined : '<p>page</p>\n');
+      } else if (path === '/late-body-404') {
+        // HEAD is refused; the GET's headers come at once and its small body a while later
+        res.writeHead(404, { 'content-type': 'text/html' });
+        if (req.method === 'HEAD') return void res.end();
+        res.flushHeaders();
+        setTimeout(() => res.end('<p>no such page, at last</p>'), 300);
       } else if (path === '/hang') {
         return; // never answers
       } else if (path === '/drip-404') {
@@ -86,6 +92,23 @@ describe('link operation connections', function () {
       };
       await Promise.all([lane(), lane(), lane()]);
       assert.ok(connections <= 3, `${connections} connections for 3 lanes`);
+    } finally {
+      await services.close();
+    }
+  });
+
+  it('answers a refused HEAD’s GET at its headers, and keeps the connection once its body is dropped', async function () {
+    const services = new EmbeddedServices({});
+    connections = 0;
+    try {
+      const started = Date.now();
+      const result = await services.meta.link({ url: `${base}/late-body-404` });
+      assert.equal(result.status, 404);
+      assert.equal(result.method, 'GET');
+      assert.ok(Date.now() - started < 250, 'the verdict does not wait for the body');
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal((await services.meta.link({ url: `${base}/ok` })).status, 200);
+      assert.equal(connections, 1, 'the body was read off, not cut');
     } finally {
       await services.close();
     }
