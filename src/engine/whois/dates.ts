@@ -110,7 +110,7 @@ export function normalizeDate(
   // one). readDate reads them first, and gives the same for the value the clearing leaves.
   // A value they read as no date goes the long way, which may still find one in it.
   if (n <= MAX_DATE_LENGTH) {
-    const fast = readIso(u, n) ?? readDayMonthYear(u, n, raw);
+    const fast = readIso(u, n) ?? readDayMonthYear(u, n, raw) ?? readNumbers(u, n, order);
     if (fast !== null && fast !== undefined) return fast;
   }
   // "(YYYY-MM-DD)" is a format hint some registries append; trailing dots and spaces are noise.
@@ -132,7 +132,8 @@ export function normalizeDate(
 function readDate(s: string, order: SlashOrder): string | undefined {
   // The common spellings are read in place; the regexes below decide everything else.
   const u = unitsOf(s);
-  const fast = readIso(u, s.length) ?? readDayMonthYear(u, s.length, s);
+  const fast =
+    readIso(u, s.length) ?? readDayMonthYear(u, s.length, s) ?? readNumbers(u, s.length, order);
   if (fast !== null) return fast;
   // Each regex below is anchored and opens with a fixed number of digits or with a letter: the
   // digits the value opens with (and the character after them) rule most of them out, and a
@@ -183,15 +184,27 @@ function readDate(s: string, order: SlashOrder): string | undefined {
 
 /** A DMY_NUM match as a date, its day and month in the order the reply writes slashed dates. */
 function readDayMonthYearNumbers(m: RegExpExecArray, order: SlashOrder): string | undefined {
-  let day = +m[1];
-  let month = +m[3];
-  // Slashes are the one ambiguous spelling: read as the reply shows it, or as the only
-  // reading that is a date; when both are and the reply does not say, not at all.
-  if (m[2] === '/' && day !== month && day <= 12 && month <= 12) {
+  const swap = swapsDayMonth(+m[1], +m[3], m[2] === '/', order);
+  if (swap === undefined) return undefined;
+  return build(+m[4], swap ? +m[1] : +m[3], swap ? +m[3] : +m[1], m[5], m[6], m[7], m[8] ?? m[9]);
+}
+
+/**
+ * Whether a date written in numbers with the day first ("07/11/2003") is read month first:
+ * slashes are the one ambiguous spelling, read as the reply shows it, or as the only reading
+ * that is a date; when both are and the reply does not say, not at all (undefined).
+ */
+function swapsDayMonth(
+  day: number,
+  month: number,
+  slashed: boolean,
+  order: SlashOrder,
+): boolean | undefined {
+  if (slashed && day !== month && day <= 12 && month <= 12) {
     if (order === 'unknown') return undefined;
-    if (order === 'mdy') [day, month] = [month, day];
-  } else if (m[2] === '/' && month > 12 && day <= 12) [day, month] = [month, day];
-  return build(+m[4], month, day, m[5], m[6], m[7], m[8] ?? m[9]);
+    return order === 'mdy';
+  }
+  return slashed && month > 12 && day <= 12;
 }
 
 function build(
@@ -370,6 +383,53 @@ function readDayMonthYear(u: Uint16Array, n: number, s: string): string | undefi
   }
   const month = MONTHS_OF_THREE[threeLetters(u[3], u[4], u[5])];
   return compose(num(u, 7, 11), month === 0 ? undefined : month, num(u, 0, 2), h, mi, se, offset);
+}
+
+/**
+ * A date in numbers with two-digit day and month: "2004/10/30" or "2008.03.16" (year first, as
+ * YMD_DOTS reads it) and "11/08/2008", "22.10.2010" or "11-07-2017" (day first, the separators
+ * alike, as DMY_NUM reads it, in the reply's order of slashed dates), maybe with a time
+ * (" HH:MM" or " HH:MM:SS"), read without a regex from the value's code units `u` (its length
+ * n): what those regexes and build() give for it; null for any other spelling.
+ */
+function readNumbers(u: Uint16Array, n: number, order: SlashOrder): string | undefined | null {
+  if (n < 10) return null;
+  let year: number;
+  let month: number;
+  let day: number;
+  const s4 = u[4];
+  const s2 = u[2];
+  if ((s4 === 46 || s4 === 47) && (u[7] === 46 || u[7] === 47)) {
+    if (!digits(u, n, 0, 4) || !digits(u, n, 5, 2) || !digits(u, n, 8, 2)) return null;
+    year = num(u, 0, 4);
+    month = num(u, 5, 7);
+    day = num(u, 8, 10);
+  } else if ((s2 === 45 || s2 === 46 || s2 === 47) && u[5] === s2) {
+    if (!digits(u, n, 0, 2) || !digits(u, n, 3, 2) || !digits(u, n, 6, 4)) return null;
+    const swap = swapsDayMonth(num(u, 0, 2), num(u, 3, 5), s2 === 47, order);
+    year = num(u, 6, 10);
+    day = num(u, swap ? 3 : 0, swap ? 5 : 2);
+    month = num(u, swap ? 0 : 3, swap ? 2 : 5);
+    if (swap === undefined) return n === 10 || readsTime(u, n) ? undefined : null;
+  } else return null;
+  if (n === 10) return compose(year, month, day, 0, 0, 0, 0);
+  if (!readsTime(u, n)) return null;
+  return compose(
+    year,
+    month,
+    day,
+    num(u, 11, 13),
+    num(u, 14, 16),
+    n === 19 ? num(u, 17, 19) : 0,
+    0,
+  );
+}
+
+/** Whether the value's code units from index 10 are " HH:MM" or " HH:MM:SS", then its end. */
+function readsTime(u: Uint16Array, n: number): boolean {
+  if (n !== 16 && n !== 19) return false;
+  if (u[10] !== 32 || !digits(u, n, 11, 2) || u[13] !== 58 || !digits(u, n, 14, 2)) return false;
+  return n === 16 || (u[16] === 58 && digits(u, n, 17, 2));
 }
 
 function digits(u: Uint16Array, n: number, from: number, count: number): boolean {

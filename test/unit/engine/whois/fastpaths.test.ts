@@ -263,6 +263,46 @@ describe('whois parser shortcuts', function () {
     assert.equal(normalizeDate('0500-01-01'), '0500-01-01T00:00:00Z');
   });
 
+  it('reads dates in numbers ("2004/10/30", "22.10.2010 10:20", "11/08/2008") in place as the calendar says', function () {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date(Date.UTC(1000, 0, 2)),
+          max: new Date(Date.UTC(9999, 11, 30)),
+          noInvalidDate: true,
+        }),
+        fc.constantFrom('year first', 'day first'),
+        fc.constantFrom('/', '.', '-'),
+        fc.constantFrom('', ' HH:MM', ' HH:MM:SS'),
+        fc.constantFrom('unknown', 'dmy', 'mdy'),
+        (date, layout, sep, time, order) => {
+          const iso = new Date(Math.floor(date.getTime() / 1000) * 1000).toISOString();
+          const [y, mo, d] = [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10)];
+          const clock = time === '' ? '' : ` ${iso.slice(11, time === ' HH:MM' ? 16 : 19)}`;
+          const hms =
+            time === '' ? '00:00:00' : time === ' HH:MM' ? `${clock.slice(1)}:00` : clock.slice(1);
+          const want = `${iso.slice(0, 10)}T${hms}Z`;
+          if (layout === 'year first') {
+            // "YYYY-MM-DD" is ISO's, read as such
+            return normalizeDate(`${y}${sep}${mo}${sep}${d}${clock}`, order) === want;
+          }
+          const read = normalizeDate(`${d}${sep}${mo}${sep}${y}${clock}`, order);
+          // with slashes the order is the reply's; both readings dates and no order said: none
+          if (sep !== '/' || +d > 12 || d === mo) return read === want;
+          if (order === 'dmy') return read === want;
+          const swapped = normalizeDate(`${y}-${d}-${mo}${clock}`);
+          return order === 'mdy' ? read === swapped : read === undefined;
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    assert.equal(normalizeDate('11/08/2008'), undefined);
+    assert.equal(normalizeDate('11/08/2008', 'mdy'), '2008-11-08T00:00:00Z');
+    assert.equal(normalizeDate('11/18/2008'), '2008-11-18T00:00:00Z');
+    assert.equal(normalizeDate('2008.02.30'), undefined);
+    assert.equal(normalizeDate('30-02-2008 10:00'), undefined);
+  });
+
   it('tries only the date readers a value can open like', function () {
     // The digits a value opens with (none, one or two, four, eight or more) pick the regexes
     // tried; each spelling below is one that only its own regex reads.
