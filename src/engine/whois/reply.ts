@@ -146,9 +146,9 @@ const SLOT_WORDS: Trigger[][] = [];
 /**
  * Where the pair (first, second) is in PAIR_WORDS: the low five bits of each character, the
  * first's above the second's (pairIndexOf computes it from a codePairs element). Five bits keep
- * the table at 4 KB: the bench parses replies between another parser's, which evicts a larger
- * table from the processor's caches, and the letters stay apart (bit 5, the case, is dropped);
- * a digit or a punctuation mark shares a letter's place, and tryAt reads the text exactly.
+ * the table at 4 KB (the three tables of the scan before took 144 KB) and the letters apart
+ * (bit 5, the case, is dropped); a digit or a punctuation mark shares a letter's place, which
+ * only tries a place more: tryAt reads the text exactly.
  */
 function pairIndex(first: number, second: number): number {
   return ((first & 31) << 5) | (second & 31);
