@@ -60,6 +60,19 @@ describe('whois: a "not found" after a banner of comments', () => {
     assert.equal(afterBanner(text), true);
   });
 
+  it('takes the first statement after the banner as final, as the first-line rule does', () => {
+    // The one change from reading the whole reply: data after a not-found statement is not
+    // read (the first-line rule, opensWithNotFound, already treats a reply so).
+    const data = 'Domain Name: x.test\nName Server: ns1.x.test\nCreation Date: 2020-01-01\n';
+    for (const banner of [RIPE_BANNER, HASH_BANNER]) {
+      const text = `${banner}\nThis domain name has not been registered.\n\n${data}`;
+      assert.equal(afterBanner(text), true, text);
+      assert.equal(kindOf(parseWhois(text, { domain: 'x.test' })), 'not_found');
+    }
+    // Without the statement the same data is a registration.
+    assert.equal(kindOf(parseWhois(`${RIPE_BANNER}\n${data}`, { domain: 'x.test' })), 'registered');
+  });
+
   it('lets a refusal in the banner win, as the whole reading does', () => {
     // AFNIC refuses in a "%%" line before its "No entries found"
     const afnic = `%%\n%% Too many requests from your address, try again later.\n%%\n\n%% No entries found in the registry database.\n`;
