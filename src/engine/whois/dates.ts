@@ -407,10 +407,11 @@ function readNumbers(u: Uint16Array, n: number, order: SlashOrder): string | und
   } else if ((s2 === 45 || s2 === 46 || s2 === 47) && u[5] === s2) {
     if (!digits(u, n, 0, 2) || !digits(u, n, 3, 2) || !digits(u, n, 6, 4)) return null;
     const swap = swapsDayMonth(num(u, 0, 2), num(u, 3, 5), s2 === 47, order);
+    // an ambiguous slashed date is no date, as DMY_NUM's reading says, when the rest reads
+    if (swap === undefined) return n === 10 || readsTime(u, n) ? undefined : null;
     year = num(u, 6, 10);
     day = num(u, swap ? 3 : 0, swap ? 5 : 2);
     month = num(u, swap ? 0 : 3, swap ? 2 : 5);
-    if (swap === undefined) return n === 10 || readsTime(u, n) ? undefined : null;
   } else return null;
   if (n === 10) return compose(year, month, day, 0, 0, 0, 0);
   if (!readsTime(u, n)) return null;
