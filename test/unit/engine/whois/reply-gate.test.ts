@@ -95,6 +95,27 @@ describe('whois reply classification: the trigger scan reads what every line wou
     });
   });
 
+  it('a lazy gap between two parts of a phrase accepts the lines the greedy gap accepts', () => {
+    // The patterns are only tested (tables/reply-phrases.ts): a lazy ".{0,60}?" finds the
+    // second part sooner, and must accept exactly what ".{0,60}" accepts. Lines from each
+    // pattern, and the same lines with their gap filled with the second part's words.
+    const lazy = REPLY_PATTERNS.filter(({ re }) => /\.(\{0,\d+\}|\*)\?/.test(re.source));
+    assert.ok(lazy.length >= 10, `${lazy.length} patterns with a lazy gap`);
+    for (const { re } of lazy) {
+      const greedy = new RegExp(re.source.replace(/(\.(\{0,\d+\}|\*))\?/g, '$1'));
+      assert.notEqual(greedy.source, re.source);
+      const line = fc.oneof(linesOf(re), linesOf(greedy), fc.string({ maxLength: 80 }));
+      fc.assert(
+        fc.property(line, line, (a, b) => {
+          for (const text of [a, `${a} ${b}`, `${a}${a}`]) {
+            assert.equal(re.test(text), greedy.test(text), text);
+          }
+        }),
+        { numRuns: 300, seed: 32 },
+      );
+    }
+  });
+
   it('no character of a pattern beyond ASCII matches an ASCII one under the i flag', () => {
     // What lets the caseless patterns read an ASCII line as the lower-case ones read it folded:
     // "ı" (kayıt) must not match "i" or "I".
