@@ -234,6 +234,18 @@ SLOT_WORDS.forEach((words, slot) => {
   }
 });
 
+/**
+ * The words of ASCII of each slot by their fourth character (its bits c & 31):
+ * FOURTH_WORDS[slot * 32 + (c & 31)], for markFoldedAt, which reads text as lower-case ASCII,
+ * where no other word is ever found. "no " starts fifteen words and "not " nine, and prose says
+ * "no" and "not" often: walking the slot's words to compare each one's fourth character was
+ * the largest part of reading a first line that says "No match for".
+ */
+const FOURTH_WORDS: Trigger[][] = Array.from({ length: SLOT_WORDS.length * 32 }, () => []);
+SLOT_WORDS.forEach((words, slot) => {
+  for (const t of words) if (isAsciiWord(t.word)) FOURTH_WORDS[slot * 32 + (t.fourth & 31)].push(t);
+});
+
 /** Whether `t` starts at folded[i], its fourth character `d` (-1 past the end). */
 function startsAt(folded: string, i: number, d: number, t: Trigger): boolean {
   return (t.fourth < 0 || t.fourth === d) && folded.startsWith(t.word, i);
@@ -573,18 +585,19 @@ function tryAt(text: string, i: number, len: number): boolean {
 
 /**
  * markAt on text read as lower-case ASCII (from `codes`). The words of a slot are told apart
- * by their fourth and fifth characters first: "no " starts fifteen of them, "not " nine, and
- * prose says "no" and "not" often. Comparing the words whole at each such place was most of the
- * scan of a long English notice.
+ * by their fourth and fifth characters first (FOURTH_WORDS): comparing the words whole at each
+ * such place was most of the scan of a long English notice.
  */
 function markFoldedAt(text: string, i: number, slot: number): boolean {
-  let any = false;
   const d = foldedCodeAt(text, i + 3);
+  // a word of ASCII has a fourth character, of ASCII
+  if (d < 0) return false;
   const e = foldedCodeAt(text, i + 4);
-  const words = SLOT_WORDS[slot - 1];
+  const words = FOURTH_WORDS[(slot - 1) * 32 + (d & 31)];
+  let any = false;
   for (let k = 0; k < words.length; k++) {
     const t = words[k];
-    if ((t.fourth >= 0 && t.fourth !== d) || (t.fifth >= 0 && t.fifth !== e)) continue;
+    if (t.fourth !== d || (t.fifth >= 0 && t.fifth !== e)) continue;
     const found =
       i + t.units.length <= codesEnd ? foldedCodesAt(i, t.units) : foldedAt(text, i, t.word);
     if (!found) continue;
@@ -794,12 +807,13 @@ function readScannedReply(scan: Scan, n: number): Said {
  */
 function readLines(said: Said, text: string, n: number, ends: Int32Array | undefined): void {
   const len = text.length;
-  // The line being read (lineStart, lineEnd), the last place a word of it is tried, and
-  // whether a word was found in it (its patterns marked under the current stamp).
-  lineIndex = -1;
-  lineEnd = -1;
-  toLineOf(text, 0, n, ends);
-  let lastPlace = Math.min(lineEnd, lineStart + LINE_CHARS) - 2;
+  // The line being read: [start, end), the k-th of `ends`, the last place a word of it is
+  // tried, and whether a word was found in it (its patterns marked under the current stamp).
+  // Locals, not module state: the line moves at every line where a word may start.
+  let k = 0;
+  let start = 0;
+  let end = ends === undefined ? lineEndAt(text, 0, n) : Math.min(ends[0], n);
+  let lastPlace = Math.min(end, LINE_CHARS) - 2;
   let found = false;
   newStamp();
   let pos = 0;
@@ -808,65 +822,63 @@ function readLines(said: Said, text: string, n: number, ends: Int32Array | undef
     // the pair after it, and a window starting at an odd index never tries the one before.
     const to = Math.min(n, (pos + WINDOW_CHARS) & ~1);
     const count = asciiCandidates(text, pos, to - 1, Math.min(to, len - 1));
-    for (let c = 0; c < count; c++) {
-      const at = candidates[c];
-      if (at > lineEnd) {
-        if (found && readFoundLine(said, text)) return;
-        toLineOf(text, at, n, ends);
-        lastPlace = Math.min(lineEnd, lineStart + LINE_CHARS) - 2;
+    // The places where a word may start, then a character beyond ASCII where the scan stopped
+    // (beyondAt): each in its line, the lines before it read.
+    const places = beyondAt < 0 ? count : count + 1;
+    for (let c = 0; c < places; c++) {
+      const at = c < count ? candidates[c] : beyondAt;
+      if (at > end) {
+        // the line holding `at`, after the one read so far
+        if (found && readFoundLine(said, text, start, end)) return;
+        if (ends === undefined) {
+          start = lineStartOf(text, at, end);
+          end = lineEndAt(text, start, n);
+        } else {
+          do {
+            start = end + 1;
+            end = Math.min(ends[++k], n);
+          } while (end < at);
+        }
+        lastPlace = Math.min(end, start + LINE_CHARS) - 2;
         found = false;
         newStamp();
       }
-      if (at <= lastPlace && tryAt(text, at, len)) found = true;
+      if (c < count && at <= lastPlace && tryAt(text, at, len)) found = true;
     }
     if (beyondAt < 0) {
       pos = to;
       continue;
     }
-    // A character beyond ASCII: its line is read on its own, and the scan goes on after it.
-    if (beyondAt > lineEnd) {
-      if (found && readFoundLine(said, text)) return;
-      toLineOf(text, beyondAt, n, ends);
-    }
-    readLineAt(said, text, lineStart, lineEnd);
-    if (said.refused !== undefined || said.notFound !== undefined || lineEnd >= n) return;
-    pos = lineEnd + 1;
-    toLineOf(text, pos, n, ends);
-    lastPlace = Math.min(lineEnd, lineStart + LINE_CHARS) - 2;
+    // the line beyond ASCII is read on its own, and the scan goes on after it
+    readLineAt(said, text, start, end);
+    if (said.refused !== undefined || said.notFound !== undefined || end >= n) return;
+    pos = end + 1;
+    start = pos;
+    end = ends === undefined ? lineEndAt(text, start, n) : Math.min(ends[++k], n);
+    lastPlace = Math.min(end, start + LINE_CHARS) - 2;
     found = false;
     newStamp();
   }
-  if (found) readFoundLine(said, text);
+  if (found) readFoundLine(said, text, start, end);
 }
 
-/** readLines' line: text[lineStart, lineEnd), the lineIndex-th of the scan's line ends. */
-let lineStart = 0;
-let lineEnd = 0;
-let lineIndex = 0;
+/** Where the line holding text[at] starts, after a line that ends at `end` (before `at`). */
+function lineStartOf(text: string, at: number, end: number): number {
+  return Math.max(end + 1, text.lastIndexOf('\n', at) + 1);
+}
 
-/**
- * Moves readLines' line to the one holding text[at] (at after the line's end, before n): by
- * the scan's line ends, or by the newlines around `at` (never before the line's end).
- */
-function toLineOf(text: string, at: number, n: number, ends: Int32Array | undefined): void {
-  if (ends === undefined) {
-    lineStart = Math.max(lineEnd + 1, text.lastIndexOf('\n', at) + 1);
-    const end = text.indexOf('\n', lineStart);
-    lineEnd = end < 0 || end > n ? n : end;
-    return;
-  }
-  do {
-    lineStart = lineEnd + 1;
-    lineEnd = Math.min(ends[++lineIndex], n);
-  } while (lineEnd < at);
+/** Where the line from `start` ends: its newline, or n. */
+function lineEndAt(text: string, start: number, n: number): number {
+  const end = text.indexOf('\n', start);
+  return end < 0 || end > n ? n : end;
 }
 
 /**
- * Reads readLines' line, of ASCII, where a word was found (its patterns marked), into `said`;
- * whether the reading ends there (a refusal or "not found").
+ * Reads the ASCII line text[lineStart, end), where a word was found (its patterns marked),
+ * into `said`; whether the reading ends there (a refusal or "not found").
  */
-function readFoundLine(said: Said, text: string): boolean {
-  lineBounds(text, lineStart, lineEnd);
+function readFoundLine(said: Said, text: string, lineStart: number, end: number): boolean {
+  lineBounds(text, lineStart, end);
   if (textStart === textEnd) return false;
   readAsciiLine(said, text.slice(textStart, textEnd));
   return said.refused !== undefined || said.notFound !== undefined;
