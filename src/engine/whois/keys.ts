@@ -211,8 +211,10 @@ function sectionKind(key: string): SectionKind | undefined {
   // A heading over the domain's own details ends the contact block before it.
   if (/^(domain|registration) (details|information|info|data)$/.test(key)) return 'other';
   if (key === 'dnssec') return 'dnssec';
+  // Contacts, and parties that are not the registrar: a reseller ("Registered through:", the
+  // heading Nominet's .uk replies give the reseller, whose URL is not the registrar's).
   if (
-    /(registrant|admin|tech|billing|holder|contact|onsite|reseller|abuse|owner|organi[sz]ation|data validation|zone c|trademark|registry|ns keys|keys|registered for|titular|titulaire|contacto|contato|cobranza|responsável|responsable|entidade|inhaber|houder|abonent|владел|администр|联系人|注册人|登録者|등록인)/.test(
+    /(registrant|admin|tech|billing|holder|contact|onsite|reseller|abuse|owner|organi[sz]ation|data validation|zone c|trademark|registry|ns keys|keys|registered for|registered through|titular|titulaire|contacto|contato|cobranza|responsável|responsable|entidade|inhaber|houder|abonent|владел|администр|联系人|注册人|登録者|등록인)/.test(
       key,
     )
   )

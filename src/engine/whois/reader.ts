@@ -317,7 +317,10 @@ class Reader {
   private indent = -1;
   /** a bare heading (no colon) holds until a blank line or another heading */
   private sticky = false;
-  /** RIPE-style object block (AFNIC, RU): contact objects are skipped, the registrar's is read */
+  /**
+   * RIPE-style object block (AFNIC, RU): contact objects are skipped, the registrar's is read.
+   * A host object (isHostObjectKey) is skipped as a contact is: it is not the domain's.
+   */
   private block: 'contact' | 'registrar' | undefined = undefined;
   private atBlockStart = true;
   /** a colon heading followed by bare lines (NASK's "REGISTRAR:" block) keeps its inline keys */
@@ -568,7 +571,8 @@ class Reader {
     // Lines whose key cannot change anything are settled before the key is looked up: inside a
     // contact object or section, and top-level keys that cannot be a field. Only the first line
     // of a block can open one, so it is always looked up.
-    if (!(blockStart && indent === 0 && hasValue) && this.block !== 'registrar') {
+    const opensBlock = blockStart && hasValue;
+    if (!(opensBlock && (indent === 0 || isHostObjectKey(u, b, k))) && this.block !== 'registrar') {
       if (this.block === 'contact') return;
       if (nested && section === 'contact') {
         if (!hasValue) this.lastField = NO_SLOT;
@@ -584,7 +588,8 @@ class Reader {
     }
     const info = this.keyAt(str, b, k);
     const rec = this.rec;
-    if (blockStart && indent === 0 && hasValue) {
+    if (opensBlock && isHostObjectKey(u, b, k)) this.block = 'contact';
+    else if (opensBlock && indent === 0) {
       if (info.contactBlock) this.block = 'contact';
       else if (info.key === 'registrar' && rec.fields[REGISTRAR] === valueText(str, v, e)) {
         this.block = 'registrar';
@@ -697,3 +702,20 @@ class Reader {
     return true;
   }
 }
+
+/**
+ * Whether u[b, k) is "Server Name", any case: the key that opens a host object in the replies of
+ * Verisign's thin registry (.com, .net), which list every name server named like the query
+ * ("Server Name: EXAMPLE.COM.SOME.HOST", with its address and its registrar) before the domain's
+ * record. The registrar of such a block is the host's, never the domain's.
+ */
+function isHostObjectKey(u: Uint16Array, b: number, k: number): boolean {
+  if (k - b !== HOST_OBJECT_KEY.length) return false;
+  for (let i = 0; i < HOST_OBJECT_KEY.length; i++) {
+    const c = u[b + i];
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== HOST_OBJECT_KEY.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+const HOST_OBJECT_KEY = 'server name';

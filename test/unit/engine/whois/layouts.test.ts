@@ -185,4 +185,65 @@ describe('whois parser: layouts and labels of registries in no corpus (issue #23
     assert.equal(got.domain.created_date, '2005-04-29T00:00:00Z');
     assert.equal(got.domain.expiration_date, '2009-04-29T00:00:00Z');
   });
+
+  it("skips the host objects a thin registry lists before the domain: their registrar is the host's", () => {
+    // Verisign's .com/.net output for a plain query: every name server named like the query
+    // comes first, each with its own registrar, whois server and URL. Both casings of the key.
+    const hosts = ['Server Name', 'SERVER NAME'].flatMap((key, k) => [
+      `   ${key}: EXAMPLE.COM.HOST${k}.EXAMPLE.NET`,
+      `   IP Address: 192.0.2.${k + 1}`,
+      `   Registrar: HOST REGISTRAR ${k}`,
+      `   Whois Server: whois.host${k}.example`,
+      `   Referral URL: http://host${k}.example`,
+      '',
+    ]);
+    const text = [
+      'Whois Server Version 2.0',
+      '',
+      ...hosts,
+      '   Domain Name: EXAMPLE.COM',
+      '   Registrar: DOMAIN REGISTRAR, LLC.',
+      '   Whois Server: whois.registrar.example',
+      '   Referral URL: http://registrar.example',
+      '   Name Server: NS1.EXAMPLE.COM',
+      '   Creation Date: 05-jan-1996',
+    ].join('\n');
+    const got = parseOrThrow(text, { domain: 'example.com' });
+    assert.equal(got.registrar.name, 'DOMAIN REGISTRAR, LLC.');
+    assert.equal(got.registrar.referral_url, 'http://registrar.example');
+    assert.equal(got.domain.whois_server, 'whois.registrar.example');
+    assert.deepEqual(got.domain.name_servers, ['ns1.example.com']);
+    // A "Server Name" inside the domain's block is no object of its own: the block is read.
+    const inBlock = ['Domain Name: EXAMPLE.COM', 'Server Name: x', 'Registrar: R, LLC.'].join('\n');
+    assert.equal(parseOrThrow(inBlock, { domain: 'example.com' }).registrar.name, 'R, LLC.');
+  });
+
+  it("reads the registrar's URL, not its reseller's (Nominet's \"Registered through\")", () => {
+    const text = [
+      '    Domain name:',
+      '        example.co.uk',
+      '',
+      '    Registrant:',
+      '        Jane Doe',
+      '',
+      "    Registrant's address:",
+      '        1 Example Road',
+      '',
+      '    Registered through:',
+      '        Shop.example, Inc.',
+      '        URL: http://shop.example',
+      '',
+      '    Registrar:',
+      '        Registrar Ltd [Tag = REGISTRAR]',
+      '        URL: http://registrar.example',
+      '',
+      '    Relevant dates:',
+      '        Registered on: 30-Aug-2008',
+      '        Expiry date:  30-Aug-2030',
+    ].join('\n');
+    const got = parseOrThrow(text, { domain: 'example.co.uk' });
+    assert.equal(got.registrar.name, 'Registrar Ltd [Tag = REGISTRAR]');
+    assert.equal(got.registrar.referral_url, 'http://registrar.example');
+    assert.equal(got.domain.expiration_date, '2030-08-30T00:00:00Z');
+  });
 });

@@ -95,6 +95,27 @@ describe('whois reply classification: the trigger scan reads what every line wou
     });
   });
 
+  it('a lazy gap between two parts of a phrase accepts the lines the greedy gap accepts', () => {
+    // The patterns are only tested (tables/reply-phrases.ts): a lazy ".{0,60}?" finds the
+    // second part sooner, and must accept exactly what ".{0,60}" accepts. Lines from each
+    // pattern, and the same lines with their gap filled with the second part's words.
+    const lazy = REPLY_PATTERNS.filter(({ re }) => /\.(\{0,\d+\}|\*)\?/.test(re.source));
+    assert.ok(lazy.length >= 10, `${lazy.length} patterns with a lazy gap`);
+    for (const { re } of lazy) {
+      const greedy = new RegExp(re.source.replace(/(\.(\{0,\d+\}|\*))\?/g, '$1'));
+      assert.notEqual(greedy.source, re.source);
+      const line = fc.oneof(linesOf(re), linesOf(greedy), fc.string({ maxLength: 80 }));
+      fc.assert(
+        fc.property(line, line, (a, b) => {
+          for (const text of [a, `${a} ${b}`, `${a}${a}`]) {
+            assert.equal(re.test(text), greedy.test(text), text);
+          }
+        }),
+        { numRuns: 300, seed: 32 },
+      );
+    }
+  });
+
   it('no character of a pattern beyond ASCII matches an ASCII one under the i flag', () => {
     // What lets the caseless patterns read an ASCII line as the lower-case ones read it folded:
     // "ı" (kayıt) must not match "i" or "I".
@@ -189,6 +210,21 @@ describe('whois reply classification: the trigger scan reads what every line wou
     assert.equal(opensWithNotFound(`${'y '.repeat(150)}No match for "X.TEST".`), false);
     const far = `${'x'.repeat(70000)}\nNo match for X\n`;
     assert.deepEqual(classifyReply(far), everyLine(far));
+  });
+
+  it('finds a word at every place of lines read across the scan windows, after a line beyond ASCII', () => {
+    // readLines scans the text a window at a time across lines, and starts again after a line
+    // beyond ASCII, at either parity: every place a word may start is tried once.
+    for (const lead of ['', 'é\n', 'éé\n', 'Status: 保留\n', 'x\n']) {
+      for (let k = 0; k < 560; k++) {
+        for (const text of [
+          `${lead}${'y'.repeat(k)} No match for x\n`,
+          `${lead}${'word '.repeat(k >> 2)}\n${'z'.repeat(k & 3)}Not found\n`,
+        ]) {
+          assert.deepEqual(classifyReply(text), everyLine(text), JSON.stringify(text));
+        }
+      }
+    }
   });
 
   it('reads the last two characters of a reply that ends without a newline', () => {
