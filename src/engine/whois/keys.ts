@@ -346,22 +346,35 @@ export function keyInfo(raw: string): KeyInfo {
 // key ("Domain Status", "Domain status") in one slot, where they evicted each other at every
 // reply. Each hash picks a pair of slots, the key met last in the first: two keys that share
 // the pair both stay. 4096 slots hold the keys and short heading-like lines of the registries a
-// process meets; the table is 400 KB, allocated once.
+// process meets.
 // A key is held and compared two code units at a time, as one 32-bit word (the first unit in
 // the low half): half the loads and compares of reading it unit by unit. Hashing packs the
 // words anyway; they are kept in keyWords, so the compare reads the key's units only once. An
-// odd-length key's last word has a zero high half, in the slot and in keyWords alike (the
+// odd-length key's last word has a zero high half, in the store and in keyWords alike (the
 // lengths must also agree, so "a" never matches "a\0").
+// The keys' words are not kept in their slots but one after another in a store, in the order
+// they were first met, and a slot holds where its key starts: a reply's keys (met together the
+// first time) lie together, in a few cache lines. In slots of their own (a key's longest, 96
+// bytes each, 400 KB in all) each look-up read memory far from the last one, which a corpus of
+// replies from many registries evicted between two uses of a key: a cache miss per key line.
+// The store is filled once; when full, the table starts again empty (a hostile stream of
+// distinct keys cannot grow it).
 const FRONT_BITS = 12;
 const FRONT_SLOTS = 1 << FRONT_BITS;
 /** Longer keys are rare and rarely repeat: they go straight to keyInfo. */
 const FRONT_MAX = 48;
-/** words a slot holds: FRONT_MAX units, two a word */
+/** words a key takes at most: FRONT_MAX units, two a word */
 const FRONT_WORDS = FRONT_MAX / 2;
-const frontWords = new Int32Array(FRONT_SLOTS * FRONT_WORDS);
-/** the key's length in each slot; 0 for an empty slot */
-const frontLength = new Uint8Array(FRONT_SLOTS);
+/**
+ * Each slot's key: where its words start in frontStore, shifted left by 8, with its length in
+ * the low 8 bits; 0 for an empty slot (no key is empty).
+ */
+const frontKey = new Int32Array(FRONT_SLOTS);
 const frontInfo: KeyInfo[] = new Array<KeyInfo>(FRONT_SLOTS);
+/** the words of the keys in the table, each key's after the one stored before it */
+export const STORE_WORDS = 1 << 16;
+const frontStore = new Int32Array(STORE_WORDS);
+let storeUsed = 0;
 /** the words of the key frontPair hashed last */
 const keyWords = new Int32Array(FRONT_WORDS);
 
@@ -389,10 +402,11 @@ function frontPair(units: Uint16Array, from: number, to: number): number {
 
 /** Whether the slot holds the key of length n whose `words` words are in keyWords. */
 function frontHolds(slot: number, n: number, words: number): boolean {
-  if (frontLength[slot] !== n) return false;
-  const base = slot * FRONT_WORDS;
+  const key = frontKey[slot];
+  if ((key & 255) !== n) return false;
+  const base = key >>> 8;
   let i = 0;
-  while (i < words && frontWords[base + i] === keyWords[i]) i++;
+  while (i < words && frontStore[base + i] === keyWords[i]) i++;
   return i === words;
 }
 
@@ -411,14 +425,17 @@ export function keyInfoAt(str: string, from: number, to: number, units: Uint16Ar
   const second = first + 1;
   if (frontHolds(second, n, words)) return frontInfo[second];
   const info = keyInfo(str.slice(from, to));
+  if (storeUsed + words > STORE_WORDS) {
+    frontKey.fill(0);
+    storeUsed = 0;
+  }
   // The first slot's key moves to the second; the key just met takes the first.
-  const base = first * FRONT_WORDS;
-  frontWords.copyWithin(base + FRONT_WORDS, base, base + FRONT_WORDS);
-  frontLength[second] = frontLength[first];
+  frontKey[second] = frontKey[first];
   frontInfo[second] = frontInfo[first];
-  for (let i = 0; i < words; i++) frontWords[base + i] = keyWords[i];
-  frontLength[first] = n;
+  frontKey[first] = (storeUsed << 8) | n;
   frontInfo[first] = info;
+  for (let i = 0; i < words; i++) frontStore[storeUsed + i] = keyWords[i];
+  storeUsed += words;
   return info;
 }
 

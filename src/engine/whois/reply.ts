@@ -18,6 +18,7 @@
 import { isSpace as spaceChar, LITTLE_ENDIAN, writeCodeUnits as writeUnits } from './chars';
 import {
   claimShared as claimSharedOf,
+  holdShared as holdSharedOf,
   isCurrent as isCurrentOf,
   SHARED_BUFFER,
   SHARED_CODES,
@@ -33,6 +34,7 @@ const isSpace = spaceChar;
 const writeCodeUnits = writeUnits;
 const claimShared = claimSharedOf;
 const isCurrent = isCurrentOf;
+const holdShared = holdSharedOf;
 const sharedBuffer = SHARED_BUFFER;
 
 interface Pattern {
@@ -234,6 +236,18 @@ SLOT_WORDS.forEach((words, slot) => {
   }
 });
 
+/**
+ * The words of ASCII of each slot by their fourth character (its bits c & 31):
+ * FOURTH_WORDS[slot * 32 + (c & 31)], for markFoldedAt, which reads text as lower-case ASCII,
+ * where no other word is ever found. "no " starts fifteen words and "not " nine, and prose says
+ * "no" and "not" often: walking the slot's words to compare each one's fourth character was
+ * the largest part of reading a first line that says "No match for".
+ */
+const FOURTH_WORDS: Trigger[][] = Array.from({ length: SLOT_WORDS.length * 32 }, () => []);
+SLOT_WORDS.forEach((words, slot) => {
+  for (const t of words) if (isAsciiWord(t.word)) FOURTH_WORDS[slot * 32 + (t.fourth & 31)].push(t);
+});
+
 /** Whether `t` starts at folded[i], its fourth character `d` (-1 past the end). */
 function startsAt(folded: string, i: number, d: number, t: Trigger): boolean {
   return (t.fourth < 0 || t.fourth === d) && folded.startsWith(t.word, i);
@@ -400,35 +414,46 @@ export function readsAsAscii(c: number): boolean {
  * The scan is most of the cost of classifying a reply: about 12 instructions a character.
  */
 function markAscii(text: string, from: number, to: number): number {
-  const count = asciiCandidates(text, from, to);
-  if (count < 0) return -1;
-  newStamp();
   const len = text.length;
+  const count = asciiCandidates(text, from, to - 2, Math.min(Math.max(from + 1, to), len - 1));
+  if (beyondAt >= 0) return -1;
+  newStamp();
   let any = 0;
   for (let k = 0; k < count; k++) if (tryAt(text, candidates[k], len)) any = 1;
   return any;
 }
 
 /**
- * The positions of a line where markAscii tries a word, in order: candidates[0, count). At most
- * one a position of the line's first LINE_CHARS characters.
+ * How many characters readLines scans for words at a time (asciiCandidates): what it may read
+ * past the line that answers.
  */
-const candidates = new Int32Array(LINE_CHARS);
+const WINDOW_CHARS = 256;
 
 /**
- * The scan of markAscii: fills `candidates` for text[from, to) and returns their count, or -1
- * when the line holds a character beyond ASCII. A loop of its own: with tryAt and its words
+ * The positions where markAscii or readLines tries a word, in order: candidates[0, count). At
+ * most one a position scanned.
+ */
+const candidates = new Int32Array(Math.max(LINE_CHARS, WINDOW_CHARS) + 2);
+
+/** Where asciiCandidates met a character beyond ASCII (its index in the text), or -1. */
+let beyondAt = -1;
+
+/**
+ * The scan of markAscii and readLines: fills `candidates` with the places in [from, lastPlace]
+ * where a word may start and returns their count. It stops at a character of text[from, last]
+ * beyond ASCII, and says where in `beyondAt` (-1 when there is none): the places before its
+ * pair are in `candidates`, but for the two just before it, where a word would run through it
+ * or through a newline. A loop of its own: with tryAt and its words
  * inlined into it, V8 kept the loop's state in memory, and classifying a 1.6 KB legal notice
  * took 104,000 instructions instead of 94,000 (cachegrind).
  */
-function asciiCandidates(text: string, from: number, to: number): number {
+function asciiCandidates(text: string, from: number, lastPlace: number, last: number): number {
   const len = text.length;
-  // the last index whose character decides the ASCII question
-  const last = Math.min(Math.max(from + 1, to), len - 1);
   const base = codesBase;
+  beyondAt = -1;
   // Indexes in `codes` from here on, pairs counted by k: codes[2k] and codes[2k + 1].
   const first = from - base;
-  const lastStart = to - 2 - base;
+  const lastStart = lastPlace - base;
   const lastCode = last - base;
   let count = 0;
   let k = first >> 1;
@@ -439,7 +464,7 @@ function asciiCandidates(text: string, from: number, to: number): number {
   // lastStart] where one is tried); the tail of pair k says which of them may be there.
   let head = 0;
   if ((first & 1) === 1) {
-    if (first <= lastCode && !readsAsAscii(units[first])) return -1;
+    if (first <= lastCode && !readsAsAscii(units[first])) return beyond(first, 0);
     // its first place is before the line, and never tried
     head = words[pairIndexOf(pairs[k])] >>> HEAD_SHIFT;
     k++;
@@ -466,7 +491,9 @@ function asciiCandidates(text: string, from: number, to: number): number {
     const pair = pairs[k];
     // punctuation (readsAsAscii) reads as some ASCII pair: no word holds it, so the places
     // it gives are tried for nothing, never missed
-    if ((pair & BEYOND_ASCII) !== 0 && !punctuationPair(units, k)) return -1;
+    if ((pair & BEYOND_ASCII) !== 0 && !punctuationPair(units, k)) {
+      return beyond(readsAsAscii(units[k << 1]) ? (k << 1) + 1 : k << 1, count);
+    }
     const held = words[pairIndexOf(pair)];
     const both = head & held;
     head = held >>> HEAD_SHIFT;
@@ -482,7 +509,15 @@ function asciiCandidates(text: string, from: number, to: number): number {
   // The characters after the last whole pair: one, or both of the last pair when lastCode is
   // odd (a line at the reply's end, without a newline, whose last two characters were not read
   // and so not seen beyond ASCII: "Status: 保留").
-  for (let at = k << 1; at <= lastCode; at++) if (!readsAsAscii(units[at])) return -1;
+  for (let at = k << 1; at <= lastCode; at++) {
+    if (!readsAsAscii(units[at])) return beyond(at, count);
+  }
+  return count;
+}
+
+/** asciiCandidates' answer, `count`, when it stops at a character beyond ASCII at codes[at]. */
+function beyond(at: number, count: number): number {
+  beyondAt = at + codesBase;
   return count;
 }
 
@@ -552,18 +587,19 @@ function tryAt(text: string, i: number, len: number): boolean {
 
 /**
  * markAt on text read as lower-case ASCII (from `codes`). The words of a slot are told apart
- * by their fourth and fifth characters first: "no " starts fifteen of them, "not " nine, and
- * prose says "no" and "not" often. Comparing the words whole at each such place was most of the
- * scan of a long English notice.
+ * by their fourth and fifth characters first (FOURTH_WORDS): comparing the words whole at each
+ * such place was most of the scan of a long English notice.
  */
 function markFoldedAt(text: string, i: number, slot: number): boolean {
-  let any = false;
   const d = foldedCodeAt(text, i + 3);
+  // a word of ASCII has a fourth character, of ASCII
+  if (d < 0) return false;
   const e = foldedCodeAt(text, i + 4);
-  const words = SLOT_WORDS[slot - 1];
+  const words = FOURTH_WORDS[(slot - 1) * 32 + (d & 31)];
+  let any = false;
   for (let k = 0; k < words.length; k++) {
     const t = words[k];
-    if ((t.fourth >= 0 && t.fourth !== d) || (t.fifth >= 0 && t.fifth !== e)) continue;
+    if (t.fourth !== d || (t.fifth >= 0 && t.fifth !== e)) continue;
     const found =
       i + t.units.length <= codesEnd ? foldedCodesAt(i, t.units) : foldedAt(text, i, t.word);
     if (!found) continue;
@@ -737,23 +773,17 @@ export function readLine(said: Said, line: string, folded: string, all = false):
 }
 
 /**
- * The lines of `text[from, n)` that hold a trigger word, read in order up to the first refusal
+ * The lines of `text[0, n)` that hold a trigger word, read in order up to the first refusal
  * or "not found". Each line's first LINE_CHARS characters are scanned once for trigger words
  * (markAscii; a line beyond ASCII is folded whole and scanned folded), and a line that holds one
  * is folded and meets the patterns its words marked. A word in the comment markers or running
  * past the part that is read is marked too: that only tries a pattern more, and the pattern
  * decides.
  */
-function readReply(text: string, n: number, from = 0): Said {
+function readReply(text: string, n: number): Said {
   const said: Said = {};
-  loadCodes(text, from, n);
-  let start = from;
-  while (start < n && said.refused === undefined && said.notFound === undefined) {
-    let end = text.indexOf('\n', start);
-    if (end < 0 || end > n) end = n;
-    readLineAt(said, text, start, end);
-    start = end + 1;
-  }
+  loadCodes(text, 0, n);
+  readLines(said, text, n, undefined);
   return said;
 }
 
@@ -763,15 +793,97 @@ function readScannedReply(scan: Scan, n: number): Said {
   const text = scan.text;
   if (scan.shared) useScan(text, n);
   else loadCodes(text, 0, n);
-  const { lineEnds, lineCount } = scan;
-  let start = 0;
-  for (let k = 0; k < lineCount && start < n; k++) {
-    if (said.refused !== undefined || said.notFound !== undefined) break;
-    const end = Math.min(lineEnds[k], n);
-    readLineAt(said, text, start, end);
-    start = end + 1;
-  }
+  readLines(said, text, n, scan.lineEnds);
   return said;
+}
+
+/**
+ * The line reading of readReply: text[0, n) (`codes` loaded for it), its lines ending where
+ * `ends` says (the scan's line ends) or at the next newline. The ASCII text is scanned for words WINDOW_CHARS at a time across its lines
+ * (asciiCandidates), and only a line where a word starts is cut and read (readAsciiLine): in a
+ * legal notice most lines hold none, and scanning each line apart cost a call, a table of
+ * candidates and a stamp per line (a fifth of classifying AFNIC's 18 lines of comments). A
+ * place is tried as markAscii tries it in its line: among the line's first LINE_CHARS
+ * characters. A line holding a character beyond ASCII is read on its own (readLineAt), as
+ * before, and the scan goes on after it.
+ */
+function readLines(said: Said, text: string, n: number, ends: Int32Array | undefined): void {
+  const len = text.length;
+  // The line being read: [start, end), the k-th of `ends`, the last place a word of it is
+  // tried, and whether a word was found in it (its patterns marked under the current stamp).
+  // Locals, not module state: the line moves at every line where a word may start.
+  let k = 0;
+  let start = 0;
+  let end = ends === undefined ? lineEndAt(text, 0, n) : Math.min(ends[0], n);
+  let lastPlace = Math.min(end, LINE_CHARS) - 2;
+  let found = false;
+  newStamp();
+  let pos = 0;
+  while (pos < n) {
+    // An even end, so that the next window starts at a pair: the scan tries a place only with
+    // the pair after it, and a window starting at an odd index never tries the one before.
+    const to = Math.min(n, (pos + WINDOW_CHARS) & ~1);
+    const count = asciiCandidates(text, pos, to - 1, Math.min(to, len - 1));
+    // The places where a word may start, then a character beyond ASCII where the scan stopped
+    // (beyondAt): each in its line, the lines before it read.
+    const places = beyondAt < 0 ? count : count + 1;
+    for (let c = 0; c < places; c++) {
+      const at = c < count ? candidates[c] : beyondAt;
+      if (at > end) {
+        // the line holding `at`, after the one read so far
+        if (found && readFoundLine(said, text, start, end)) return;
+        if (ends === undefined) {
+          start = lineStartOf(text, at, end);
+          end = lineEndAt(text, start, n);
+        } else {
+          do {
+            start = end + 1;
+            end = Math.min(ends[++k], n);
+          } while (end < at);
+        }
+        lastPlace = Math.min(end, start + LINE_CHARS) - 2;
+        found = false;
+        newStamp();
+      }
+      if (c < count && at <= lastPlace && tryAt(text, at, len)) found = true;
+    }
+    if (beyondAt < 0) {
+      pos = to;
+      continue;
+    }
+    // the line beyond ASCII is read on its own, and the scan goes on after it
+    readLineAt(said, text, start, end);
+    if (said.refused !== undefined || said.notFound !== undefined || end >= n) return;
+    pos = end + 1;
+    start = pos;
+    end = ends === undefined ? lineEndAt(text, start, n) : Math.min(ends[++k], n);
+    lastPlace = Math.min(end, start + LINE_CHARS) - 2;
+    found = false;
+    newStamp();
+  }
+  if (found) readFoundLine(said, text, start, end);
+}
+
+/** Where the line holding text[at] starts, after a line that ends at `end` (before `at`). */
+function lineStartOf(text: string, at: number, end: number): number {
+  return Math.max(end + 1, text.lastIndexOf('\n', at) + 1);
+}
+
+/** Where the line from `start` ends: its newline, or n. */
+function lineEndAt(text: string, start: number, n: number): number {
+  const end = text.indexOf('\n', start);
+  return end < 0 || end > n ? n : end;
+}
+
+/**
+ * Reads the ASCII line text[lineStart, end), where a word was found (its patterns marked),
+ * into `said`; whether the reading ends there (a refusal or "not found").
+ */
+function readFoundLine(said: Said, text: string, lineStart: number, end: number): boolean {
+  lineBounds(text, lineStart, end);
+  if (textStart === textEnd) return false;
+  readAsciiLine(said, text.slice(textStart, textEnd));
+  return said.refused !== undefined || said.notFound !== undefined;
 }
 
 /** Reads the line text[lineStart, end) into `said` when it holds a trigger word. */
@@ -812,9 +924,27 @@ export function opensWithNotFound(text: string): boolean {
     return false;
   }
   // Only the line's first LINE_CHARS characters are read, as for every line.
-  const said = readReply(text, Math.min(end, start + LINE_CHARS), start);
+  const n = Math.min(end, start + LINE_CHARS);
+  const said: Said = {};
+  // A short reply is copied whole, and the scan of a reply read past its first line finds it
+  // there (holdShared); a longer one pays for its first line only.
+  if (text.length <= HOLD_UNITS) {
+    holdShared(text);
+    useScan(text, n);
+  } else {
+    loadCodes(text, start, n);
+  }
+  readLineAt(said, text, start, n);
   return said.notFound !== undefined && said.refused === undefined;
 }
+
+/**
+ * The longest reply opensWithNotFound copies whole: a copy costs a call into the runtime (about
+ * 50 ns) and then about 40 ns a KB, so below this the second call it saves the scan of a reply
+ * read further (AFNIC's 512 characters: 1.12 -> 0.89 µs) costs more than the characters it
+ * copies for nothing when the first line answers (a 2.8 KB .co reply: 0.20 -> 0.31 µs whole).
+ */
+const HOLD_UNITS = 1024;
 
 /**
  * Whether a reply that opens with a banner of comments says the name is not found before any

@@ -14,6 +14,7 @@ import {
   mayBeField,
   NO_SLOT,
   SLOT,
+  STORE_WORDS,
   type KeyInfo,
 } from '../../../../src/engine/whois/keys';
 import { codeUnits } from '../../../../src/engine/whois/chars';
@@ -161,6 +162,22 @@ describe('whois parser shortcuts', function () {
     assert.equal(pairs.length, 4);
     for (const [a, b] of pairs) {
       for (const raw of [a, b, a, b, b, a]) assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
+    }
+  });
+
+  it('answers as keyInfo before and after its store of keys fills and starts again', function () {
+    // Keys of 48 units (24 words, the longest the table holds), more than the store takes:
+    // the table empties once (or more) on the way, and every key is looked up again after.
+    const lookUp = (raw: string): KeyInfo => keyInfoAt(raw, 0, raw.length, codeUnits(raw));
+    const known = ['Domain Name', 'Registrar', 'Name Server', 'Creation Date'];
+    const count = Math.ceil(STORE_WORDS / 24) + 50;
+    const keys: string[] = [];
+    for (let n = 0; n < count; n++)
+      keys.push(`Key ${String(n).padStart(6, '0')} ${'x'.repeat(37)}`);
+    for (const raw of known) assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
+    for (const raw of keys) assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
+    for (const raw of [...known, ...keys.slice(0, 60), ...keys.slice(-60), ...known]) {
+      assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
     }
   });
 

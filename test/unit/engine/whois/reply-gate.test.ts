@@ -212,6 +212,21 @@ describe('whois reply classification: the trigger scan reads what every line wou
     assert.deepEqual(classifyReply(far), everyLine(far));
   });
 
+  it('finds a word at every place of lines read across the scan windows, after a line beyond ASCII', () => {
+    // readLines scans the text a window at a time across lines, and starts again after a line
+    // beyond ASCII, at either parity: every place a word may start is tried once.
+    for (const lead of ['', 'é\n', 'éé\n', 'Status: 保留\n', 'x\n']) {
+      for (let k = 0; k < 560; k++) {
+        for (const text of [
+          `${lead}${'y'.repeat(k)} No match for x\n`,
+          `${lead}${'word '.repeat(k >> 2)}\n${'z'.repeat(k & 3)}Not found\n`,
+        ]) {
+          assert.deepEqual(classifyReply(text), everyLine(text), JSON.stringify(text));
+        }
+      }
+    }
+  });
+
   it('reads the last two characters of a reply that ends without a newline', () => {
     // The pair scan reads a line two characters at a time; at the reply's end, an odd index
     // leaves the last pair to the check after the loop ("Status: 保留" was read as ASCII).

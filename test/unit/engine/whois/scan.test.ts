@@ -75,6 +75,31 @@ describe('whois reply scan', function () {
     );
   });
 
+  it('copies a reply again unless the shared buffer still holds it whole', function () {
+    // opensWithNotFound copies a short reply whole; the scan after it of the same reply finds
+    // it there, and of another reply (or after another reply's copy) copies its own.
+    const units = (text: string): number[] => [
+      ...scanReply(text).units.subarray(0, text.length + 8),
+    ];
+    const expect = (text: string): number[] => [
+      ...Array.from(text, (_, i) => text.charCodeAt(i)),
+      ...new Array<number>(8).fill(0),
+    ];
+    fc.assert(
+      fc.property(REPLY, REPLY, fc.boolean(), (first, second, between) => {
+        opensWithNotFound(first);
+        if (between) opensWithNotFound(second);
+        assert.deepEqual(units(first), expect(first));
+        opensWithNotFound(`${first}x`);
+        classifyReply(second);
+        assert.deepEqual(units(first), expect(first));
+        // the same characters in another string
+        opensWithNotFound(first);
+        assert.deepEqual(units(`${first} `.slice(0, -1)), expect(first));
+      }),
+    );
+  });
+
   it('reads a reply longer than the shared buffer from its own copy', function () {
     const filler = `${'% filler notice line without a statement\n'.repeat(SHARED_UNITS / 40)}`;
     for (const tail of ['No match for "EXAMPLE.COM".', 'Domain Name: example.com']) {
