@@ -123,23 +123,24 @@ function endsWithDot(text: string): boolean {
 function parseAbsolute(text: string): ParsedName | NameError {
   if (text === '.') return { text: '.', key: '.', wireLength: 1 };
   // Every owner and target name comes here. One pass over the text before its final dot
-  // measures the labels by char code between the dots, with no copy of it; an escape or a
-  // character beyond ASCII sends the name to the careful paths below, which decide alone
-  // (so the first failure found here is only kept until the pass is through).
+  // measures the labels by char code between the dots, with no copy of it; an escape, an octet
+  // printed escaped or a character beyond ASCII sends the name to the careful path below,
+  // which decides alone (so the first failure found here is only kept until the pass is
+  // through). A character beyond ASCII is its UTF-8 octets, as BIND reads a master file: such
+  // a name gets the key its \DDD spelling has, and only ASCII is folded (RFC 4343: "É" and
+  // "é" are other octets, so other names).
   const bodyEnd = text.length - 1;
-  let kind: 'ascii' | 'unicode' | 'escaped' = 'ascii';
+  let plain = true;
   let failure: NameError | undefined;
   let plainWire = 1;
   let from = 0;
   for (let i = 0; i <= bodyEnd; i++) {
     const c = text.charCodeAt(i);
-    // an escape, or an octet printed escaped (`@`, `$`, ...): the key is made from the labels
-    if (c < 0x80 && c !== 0x2e && escapedInLabel(c)) {
-      kind = 'escaped';
+    if (c >= 0x80 || (c !== 0x2e && escapedInLabel(c))) {
+      plain = false;
       break;
     }
-    if (c >= 0x80) kind = 'unicode';
-    if ((i < bodyEnd && c !== 0x2e) || kind !== 'ascii' || failure !== undefined) continue;
+    if ((i < bodyEnd && c !== 0x2e) || failure !== undefined) continue;
     const len = i - from;
     if (len === 0) failure = { code: 'empty-label', message: `empty label in "${text}"` };
     else if (len > MAX_LABEL) {
@@ -148,7 +149,7 @@ function parseAbsolute(text: string): ParsedName | NameError {
     plainWire += len + 1;
     from = i + 1;
   }
-  if (kind === 'ascii') {
+  if (plain) {
     if (failure !== undefined) return failure;
     if (plainWire > MAX_WIRE_NAME) {
       return nameTooLong(plainWire);
@@ -156,29 +157,6 @@ function parseAbsolute(text: string): ParsedName | NameError {
     // a name already in lower case is kept once, flat, for both (records keep owner and key)
     const key = lowerCase(text);
     return { text: key === text ? key : text, key, wireLength: plainWire };
-  }
-  if (kind === 'unicode') {
-    // No escapes, so labels are the text between dots, measured in UTF-8.
-    const body = text.slice(0, -1);
-    let wire = 1;
-    let from = 0;
-    for (;;) {
-      const dot = body.indexOf('.', from);
-      const to = dot === -1 ? body.length : dot;
-      const len = Buffer.byteLength(body.slice(from, to));
-      if (len === 0) return { code: 'empty-label', message: `empty label in "${text}"` };
-      if (len > MAX_LABEL) {
-        return labelTooLong(len);
-      }
-      wire += len + 1;
-      if (dot === -1) break;
-      from = dot + 1;
-    }
-    if (wire > MAX_WIRE_NAME) {
-      return nameTooLong(wire);
-    }
-    const key = text.toLowerCase();
-    return { text: key === text ? key : text, key, wireLength: wire };
   }
   const labels = splitLabels(text);
   if (labels === undefined) return { code: 'bad-escape', message: `bad escape in "${text}"` };

@@ -200,8 +200,9 @@ const rrsig: Reader = (tokens, origin, out) => {
 };
 
 /** RFC 4034 section 4. */
+// an NSEC lists at least one type (the codecs' check says why, types.ts)
 const nsec: Reader = (tokens, origin, out) =>
-  plainName(word(tokens, 0), origin, out) >= 0 && bitmaps(tokens, 1, out);
+  tokens.length > 1 && plainName(word(tokens, 0), origin, out) >= 0 && bitmaps(tokens, 1, out);
 
 /**
  * Unpadded base32hex (RFC 4648 section 7) with a length octet first, as NSEC3 writes the next

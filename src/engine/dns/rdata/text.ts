@@ -186,14 +186,17 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets 
   }
   // validated hex of even length: its octets' hex is the same digits in lower case
   const lower = hex.toLowerCase();
-  if (spec === undefined) {
-    const octets = Buffer.from(lower, 'hex');
-    return { wire: octets, wireLength: octets.length, data: genericText(octets) };
-  }
+  const octets = Buffer.from(lower, 'hex');
+  const asIs = (): RdataOctets => ({
+    wire: octets,
+    wireLength: octets.length,
+    data: genericText(octets),
+  });
+  if (spec === undefined) return asIs();
   try {
-    const octets = Buffer.from(lower, 'hex');
     const canonical = printRdata(octets, 0, length, spec, true);
     const broken = spec.check?.(canonical.fields, length);
+    if (broken !== undefined && spec.genericAsIs === true) return asIs();
     if (broken !== undefined) fail(broken.code, broken.message, 2);
     // the text keeps the names' case as the data gave it, as the usual presentation does
     const shown = printRdata(octets, 0, length, spec, false).text;
@@ -210,6 +213,7 @@ function parseGeneric(tokens: Token[], spec: TypeSpec | undefined): RdataOctets 
     return result;
   } catch (err) {
     if (!(err instanceof MalformedMessage)) throw err;
+    if (spec.genericAsIs === true) return asIs();
     return fail('bad-generic', `RFC 3597 data that is not a record of its type (${err.why})`, 2);
   }
 }

@@ -83,6 +83,12 @@ export interface TypeSpec {
    * reads its own form (KEYDATA, a type of BIND's private range)
    */
   dumpsGeneric?: boolean;
+  /**
+   * whether BIND takes the type's RFC 3597 form as octets, whatever they hold (KEYDATA: its
+   * wire reader copies the data unread, and its dump prints data that is no key state in the
+   * RFC 3597 form again): such data that does not read as the type is kept as it is
+   */
+  genericAsIs?: boolean;
   rfc: string;
   summary: string;
 }
@@ -187,6 +193,16 @@ function nsec3HashLength(fields: string[]) {
     code: 'bad-base32',
     message: `a SHA-1 next hashed owner is 20 octets (32 digits), not ${fields[4]}`,
   };
+}
+
+/**
+ * RFC 4035 section 2.3: an NSEC's type bit map shows at least the NSEC type itself, so it is
+ * never empty (BIND refuses an empty one in either form; NSEC3's may be, for an empty
+ * non-terminal, RFC 5155 section 3.2).
+ */
+function nsecTypesPresent(fields: string[]) {
+  if (fields[1] !== '') return undefined;
+  return { code: 'missing-rdata', message: 'an NSEC type bit map lists at least its own type' };
 }
 
 /** RFC 8976 section 2.2.4: a digest of at least 12 octets; SHA-384 (1) 48, SHA-512 (2) 64. */
@@ -360,6 +376,7 @@ export const TYPES: Record<string, TypeSpec> = {
   NSEC: {
     code: 47,
     fields: fields('nextDomain:name rrtypes:types'),
+    check: nsecTypesPresent,
     rfc: 'RFC 4034',
     summary: 'next secure record',
   },
@@ -450,7 +467,7 @@ export const TYPES: Record<string, TypeSpec> = {
     'BIND (private use)',
     "RFC 5011 trust anchor state (BIND's managed-keys zones)",
     // the key's flags as KEY's: 0xC000 goes without a key (BIND reads it so)
-    { dumpsGeneric: true, check: (fields) => keyPresence(fields.slice(3)) },
+    { dumpsGeneric: true, genericAsIs: true, check: (fields) => keyPresence(fields.slice(3)) },
   ),
   // Older and rarer types, with the field kinds of composite.ts
   WKS: entry(

@@ -31,7 +31,8 @@ import {
 import { BIND_WARNINGS } from '../../../support/bind-messages';
 import { describeTool, needTools } from '../../../support/reference-tools';
 
-const SEED = 20261127;
+// CI runs this seed; SEED=N runs another (the suite is a generator: more seeds, more findings)
+const SEED = Number(process.env.SEED ?? 20261127);
 const VALID_PER_TYPE = Number(process.env.VALID_PER_TYPE ?? 6);
 const BROKEN_PER_TYPE = Number(process.env.BROKEN_PER_TYPE ?? 6);
 const ORIGIN = 'example.';
@@ -188,8 +189,12 @@ describe('engine/zone every record type, valid and broken, against BIND 9.18', f
           file,
         ]);
         for (const c of group) verdicts.set(c, { bind: [], ours: [] });
+        const lastLine = HEAD.length + 2 * group.length;
         const place = (n: number, side: 'bind' | 'ours', message: string) => {
-          const c = lineOf(n);
+          // After an error BIND's lexer reads on from the middle of the line, and a quote or a
+          // parenthesis it meets there may run to the end of the file: a broken case's group
+          // holds only that case, so BIND's errors past its line are still its.
+          const c = side === 'bind' && group.length === 1 && n > lastLine ? group[0] : lineOf(n);
           if (c === undefined) stray.push(`${side} ${n}: ${message} (${file})`);
           else verdicts.get(c)![side].push(message);
         };
@@ -262,6 +267,69 @@ describe('engine/zone every record type, valid and broken, against BIND 9.18', f
     } finally {
       if (process.env.KEEP) console.log(dir);
       else rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Lines other seeds and sizes of the suite above found BIND and HostLens reading apart (each
+  // fixed since): kept here, as the seed in CI does not write them.
+  it('agrees with BIND on the lines larger runs of the suite found', async function () {
+    const tools = needTools(this, 'named-checkzone', 'named-compilezone');
+    const lines = [
+      // an NSEC whose type bit map lists nothing (RFC 4035 section 2.3), in both forms
+      'nsec-a NSEC next.example.',
+      'nsec-b TYPE47 \\# 14 046e657874076578616d706c6500',
+      // KEYDATA (BIND's private type) in the RFC 3597 form shorter than its fields: as it is
+      'keydata-a KEYDATA \\# 15 77af014179ba82c9749fd370eb722f',
+      'keydata-b KEYDATA \\# 0',
+      // UTF-8 in names: its octets, printed \\DDD; "É" is no capital of "é" (RFC 4343)
+      '4é A 192.0.2.7',
+      'mb-a MB 4é.example.',
+      'mb-b MB 4\\195\\169.example.',
+      'cname-a CNAME É',
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'hostlens-types-found-'));
+    try {
+      const loaded: string[] = [];
+      for (const [i, line] of lines.entries()) {
+        const file = join(dir, `line-${i}.zone`);
+        writeFileSync(file, `${[...HEAD, line].join('\n')}\n`);
+        const bind = await run(tools['named-checkzone'].path, [
+          '-i',
+          'none',
+          '-k',
+          'ignore',
+          ORIGIN,
+          file,
+        ]);
+        const ours = checkZoneFile(file, ORIGIN, false).problems.filter(
+          (p) => p.severity === 'error',
+        );
+        assert.equal(
+          ours.length > 0,
+          bind.code !== 0,
+          `${line}\n  BIND: ${bind.out}\n  ours: ${JSON.stringify(ours)}`,
+        );
+        if (bind.code === 0) loaded.push(line);
+      }
+      assert.deepEqual(
+        lines.filter((l) => !loaded.includes(l)),
+        lines.slice(0, 2),
+      );
+      const good = join(dir, 'loaded.zone');
+      writeFileSync(good, `${[...HEAD, ...loaded].join('\n')}\n`);
+      const compiled = await run(tools['named-compilezone'].path, [
+        ...['-i', 'none', '-k', 'ignore', '-s', 'full', '-o', '-'],
+        ...[ORIGIN, good],
+      ]);
+      assert.equal(compiled.code, 0, compiled.out);
+      const theirs = bindLines(compiled.stdout.replace(/^zone .*\n/m, '').replace(/^OK\n?/m, ''));
+      assert.deepEqual(checkZoneFile(good, ORIGIN, true).records, theirs);
+      // one name in either spelling: the A record is the MB targets' address, found as such
+      const spelled = join(dir, 'spelled.zone');
+      writeFileSync(spelled, `${[...HEAD, '4\\195\\169 A 192.0.2.7', 'd NS 4é'].join('\n')}\n`);
+      assert.deepEqual(checkZoneFile(spelled, ORIGIN, false).problems, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
