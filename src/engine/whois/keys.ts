@@ -97,6 +97,8 @@ export interface KeyInfo {
   /** names the domain's own data (its name, dates, servers), not a contact's */
   domainKey: boolean;
   registrar: RegistrarAction | undefined;
+  /** all of the above but `key` and `field`, packed (FACT_*) */
+  facts: number;
 }
 
 // Keys are compared after normalising: lower case, dots/underscores/dashes as spaces. The table
@@ -223,21 +225,63 @@ function sectionKind(key: string): SectionKind | undefined {
 }
 
 function registrarActionOf(field: RegistrarAction['field'], overwrite: boolean): RegistrarAction {
-  return { field, slot: SLOT[field], overwrite };
+  return Object.freeze({ field, slot: SLOT[field], overwrite });
 }
 
-function registrarAction(key: string): RegistrarAction | undefined {
-  if (/^(name|registrar|registrar name)$/.test(key)) return registrarActionOf('registrar', true);
-  if (key === 'registrar iana id') return registrarActionOf('registrar_id', false);
-  if (key === 'registrar url') return registrarActionOf('registrar_url', false);
-  if (/^(organi[sz]ation|org)$/.test(key)) return registrarActionOf('registrar', false);
-  if (/^(url|website|www|web|referral url|registration url|homepage)$/.test(key)) {
-    return registrarActionOf('registrar_url', false);
-  }
-  if (/^(iana id|id)$/.test(key)) return registrarActionOf('registrar_id', false);
-  if (/whois server/.test(key)) return registrarActionOf('whois_server', false);
-  return undefined;
+/**
+ * Every way a registrar block reads a line, one object each: a key's facts name one by its
+ * index here (FACT_ACTION), index 0 for none.
+ */
+export const REGISTRAR_ACTIONS: ReadonlyArray<RegistrarAction | undefined> = [
+  undefined,
+  registrarActionOf('registrar', true),
+  registrarActionOf('registrar_id', false),
+  registrarActionOf('registrar_url', false),
+  registrarActionOf('registrar', false),
+  registrarActionOf('whois_server', false),
+];
+
+/** The index in REGISTRAR_ACTIONS of how a registrar block reads the key; 0 for not at all. */
+function registrarActionIndex(key: string): number {
+  if (/^(name|registrar|registrar name)$/.test(key)) return 1;
+  if (key === 'registrar iana id') return 2;
+  if (key === 'registrar url') return 3;
+  if (/^(organi[sz]ation|org)$/.test(key)) return 4;
+  if (/^(url|website|www|web|referral url|registration url|homepage)$/.test(key)) return 3;
+  if (/^(iana id|id)$/.test(key)) return 2;
+  if (/whois server/.test(key)) return 5;
+  return 0;
 }
+
+// A key's facts packed in one integer, for the reader's walk: what a key line asks (its
+// field's slot, the section it opens, whether it opens a contact object...) is a few bit tests
+// on a number kept in the look-up table beside the key's place, not loads through the key's
+// KeyInfo object somewhere else in the heap.
+/** the field's SLOT plus one; 0 for no field */
+export const FACT_SLOT_MASK = 31;
+/** the section's index in SECTION_KINDS (0: none), from this bit, four bits */
+export const FACT_SECTION_SHIFT = 5;
+export const FACT_SECTION_MASK = 15 << FACT_SECTION_SHIFT;
+export const FACT_CONTACT_BLOCK = 1 << 9;
+export const FACT_NS_KEY = 1 << 10;
+export const FACT_DOMAIN_KEY = 1 << 11;
+/** the key is "registrar" itself */
+export const FACT_REGISTRAR_KEY = 1 << 12;
+/** the index in REGISTRAR_ACTIONS (0: none), from this bit */
+export const FACT_ACTION_SHIFT = 13;
+
+/** The sections a key's facts name, by index; index 0 is none. */
+export const SECTION_KINDS: ReadonlyArray<SectionKind | undefined> = [
+  undefined,
+  'contact',
+  'registrar',
+  'ns',
+  'status',
+  'domain',
+  'dates',
+  'dnssec',
+  'other',
+];
 
 export function normalizeKey(raw: string): string {
   return keyInfo(raw).key;
@@ -319,17 +363,32 @@ export function keyInfo(raw: string): KeyInfo {
     }
     section ??= sectionKind(c) ?? fieldSection(f);
   }
+  const slot = field === undefined ? NO_SLOT : SLOT[field];
+  const contactBlock = /^(nic hdl|person|role|contact|holder c|admin c|tech c)$/.test(key);
+  const nsKey = /^(host ?name|nserver|name ?server|ns|.* server|.* server (host ?name|name))$/.test(
+    key,
+  );
+  const domainKey =
+    (field !== undefined || section === 'ns') &&
+    /\b(domain|record|dominio|domaine|domínio|domein|domäne|domena)\b/.test(key);
+  const action = registrarActionIndex(key);
   const info: KeyInfo = {
     key,
     field,
-    slot: field === undefined ? NO_SLOT : SLOT[field],
+    slot,
     section,
-    contactBlock: /^(nic hdl|person|role|contact|holder c|admin c|tech c)$/.test(key),
-    nsKey: /^(host ?name|nserver|name ?server|ns|.* server|.* server (host ?name|name))$/.test(key),
-    domainKey:
-      (field !== undefined || section === 'ns') &&
-      /\b(domain|record|dominio|domaine|domínio|domein|domäne|domena)\b/.test(key),
-    registrar: registrarAction(key),
+    contactBlock,
+    nsKey,
+    domainKey,
+    registrar: REGISTRAR_ACTIONS[action],
+    facts:
+      (slot + 1) |
+      (SECTION_KINDS.indexOf(section) << FACT_SECTION_SHIFT) |
+      (contactBlock ? FACT_CONTACT_BLOCK : 0) |
+      (nsKey ? FACT_NS_KEY : 0) |
+      (domainKey ? FACT_DOMAIN_KEY : 0) |
+      (key === 'registrar' ? FACT_REGISTRAR_KEY : 0) |
+      (action << FACT_ACTION_SHIFT),
   };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(raw, info);
@@ -366,10 +425,11 @@ const FRONT_MAX = 48;
 /** words a key takes at most: FRONT_MAX units, two a word */
 const FRONT_WORDS = FRONT_MAX / 2;
 /**
- * Each slot's key: where its words start in frontStore, shifted left by 8, with its length in
- * the low 8 bits; 0 for an empty slot (no key is empty).
+ * Each slot's key and its facts, side by side (a hit reads one cache line): at 2 * slot where
+ * its words start in frontStore, shifted left by 8, with its length in the low 8 bits (0 for an
+ * empty slot: no key is empty); at 2 * slot + 1 its KeyInfo's `facts`.
  */
-const frontKey = new Int32Array(FRONT_SLOTS);
+const frontEntry = new Int32Array(2 * FRONT_SLOTS);
 const frontInfo: KeyInfo[] = new Array<KeyInfo>(FRONT_SLOTS);
 /** the words of the keys in the table, each key's after the one stored before it */
 export const STORE_WORDS = 1 << 16;
@@ -402,7 +462,7 @@ function frontPair(units: Uint16Array, from: number, to: number): number {
 
 /** Whether the slot holds the key of length n whose `words` words are in keyWords. */
 function frontHolds(slot: number, n: number, words: number): boolean {
-  const key = frontKey[slot];
+  const key = frontEntry[2 * slot];
   if ((key & 255) !== n) return false;
   const base = key >>> 8;
   let i = 0;
@@ -411,32 +471,47 @@ function frontHolds(slot: number, n: number, words: number): boolean {
 }
 
 /**
- * keyInfo(str.slice(from, to)), without the slice when that key was asked for lately. `units`
- * are str's UTF-16 code units (units[i] is str.charCodeAt(i)): the key is read from them, as
- * charCodeAt dispatches on the string's representation at every character, and confirming keys
- * that way was a tenth of reading a long reply.
+ * The slot of the key str.slice(from, to) in the table, which it enters (with keyInfo's
+ * answer) when it is not there; -1 for a key the table does not hold (empty or too long).
+ * `units` are str's UTF-16 code units (units[i] is str.charCodeAt(i)): the key is read from
+ * them, as charCodeAt dispatches on the string's representation at every character, and
+ * confirming keys that way was a tenth of reading a long reply.
  */
-export function keyInfoAt(str: string, from: number, to: number, units: Uint16Array): KeyInfo {
+function frontSlot(str: string, from: number, to: number, units: Uint16Array): number {
   const n = to - from;
-  if (n <= 0 || n > FRONT_MAX) return keyInfo(str.slice(from, to));
+  if (n <= 0 || n > FRONT_MAX) return -1;
   const first = frontPair(units, from, to);
   const words = (n + 1) >> 1;
-  if (frontHolds(first, n, words)) return frontInfo[first];
+  if (frontHolds(first, n, words)) return first;
   const second = first + 1;
-  if (frontHolds(second, n, words)) return frontInfo[second];
+  if (frontHolds(second, n, words)) return second;
   const info = keyInfo(str.slice(from, to));
   if (storeUsed + words > STORE_WORDS) {
-    frontKey.fill(0);
+    frontEntry.fill(0);
     storeUsed = 0;
   }
   // The first slot's key moves to the second; the key just met takes the first.
-  frontKey[second] = frontKey[first];
+  frontEntry[2 * second] = frontEntry[2 * first];
+  frontEntry[2 * second + 1] = frontEntry[2 * first + 1];
   frontInfo[second] = frontInfo[first];
-  frontKey[first] = (storeUsed << 8) | n;
+  frontEntry[2 * first] = (storeUsed << 8) | n;
+  frontEntry[2 * first + 1] = info.facts;
   frontInfo[first] = info;
   for (let i = 0; i < words; i++) frontStore[storeUsed + i] = keyWords[i];
   storeUsed += words;
-  return info;
+  return first;
+}
+
+/** keyInfo(str.slice(from, to)), without the slice when that key was asked for lately. */
+export function keyInfoAt(str: string, from: number, to: number, units: Uint16Array): KeyInfo {
+  const slot = frontSlot(str, from, to, units);
+  return slot < 0 ? keyInfo(str.slice(from, to)) : frontInfo[slot];
+}
+
+/** keyInfoAt(...).facts, read beside the key in the table. */
+export function keyFactsAt(str: string, from: number, to: number, units: Uint16Array): number {
+  const slot = frontSlot(str, from, to, units);
+  return slot < 0 ? keyInfo(str.slice(from, to)).facts : frontEntry[2 * slot + 1];
 }
 
 /** The first slot keyInfoAt gives `key` in its table (for tests that make keys share slots). */

@@ -9,13 +9,23 @@
 // scan.ts); a rewritten line gets a copy of its own.
 import { codeUnits as codeUnitsOf, isSpace as spaceChar } from './chars';
 import {
+  FACT_ACTION_SHIFT,
+  FACT_CONTACT_BLOCK,
+  FACT_DOMAIN_KEY,
+  FACT_NS_KEY,
+  FACT_REGISTRAR_KEY,
+  FACT_SECTION_MASK,
+  FACT_SECTION_SHIFT,
+  FACT_SLOT_MASK,
   hasReadings,
+  keyFactsAt,
   keyInfo,
-  keyInfoAt,
   mayBeField,
   NO_SLOT as noSlot,
+  REGISTRAR_ACTIONS,
+  SECTION_KINDS,
   SLOT,
-  type KeyInfo,
+  type RegistrarAction,
   type SectionKind,
 } from './keys';
 import {
@@ -35,7 +45,7 @@ import { PAST_END, scanReply, type Scan } from './scan';
 // use of an imported name is a property read through an export getter; on a path taken for
 // every line of every reply that measured several per cent of the parse.
 const lookUpKey = keyInfo;
-const lookUpKeyAt = keyInfoAt;
+const lookUpFactsAt = keyFactsAt;
 const mayBeFieldKey = mayBeField;
 /** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
 const isSpace = spaceChar;
@@ -52,6 +62,22 @@ const DOMAIN = SLOT.domain;
 const REGISTRAR = SLOT.registrar;
 const STATUS = SLOT.status;
 const NS = SLOT.ns;
+const SECTIONS = SECTION_KINDS;
+const ACTIONS = REGISTRAR_ACTIONS;
+
+// A key's facts (keys.ts packs them in one integer), read.
+/** the SLOT of the field the key fills; NO_SLOT for none */
+function slotOf(facts: number): number {
+  return (facts & FACT_SLOT_MASK) - 1;
+}
+/** the section a heading with the key's text opens */
+function sectionOf(facts: number): SectionKind | undefined {
+  return SECTIONS[(facts & FACT_SECTION_MASK) >> FACT_SECTION_SHIFT];
+}
+/** how a line with the key reads inside a registrar block or section */
+function actionOf(facts: number): RegistrarAction | undefined {
+  return ACTIONS[facts >>> FACT_ACTION_SHIFT];
+}
 
 /**
  * A rewritten line's code units (one line at a time; in one buffer up to LINE_LIMIT), copied
@@ -304,8 +330,8 @@ function starredKey(text: string, u: Uint16Array, b: number, e: number): number 
   let end = colon;
   while (end > k && isSpace(u[end - 1])) end--;
   if (end === k) return -1;
-  const info = lookUpKeyAt(text, k, end, u);
-  return info.field !== undefined || info.section !== undefined ? k : -1;
+  const facts = lookUpFactsAt(text, k, end, u);
+  return (facts & (FACT_SLOT_MASK | FACT_SECTION_MASK)) !== 0 ? k : -1;
 }
 
 /** One pass over a reply, keeping the walk's state between lines. */
@@ -342,9 +368,9 @@ class Reader {
   /** the code units of the string being read: the reply's, or a rewritten line's */
   private lineUnits: Uint16Array;
 
-  /** keyInfoAt on the string being read. */
-  private keyAt(str: string, from: number, to: number): KeyInfo {
-    return lookUpKeyAt(str, from, to, this.lineUnits);
+  /** The facts (keys.ts) of the key str[from, to) of the string being read. */
+  private keyAt(str: string, from: number, to: number): number {
+    return lookUpFactsAt(str, from, to, this.lineUnits);
   }
 
   private readonly text: string;
@@ -561,8 +587,7 @@ class Reader {
     // A contact section ends where the domain's own data resumes at its depth ("Registrant:"
     // with the domain name, dates and servers indented below it, as EENet and NIC.VE write).
     if (nested && section === 'contact' && this.block === undefined && mayBeFieldKey(u, b, k)) {
-      const own = this.keyAt(str, b, k);
-      if (own.domainKey) {
+      if ((this.keyAt(str, b, k) & FACT_DOMAIN_KEY) !== 0) {
         this.section = section = undefined;
         this.sticky = false;
         nested = false;
@@ -586,33 +611,38 @@ class Reader {
         return;
       }
     }
-    const info = this.keyAt(str, b, k);
+    const facts = this.keyAt(str, b, k);
     const rec = this.rec;
     if (opensBlock && isHostObjectKey(u, b, k)) this.block = 'contact';
     else if (opensBlock && indent === 0) {
-      if (info.contactBlock) this.block = 'contact';
-      else if (info.key === 'registrar' && rec.fields[REGISTRAR] === valueText(str, v, e)) {
+      if ((facts & FACT_CONTACT_BLOCK) !== 0) this.block = 'contact';
+      else if (
+        (facts & FACT_REGISTRAR_KEY) !== 0 &&
+        rec.fields[REGISTRAR] === valueText(str, v, e)
+      ) {
         this.block = 'registrar';
       }
     }
     if (this.block === 'contact') return;
     if (this.block === 'registrar') {
-      if (info.registrar) registrarLine(rec, info.registrar, valueText(str, v, e));
+      const action = actionOf(facts);
+      if (action) registrarLine(rec, action, valueText(str, v, e));
       return;
     }
     if (!hasValue) {
+      const opens = sectionOf(facts);
       // An empty field inside a list or block ("Primary Server Netaddress..: ") leaves it open.
-      if (nested && this.sticky && info.section === undefined && section !== 'other') {
+      if (nested && this.sticky && opens === undefined && section !== 'other') {
         this.lastField = NO_SLOT;
         return;
       }
       if (!(nested && section === 'contact')) {
-        this.section = info.section ?? 'other';
-        this.sectionField = info.section === undefined ? info.slot : NO_SLOT;
+        this.section = opens ?? 'other';
+        this.sectionField = opens === undefined ? slotOf(facts) : NO_SLOT;
         this.indent = indent;
         // "Registrar:" holds the lines below it at its own depth too ("name:", "url:"), up to a
         // blank line or the next heading, as the Estonian and RIPE-like replies write it.
-        this.sticky = info.section === 'registrar' && indent === 0;
+        this.sticky = opens === 'registrar' && indent === 0;
         this.bare = false;
       }
       this.lastField = NO_SLOT;
@@ -621,10 +651,11 @@ class Reader {
     if (nested) {
       if (section === 'contact') return;
       if (section === 'registrar') {
-        if (info.registrar) registrarLine(rec, info.registrar, valueText(str, v, e));
+        const action = actionOf(facts);
+        if (action) registrarLine(rec, action, valueText(str, v, e));
         return;
       }
-      if (section === 'ns' && info.nsKey) {
+      if (section === 'ns' && (facts & FACT_NS_KEY) !== 0) {
         addNsAt(rec, str, u, v, e);
         return;
       }
@@ -632,7 +663,7 @@ class Reader {
       this.section = undefined;
       this.sticky = false;
     }
-    const field = info.slot;
+    const field = slotOf(facts);
     this.lastField = field;
     this.lastIndent = indent;
     if (field === NO_SLOT) return;
@@ -653,7 +684,7 @@ class Reader {
     // Inside a contact section only a line at the heading's own depth may be the next heading
     // ("Billing Contact" ... "Nameservers"); deeper lines are the contact's, not looked up.
     const mayHead = !inContact || indent <= this.indent;
-    const heading = e - b <= 40 && mayHead ? this.keyAt(str, b, e).section : undefined;
+    const heading = e - b <= 40 && mayHead ? sectionOf(this.keyAt(str, b, e)) : undefined;
     if (heading === undefined && !inContact && this.columns(str, b, e)) return;
     if (heading !== undefined) {
       this.section = heading;

@@ -124,11 +124,6 @@ function addStatus(rec: Rec, value: string): void {
 
 /** The statuses of str[from, to): its parts between commas, each trimmed (split(/,\s*\/)). */
 function addStatusAt(rec: Rec, str: string, u: Uint16Array, from: number, to: number): void {
-  // The comma test runs natively over the value; most values hold one status.
-  if (!str.slice(from, to).includes(',')) {
-    addStatusPart(rec, str, u, from, to);
-    return;
-  }
   let a = from;
   for (let i = from; i < to; i++) {
     if (u[i] === 44) {
@@ -150,17 +145,68 @@ function addStatusPart(rec: Rec, str: string, u: Uint16Array, from: number, to: 
   // lower-cased; lower-casing neither makes nor removes spaces, so the word can be cut first.
   let space = a;
   while (space < b && !isSpace(u[space])) space++;
-  let token: string;
-  if (space === b) token = str.slice(a, b);
-  else {
-    const v = str.slice(a, b);
-    if (v.length === 13 && v.toLowerCase() === 'not delegated') token = v;
+  let token: string | undefined;
+  if (space < b) {
+    if (b - a === NOT_DELEGATED.length && lowerEquals(u, a, NOT_DELEGATED)) token = NOT_DELEGATED;
     // An EPP status spelt out in capitals ("CLIENT DELETE PROHIBITED") is one status.
-    else if (isUpper(u[a + 1]) && SPELT_STATUS.test(v)) token = v.replace(/\s+/g, '');
-    else token = str.slice(a, space);
+    else if (isUpper(u[a + 1])) {
+      const v = str.slice(a, b);
+      if (SPELT_STATUS.test(v)) token = v.replace(/\s+/g, '').toLowerCase();
+    }
   }
-  token = token.toLowerCase();
+  // Most often the status is its first word, one of a few dozen (EPP's and the registries'):
+  // its lower-case string is kept, not made again for every line that names it.
+  token ??= lowerWord(str, u, a, space);
   if (!rec.status.includes(token)) rec.status.push(token);
+}
+
+const NOT_DELEGATED = 'not delegated';
+
+/** Whether u[from, from + word.length), ASCII capitals lower-cased, is `word` (lower case). */
+function lowerEquals(u: Uint16Array, from: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = u[from + i];
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+// Status words met lately, lower-cased, by a hash of their lower-cased code units: a hit costs
+// the hash and a compare, where a slice and toLowerCase made two strings. Only ASCII words are
+// kept (lower-casing them is adding 32 to a capital), up to WORD_MAX units; each kept string is
+// a copy of its own, never a slice that would keep its reply alive.
+const WORD_BITS = 9;
+const WORD_MAX = 48;
+const lowerWords: Array<string | undefined> = new Array<string | undefined>(1 << WORD_BITS).fill(
+  undefined,
+);
+
+/** str.slice(from, to).toLowerCase(), for the word str[from, to) (code units u). */
+function lowerWord(str: string, u: Uint16Array, from: number, to: number): string {
+  const n = to - from;
+  if (n > WORD_MAX) return str.slice(from, to).toLowerCase();
+  let h = n;
+  for (let i = from; i < to; i++) {
+    const c = u[i];
+    if (c >= 128) return str.slice(from, to).toLowerCase();
+    h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x9e3779b1);
+  }
+  const slot = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> (32 - WORD_BITS);
+  const kept = lowerWords[slot];
+  if (kept !== undefined && kept.length === n && lowerEquals(u, from, kept)) return kept;
+  const word = lowerCopy(u, from, to);
+  lowerWords[slot] = word;
+  return word;
+}
+
+/** The ASCII code units u[from, to), capitals lower-cased, as a string of its own. */
+function lowerCopy(u: Uint16Array, from: number, to: number): string {
+  let word = '';
+  for (let i = from; i < to; i++) {
+    const c = u[i];
+    word += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
+  }
+  return word;
 }
 
 function isUpper(c: number): boolean {

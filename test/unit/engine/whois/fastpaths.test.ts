@@ -9,10 +9,21 @@ import {
   FIELDS,
   hasReadings,
   keyInfo,
+  FACT_ACTION_SHIFT,
+  FACT_CONTACT_BLOCK,
+  FACT_DOMAIN_KEY,
+  FACT_NS_KEY,
+  FACT_REGISTRAR_KEY,
+  FACT_SECTION_MASK,
+  FACT_SECTION_SHIFT,
+  FACT_SLOT_MASK,
   frontSlotOf,
+  keyFactsAt,
   keyInfoAt,
   mayBeField,
   NO_SLOT,
+  REGISTRAR_ACTIONS,
+  SECTION_KINDS,
   SLOT,
   STORE_WORDS,
   type KeyInfo,
@@ -161,7 +172,10 @@ describe('whois parser shortcuts', function () {
     }
     assert.equal(pairs.length, 4);
     for (const [a, b] of pairs) {
-      for (const raw of [a, b, a, b, b, a]) assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
+      for (const raw of [a, b, a, b, b, a]) {
+        assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
+        assert.equal(keyFactsAt(raw, 0, raw.length, codeUnits(raw)), keyInfo(raw).facts, raw);
+      }
     }
   });
 
@@ -178,6 +192,51 @@ describe('whois parser shortcuts', function () {
     for (const raw of keys) assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
     for (const raw of [...known, ...keys.slice(0, 60), ...keys.slice(-60), ...known]) {
       assert.deepEqual(lookUp(raw), keyInfo(raw), raw);
+      assert.equal(keyFactsAt(raw, 0, raw.length, codeUnits(raw)), keyInfo(raw).facts, raw);
+    }
+  });
+
+  it("packs a key's facts so that each reads back as its KeyInfo says, in the table and out", function () {
+    const raws = [
+      ...FIELD_KEYS.keys(),
+      'Registrar',
+      'Sponsoring Registrar',
+      'Name Servers',
+      'Domain Status',
+      'Relevant dates',
+      'Domain Information',
+      'DNSSEC',
+      'Admin Contact',
+      'nic-hdl',
+      'person',
+      'Server Name',
+      'Name',
+      'Organization',
+      'Referral URL',
+      'IANA ID',
+      'Whois Server',
+      'Registrar IANA ID',
+      'Registrar URL',
+      'Estado / Status',
+      'Servidores de nombre (Domain servers)',
+      'NOTICE',
+      'x'.repeat(60),
+    ];
+    for (const raw of raws) {
+      const info = keyInfo(raw);
+      for (const facts of [info.facts, keyFactsAt(raw, 0, raw.length, codeUnits(raw))]) {
+        assert.equal((facts & FACT_SLOT_MASK) - 1, info.slot, raw);
+        assert.equal(
+          SECTION_KINDS[(facts & FACT_SECTION_MASK) >> FACT_SECTION_SHIFT],
+          info.section,
+          raw,
+        );
+        assert.equal((facts & FACT_CONTACT_BLOCK) !== 0, info.contactBlock, raw);
+        assert.equal((facts & FACT_NS_KEY) !== 0, info.nsKey, raw);
+        assert.equal((facts & FACT_DOMAIN_KEY) !== 0, info.domainKey, raw);
+        assert.equal((facts & FACT_REGISTRAR_KEY) !== 0, info.key === 'registrar', raw);
+        assert.equal(REGISTRAR_ACTIONS[facts >>> FACT_ACTION_SHIFT], info.registrar, raw);
+      }
     }
   });
 
