@@ -309,13 +309,18 @@ function buildCase(g: Gen, id: number): SpfCase {
     w.host(host, pick(g, ['client', 'near', 'far', 'nodata', 'nxdomain', 'cname', 'many']));
   }
   w.host(domain, pick(g, ['client', 'near', 'far', 'nodata']));
-  // MX sets: the domain's own and each host's, sometimes over the limit of 10.
+  // MX sets: the domain's own and each host's, sometimes over the limit of 10. A name that is
+  // an alias holds no other data (RFC 2181 section 10.1): its set is drawn, so the worlds after
+  // it stay as they were, and left out.
   for (const owner of [domain, ...w.hosts]) {
     if (!chance(g, owner === domain ? 70 : 25)) continue;
+    const alias = w.records.some((r) => r.name === owner && r.type === 'CNAME');
     const n = chance(g, 5) ? 11 : int(g, 1, 3);
     for (let i = 0; i < n; i++) {
       const exchange = chance(g, 80) ? pick(g, w.hosts) : `gone${i}.${domain}`;
-      w.records.push({ name: owner, type: 'MX', data: { preference: 10 * i, exchange } });
+      if (!alias) {
+        w.records.push({ name: owner, type: 'MX', data: { preference: 10 * i, exchange } });
+      }
     }
   }
   // PTR records of the client: validated, unvalidated and elsewhere names.
