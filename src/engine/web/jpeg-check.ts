@@ -542,11 +542,13 @@ function blockDecoder(frame: Frame, scan: Scan): BlockDecoder {
           state.eobRun = (1 << run) - 1 + (run > 0 ? reader.read(run) : 0);
           break;
         }
-        // A run past the band ends the block, as in libjpeg and jpeg-js (see above); the
-        // coefficient it names is outside the band, and no later scan refines it.
+        // A run past the band ends the block, as in libjpeg and jpeg-js (see above). Both
+        // still put the coefficient it names where the run ends, past Se, so a later
+        // refinement of that place reads a correction bit for it: it is non-zero here too.
+        // (Past 63 jpeg-js drops it, libjpeg writes it at 63: dropped, as the reference does.)
         k += run;
         reader.skip(size);
-        if (size !== 0 && k <= se) nonZero[2 * block + (k >> 5)] |= 1 << (k & 31);
+        if (size !== 0 && k <= 63) nonZero[2 * block + (k >> 5)] |= 1 << (k & 31);
       }
     };
   }
