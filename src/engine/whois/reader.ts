@@ -9,14 +9,14 @@
 // scan.ts); a rewritten line gets a copy of its own.
 import { codeUnits as codeUnitsOf, isSpace as spaceChar } from './chars';
 import {
-  FACT_ACTION_SHIFT,
-  FACT_CONTACT_BLOCK,
-  FACT_DOMAIN_KEY,
-  FACT_NS_KEY,
-  FACT_REGISTRAR_KEY,
-  FACT_SECTION_MASK,
-  FACT_SECTION_SHIFT,
-  FACT_SLOT_MASK,
+  FACT_ACTION_SHIFT as factActionShift,
+  FACT_CONTACT_BLOCK as factContactBlock,
+  FACT_DOMAIN_KEY as factDomainKey,
+  FACT_NS_KEY as factNsKey,
+  FACT_REGISTRAR_KEY as factRegistrarKey,
+  FACT_SECTION_MASK as factSectionMask,
+  FACT_SECTION_SHIFT as factSectionShift,
+  FACT_SLOT_MASK as factSlotMask,
   hasReadings,
   keyFactsAt,
   keyInfo,
@@ -64,6 +64,14 @@ const STATUS = SLOT.status;
 const NS = SLOT.ns;
 const SECTIONS = SECTION_KINDS;
 const ACTIONS = REGISTRAR_ACTIONS;
+const FACT_ACTION_SHIFT = factActionShift;
+const FACT_CONTACT_BLOCK = factContactBlock;
+const FACT_DOMAIN_KEY = factDomainKey;
+const FACT_NS_KEY = factNsKey;
+const FACT_REGISTRAR_KEY = factRegistrarKey;
+const FACT_SECTION_MASK = factSectionMask;
+const FACT_SECTION_SHIFT = factSectionShift;
+const FACT_SLOT_MASK = factSlotMask;
 
 // A key's facts (keys.ts packs them in one integer), read.
 /** the SLOT of the field the key fills; NO_SLOT for none */
