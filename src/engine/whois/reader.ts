@@ -17,7 +17,7 @@ import {
   FACT_SECTION_MASK as factSectionMask,
   FACT_SECTION_SHIFT as factSectionShift,
   FACT_SLOT_MASK as factSlotMask,
-  hasReadings,
+  hasReadings as hasReadingsOf,
   keyFactsAt,
   keyInfo,
   mayBeField,
@@ -31,7 +31,7 @@ import {
 import {
   addNsAt as addNsAtTo,
   bareLine as bareLineOf,
-  emptyRecord,
+  emptyRecord as emptyRecordOf,
   HOSTISH as HOST_NAME,
   registrarLine as registrarLineOf,
   setField as setFieldOf,
@@ -39,12 +39,16 @@ import {
   takesValue as takesValueOf,
   type Rec,
 } from './record';
-import { PAST_END, scanReply, type Scan } from './scan';
+import { PAST_END as pastEnd, scanReply as scanReplyOf, type Scan } from './scan';
 
 // The per-line look-ups, bound once. Transpiled file by file to CommonJS (tsx, mocha), every
 // use of an imported name is a property read through an export getter; on a path taken for
 // every line of every reply that measured several per cent of the parse.
 const lookUpKey = keyInfo;
+const hasReadings = hasReadingsOf;
+const emptyRecord = emptyRecordOf;
+const scanReply = scanReplyOf;
+const PAST_END = pastEnd;
 const lookUpFactsAt = keyFactsAt;
 const mayBeFieldKey = mayBeField;
 /** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
