@@ -3,14 +3,17 @@
 import { domainToASCII } from 'node:url';
 import type { WhoisDomain, WhoisRegistrar } from '../../contract/shapes';
 import { isSpace as spaceChar } from './chars';
-import { normalizeDate, type SlashOrder } from './dates';
-import { FIELDS, SLOT as slots } from './keys';
-import { emptyRecord, type Rec } from './record';
+import { normalizeDate as normalizeDateOf, type SlashOrder } from './dates';
+import { FIELDS as fields, SLOT as slots } from './keys';
+import { emptyRecord as emptyRecordOf, type Rec } from './record';
 
 // Bound once: an imported name is read through an export getter at every use (see reader.ts),
 // and firstWord tests every character of the name.
 const isSpace = spaceChar;
 const SLOT = slots;
+const FIELDS = fields;
+const normalizeDate = normalizeDateOf;
+const emptyRecord = emptyRecordOf;
 
 export interface ParseOptions {
   /** the name that was asked for (A-label); used when the reply does not echo it */

@@ -2,7 +2,11 @@
 // instant, written as ISO 8601 UTC without fractions (the contract's `2024-01-02T03:04:05Z`).
 // A spelling that cannot be read is left out rather than guessed. The names it reads (months,
 // zones) are in tables/date-names.ts.
-import { MONTH_NAMES, ZONE_NAMES } from './tables/date-names';
+import { MONTH_NAMES, ZONE_NAMES as zoneNames } from './tables/date-names';
+
+// Bound once: run from sources transpiled file by file (tsx, mocha), an imported name is read
+// through an export getter at every use (see reader.ts); a zone is looked up for most dates.
+const ZONE_NAMES = zoneNames;
 
 const MONTHS = new Map<string, number>();
 {

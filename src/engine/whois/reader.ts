@@ -9,15 +9,15 @@
 // scan.ts); a rewritten line gets a copy of its own.
 import { codeUnits as codeUnitsOf, isSpace as spaceChar } from './chars';
 import {
-  FACT_ACTION_SHIFT,
-  FACT_CONTACT_BLOCK,
-  FACT_DOMAIN_KEY,
-  FACT_NS_KEY,
-  FACT_REGISTRAR_KEY,
-  FACT_SECTION_MASK,
-  FACT_SECTION_SHIFT,
-  FACT_SLOT_MASK,
-  hasReadings,
+  FACT_ACTION_SHIFT as factActionShift,
+  FACT_CONTACT_BLOCK as factContactBlock,
+  FACT_DOMAIN_KEY as factDomainKey,
+  FACT_NS_KEY as factNsKey,
+  FACT_REGISTRAR_KEY as factRegistrarKey,
+  FACT_SECTION_MASK as factSectionMask,
+  FACT_SECTION_SHIFT as factSectionShift,
+  FACT_SLOT_MASK as factSlotMask,
+  hasReadings as hasReadingsOf,
   keyFactsAt,
   keyInfo,
   mayBeField,
@@ -31,7 +31,7 @@ import {
 import {
   addNsAt as addNsAtTo,
   bareLine as bareLineOf,
-  emptyRecord,
+  emptyRecord as emptyRecordOf,
   HOSTISH as HOST_NAME,
   registrarLine as registrarLineOf,
   setField as setFieldOf,
@@ -39,12 +39,16 @@ import {
   takesValue as takesValueOf,
   type Rec,
 } from './record';
-import { PAST_END, scanReply, type Scan } from './scan';
+import { PAST_END as pastEnd, scanReply as scanReplyOf, type Scan } from './scan';
 
 // The per-line look-ups, bound once. Transpiled file by file to CommonJS (tsx, mocha), every
 // use of an imported name is a property read through an export getter; on a path taken for
 // every line of every reply that measured several per cent of the parse.
 const lookUpKey = keyInfo;
+const hasReadings = hasReadingsOf;
+const emptyRecord = emptyRecordOf;
+const scanReply = scanReplyOf;
+const PAST_END = pastEnd;
 const lookUpFactsAt = keyFactsAt;
 const mayBeFieldKey = mayBeField;
 /** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
@@ -64,6 +68,14 @@ const STATUS = SLOT.status;
 const NS = SLOT.ns;
 const SECTIONS = SECTION_KINDS;
 const ACTIONS = REGISTRAR_ACTIONS;
+const FACT_ACTION_SHIFT = factActionShift;
+const FACT_CONTACT_BLOCK = factContactBlock;
+const FACT_DOMAIN_KEY = factDomainKey;
+const FACT_NS_KEY = factNsKey;
+const FACT_REGISTRAR_KEY = factRegistrarKey;
+const FACT_SECTION_MASK = factSectionMask;
+const FACT_SECTION_SHIFT = factSectionShift;
+const FACT_SLOT_MASK = factSlotMask;
 
 // A key's facts (keys.ts packs them in one integer), read.
 /** the SLOT of the field the key fills; NO_SLOT for none */

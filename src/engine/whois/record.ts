@@ -3,7 +3,7 @@
 // any of the registries' layouts, a bare line under a heading).
 import { isSpace as spaceChar } from './chars';
 import {
-  emptyFields,
+  emptyFields as emptyFieldsOf,
   SLOT,
   type FieldValues,
   type RegistrarAction,
@@ -15,6 +15,11 @@ import {
 const isSpace = spaceChar;
 const STATUS = SLOT.status;
 const NS = SLOT.ns;
+const DOMAIN = SLOT.domain;
+const DNSSEC = SLOT.dnssec;
+const REGISTRAR = SLOT.registrar;
+const REGISTRAR_URL = SLOT.registrar_url;
+const emptyFields = emptyFieldsOf;
 
 /** A host name, maybe with a final dot. */
 export const HOSTISH = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.?$/i;
@@ -41,12 +46,12 @@ export function bareLine(rec: Rec, section: SectionKind, body: string): void {
   } else if (section === 'status') addStatus(rec, body);
   else if (section === 'domain') {
     const m = /^(\S+)\s+is\s+(\w+)/i.exec(body);
-    setOnce(rec, SLOT.domain, m ? m[1] : body);
+    setOnce(rec, DOMAIN, m ? m[1] : body);
     if (m) addStatus(rec, m[2]);
-  } else if (section === 'dnssec') setOnce(rec, SLOT.dnssec, body);
+  } else if (section === 'dnssec') setOnce(rec, DNSSEC, body);
   else if (section === 'registrar') {
-    if (/^(https?:\/\/|www\.)\S+$/i.test(body)) setOnce(rec, SLOT.registrar_url, body);
-    else setOnce(rec, SLOT.registrar, body);
+    if (/^(https?:\/\/|www\.)\S+$/i.test(body)) setOnce(rec, REGISTRAR_URL, body);
+    else setOnce(rec, REGISTRAR, body);
   }
 }
 

@@ -6,7 +6,12 @@
 // The copy of a reply of up to SHARED_UNITS characters is in one buffer, reused by every reply:
 // reading is synchronous, and a scan says whether the buffer still holds its reply (another
 // reply scanned since, or the classifier's own window copied into it, replaces it).
-import { codeUnits, writeCodeUnits } from './chars';
+import { codeUnits as codeUnitsOf, writeCodeUnits as writeCodeUnitsOf } from './chars';
+
+// Bound once: run from sources transpiled file by file (tsx, mocha), an imported name is read
+// through an export getter at every use (see reader.ts).
+const codeUnits = codeUnitsOf;
+const writeCodeUnits = writeCodeUnitsOf;
 
 /** The longest reply whose code units go into the shared buffer; a longer one gets its own. */
 export const SHARED_UNITS = 64 * 1024;
