@@ -110,6 +110,19 @@ function bothFailWithDifferentText(o: Observed): boolean {
   );
 }
 
+/**
+ * A MAIL FROM without a local-part ("@example.com") whose explanations differ only where the
+ * reference wrote the sender as it is and the engine wrote postmaster@ before it (%{s}).
+ */
+function emptyLocalPartKept(o: Observed): boolean {
+  return (
+    o.case.sender.startsWith('@') &&
+    bothFailWithDifferentText(o) &&
+    o.ours.explanation?.toUpperCase() ===
+      o.theirs.explanation?.split(o.case.sender).join(`postmaster${o.case.sender}`).toUpperCase()
+  );
+}
+
 export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
   {
     id: 'servfail-read-as-empty',
@@ -266,12 +279,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
     why:
       'pyspf expands %{s} of a MAIL FROM with an empty local-part ("@example.com") as it is; ' +
       'section 4.3 substitutes "postmaster" for a missing local-part, as Mail::SPF does',
-    applies: (o) =>
-      o.reference === 'pyspf' &&
-      o.case.sender.startsWith('@') &&
-      bothFailWithDifferentText(o) &&
-      o.ours.explanation?.toUpperCase() ===
-        o.theirs.explanation?.split(o.case.sender).join(`postmaster${o.case.sender}`).toUpperCase(),
+    applies: (o) => o.reference === 'pyspf' && emptyLocalPartKept(o),
   },
   {
     id: 'empty-local-part-kept-in-s',
@@ -282,12 +290,7 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
       'Mail::SPF expands %{l} of a MAIL FROM with an empty local-part ("@example.com") to ' +
       '"postmaster" but %{s} to the sender as it is; section 4.3 substitutes "postmaster" for ' +
       'the missing local-part of <sender> itself, so %{s} is postmaster@example.com',
-    applies: (o) =>
-      o.reference === 'Mail::SPF' &&
-      o.case.sender.startsWith('@') &&
-      bothFailWithDifferentText(o) &&
-      o.ours.explanation?.toUpperCase() ===
-        o.theirs.explanation?.split(o.case.sender).join(`postmaster${o.case.sender}`).toUpperCase(),
+    applies: (o) => o.reference === 'Mail::SPF' && emptyLocalPartKept(o),
   },
   {
     id: 'helo-sender-without-local-part',

@@ -179,15 +179,7 @@ describe('engine/zone every record type, valid and broken, against BIND 9.18', f
         // each case after a blank line, so that no case is read as part of the one before
         writeFileSync(file, `${[...HEAD, ...group.map((c) => `\n${c.text}`)].join('\n')}\n`);
         const lineOf = (n: number) => group[(n - HEAD.length) / 2 - 1];
-        // -i none: no integrity checks (targets without addresses); -k ignore: no host-name rules
-        const checked = await run(tools['named-checkzone'].path, [
-          '-i',
-          'none',
-          '-k',
-          'ignore',
-          ORIGIN,
-          file,
-        ]);
+        const checked = await bindCheck(tools['named-checkzone'].path, file);
         for (const c of group) verdicts.set(c, { bind: [], ours: [] });
         const lastLine = HEAD.length + 2 * group.length;
         const place = (n: number, side: 'bind' | 'ours', message: string) => {
@@ -234,10 +226,7 @@ describe('engine/zone every record type, valid and broken, against BIND 9.18', f
       const loaded = all.filter((c) => verdicts.get(c)!.bind.length === 0);
       const good = join(dir, 'loaded.zone');
       writeFileSync(good, `${[...HEAD, ...loaded.map((c) => c.text)].join('\n')}\n`);
-      const compiled = await run(tools['named-compilezone'].path, [
-        ...['-i', 'none', '-k', 'ignore', '-s', 'full', '-o', '-'],
-        ...[ORIGIN, good],
-      ]);
+      const compiled = await bindCompile(tools['named-compilezone'].path, good);
       assert.equal(compiled.code, 0, compiled.out);
       const zoneText = compiled.stdout.replace(/^zone .*\n/m, '').replace(/^OK\n?/m, '');
       const theirs = bindLines(zoneText);
@@ -293,14 +282,7 @@ describe('engine/zone every record type, valid and broken, against BIND 9.18', f
       for (const [i, line] of lines.entries()) {
         const file = join(dir, `line-${i}.zone`);
         writeFileSync(file, `${[...HEAD, line].join('\n')}\n`);
-        const bind = await run(tools['named-checkzone'].path, [
-          '-i',
-          'none',
-          '-k',
-          'ignore',
-          ORIGIN,
-          file,
-        ]);
+        const bind = await bindCheck(tools['named-checkzone'].path, file);
         const ours = checkZoneFile(file, ORIGIN, false).problems.filter(
           (p) => p.severity === 'error',
         );
@@ -317,10 +299,7 @@ describe('engine/zone every record type, valid and broken, against BIND 9.18', f
       );
       const good = join(dir, 'loaded.zone');
       writeFileSync(good, `${[...HEAD, ...loaded].join('\n')}\n`);
-      const compiled = await run(tools['named-compilezone'].path, [
-        ...['-i', 'none', '-k', 'ignore', '-s', 'full', '-o', '-'],
-        ...[ORIGIN, good],
-      ]);
+      const compiled = await bindCompile(tools['named-compilezone'].path, good);
       assert.equal(compiled.code, 0, compiled.out);
       const theirs = bindLines(compiled.stdout.replace(/^zone .*\n/m, '').replace(/^OK\n?/m, ''));
       assert.deepEqual(checkZoneFile(good, ORIGIN, true).records, theirs);
@@ -352,6 +331,16 @@ describe('engine/zone every record type, valid and broken, against BIND 9.18', f
     }
   });
 });
+
+// -i none: no integrity checks (targets without addresses); -k ignore: no host-name rules
+function bindCheck(tool: string, file: string): ReturnType<typeof run> {
+  return run(tool, ['-i', 'none', '-k', 'ignore', ORIGIN, file]);
+}
+
+/** The zone as named-compilezone writes it once loaded, every record in full. */
+function bindCompile(tool: string, file: string): ReturnType<typeof run> {
+  return run(tool, ['-i', 'none', '-k', 'ignore', '-s', 'full', '-o', '-', ORIGIN, file]);
+}
 
 /** A printed line as owner, type and canonical wire form of its data. */
 function wireKey(line: string): string {
