@@ -118,9 +118,21 @@ function emptyLocalPartKept(o: Observed): boolean {
   return (
     o.case.sender.startsWith('@') &&
     bothFailWithDifferentText(o) &&
-    o.ours.explanation?.toUpperCase() ===
-      o.theirs.explanation?.split(o.case.sender).join(`postmaster${o.case.sender}`).toUpperCase()
+    withPostmaster(o.theirs.explanation, o.case.sender, ['']).test(o.ours.explanation ?? '')
   );
+}
+
+/**
+ * The explanation `theirs` with "postmaster" (and one of `joins`) allowed before each place it
+ * writes `bare`, as a whole-text pattern, case aside: the engine's text matches it when it
+ * differs only by writing postmaster where a reference wrote %{s} without a local-part. Each
+ * place on its own, as the same text may also stand for %{d} or %{h}, which both write bare.
+ */
+function withPostmaster(theirs: string | undefined, bare: string, joins: string[]): RegExp {
+  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const before = `(?:postmaster(?:${joins.map(escape).join('|')}))?`;
+  const parts = (theirs ?? '').split(bare).map(escape);
+  return new RegExp(`^${parts.join(`${before}${escape(bare)}`)}$`, 'i');
 }
 
 export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
@@ -256,6 +268,57 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
       /%\{p/i.test(explanationTemplate(o) ?? ''),
   },
   {
+    // The same %{p} that pyspf counts as it reads the record (p-macro-expanded-early), here
+    // with the record's own result a fail: pyspf keeps the fail and drops the explanation.
+    id: 'explanation-p-over-limit-dropped',
+    reference: 'pyspf',
+    aboutVoids: true,
+    section: '6.2, 4.6.4',
+    why:
+      "pyspf counts the void look-ups of the explanation's %{p} (the client's PTR names that " +
+      "have no address) with the terms' and, past the limit, gives the fail without its " +
+      'explanation; the explanation is expanded after the result and its look-ups are not ' +
+      'counted (6.2, 4.6.4)',
+    applies: (o) =>
+      o.reference === 'pyspf' &&
+      o.ours.result === 'fail' &&
+      o.theirs.result === 'fail' &&
+      o.theirs.explanation === undefined &&
+      o.ours.explanation !== undefined &&
+      /%\{p/i.test(explanationTemplate(o) ?? '') &&
+      voidQueries(o).filter((q) =>
+        o.case.records.some((r) => r.type === 'PTR' && r.data === q.name),
+      ).length > MAX_VOIDS,
+  },
+  {
+    // About how void look-ups are counted, and the references disagree with each other: the
+    // verdict follows pyspf and the section's reading.
+    id: 'ptr-names-after-match',
+    reference: 'Mail::SPF',
+    aboutVoids: true,
+    section: '5.5, 4.6.4',
+    why:
+      'Mail::SPF validates the PTR names in order and stops at the first that validates within ' +
+      'the target, so the void look-ups of the names after it are never made; the section ' +
+      'validates every name returned (up to 10) and then checks the validated ones, and pyspf ' +
+      'looks them all up and counts each void one too',
+    applies: (o) => {
+      if (o.reference !== 'Mail::SPF' || !oursHitVoidLimit(o)) return false;
+      if (o.theirs.result === 'permerror') return false;
+      const ptrNames = new Set(
+        o.case.records.filter((r) => r.type === 'PTR').map((r) => String(r.data)),
+      );
+      // a PTR name with the client's address, asked before a PTR name that had none
+      const asked = o.ours.queries.filter((q) => ptrNames.has(q.name) && !q.failed);
+      const validated = asked.findIndex((q) =>
+        o.case.records.some(
+          (r) => r.name === q.name && (r.type === 'A' || r.type === 'AAAA') && r.data === o.case.ip,
+        ),
+      );
+      return validated >= 0 && asked.slice(validated + 1).some((q) => q.found === 0);
+    },
+  },
+  {
     id: 'mx-host-error-after-match',
     reference: 'Mail::SPF',
     aboutVoids: false,
@@ -305,10 +368,8 @@ export const KNOWN_DISAGREEMENTS: KnownDisagreement[] = [
       o.reference === 'Mail::SPF' &&
       o.case.sender === '' &&
       bothFailWithDifferentText(o) &&
-      ['@', '%40'].some(
-        (at) =>
-          o.ours.explanation ===
-          o.theirs.explanation?.split(o.case.helo).join(`postmaster${at}${o.case.helo}`),
+      withPostmaster(o.theirs.explanation, o.case.helo, ['@', '%40']).test(
+        o.ours.explanation ?? '',
       ),
   },
   {
