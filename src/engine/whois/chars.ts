@@ -17,6 +17,15 @@ export function isSpace(c: number): boolean {
   );
 }
 
+/** Whether u[from, from + word.length), ASCII capitals lower-cased, is `word` (lower case). */
+export function lowerEquals(u: Uint16Array, from: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = u[from + i];
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
 /** Whether the platform stores a number's low byte first (x64, arm64; not s390x). */
 export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 

@@ -7,7 +7,11 @@
 // value the record keeps); comments, rulers and the values of keys nobody reads never do. The
 // walk reads characters from a copy of the reply's UTF-16 code units, not with charCodeAt (see
 // scan.ts); a rewritten line gets a copy of its own.
-import { codeUnits as codeUnitsOf, isSpace as spaceChar } from './chars';
+import {
+  codeUnits as codeUnitsOf,
+  isSpace as spaceChar,
+  lowerEquals as lowerEqualsOf,
+} from './chars';
 import {
   FACT_ACTION_SHIFT as factActionShift,
   FACT_CONTACT_BLOCK as factContactBlock,
@@ -53,6 +57,7 @@ const lookUpFactsAt = keyFactsAt;
 const mayBeFieldKey = mayBeField;
 /** The characters String.prototype.trim removes, so offsets agree with trim() exactly. */
 const isSpace = spaceChar;
+const lowerEquals = lowerEqualsOf;
 const codeUnits = codeUnitsOf;
 const addNsAt = addNsAtTo;
 const bareLine = bareLineOf;
@@ -609,7 +614,8 @@ class Reader {
     // contact object or section, and top-level keys that cannot be a field. Only the first line
     // of a block can open one, so it is always looked up.
     const opensBlock = blockStart && hasValue;
-    if (!(opensBlock && (indent === 0 || isHostObjectKey(u, b, k))) && this.block !== 'registrar') {
+    const hostObject = opensBlock && isHostObjectKey(u, b, k);
+    if (!(hostObject || (opensBlock && indent === 0)) && this.block !== 'registrar') {
       if (this.block === 'contact') return;
       if (nested && section === 'contact') {
         if (!hasValue) this.lastField = NO_SLOT;
@@ -625,7 +631,7 @@ class Reader {
     }
     const facts = this.keyAt(str, b, k);
     const rec = this.rec;
-    if (opensBlock && isHostObjectKey(u, b, k)) this.block = 'contact';
+    if (hostObject) this.block = 'contact';
     else if (opensBlock && indent === 0) {
       if ((facts & FACT_CONTACT_BLOCK) !== 0) this.block = 'contact';
       else if (
@@ -753,12 +759,7 @@ class Reader {
  * record. The registrar of such a block is the host's, never the domain's.
  */
 function isHostObjectKey(u: Uint16Array, b: number, k: number): boolean {
-  if (k - b !== HOST_OBJECT_KEY.length) return false;
-  for (let i = 0; i < HOST_OBJECT_KEY.length; i++) {
-    const c = u[b + i];
-    if ((c >= 65 && c <= 90 ? c + 32 : c) !== HOST_OBJECT_KEY.charCodeAt(i)) return false;
-  }
-  return true;
+  return k - b === HOST_OBJECT_KEY.length && lowerEquals(u, b, HOST_OBJECT_KEY);
 }
 
 const HOST_OBJECT_KEY = 'server name';

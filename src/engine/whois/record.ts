@@ -1,7 +1,7 @@
 // One record of a reply as the reader fills it: the fields by meaning, the status words and the
 // name servers, and how a value line is read into them (a status list, a name-server line in
 // any of the registries' layouts, a bare line under a heading).
-import { isSpace as spaceChar } from './chars';
+import { isSpace as spaceChar, lowerEquals as lowerEqualsOf } from './chars';
 import {
   emptyFields as emptyFieldsOf,
   SLOT,
@@ -20,6 +20,7 @@ const DNSSEC = SLOT.dnssec;
 const REGISTRAR = SLOT.registrar;
 const REGISTRAR_URL = SLOT.registrar_url;
 const emptyFields = emptyFieldsOf;
+const lowerEquals = lowerEqualsOf;
 
 /** A host name, maybe with a final dot. */
 export const HOSTISH = /^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.?$/i;
@@ -166,15 +167,6 @@ function addStatusPart(rec: Rec, str: string, u: Uint16Array, from: number, to: 
 }
 
 const NOT_DELEGATED = 'not delegated';
-
-/** Whether u[from, from + word.length), ASCII capitals lower-cased, is `word` (lower case). */
-function lowerEquals(u: Uint16Array, from: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = u[from + i];
-    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(i)) return false;
-  }
-  return true;
-}
 
 // Status words met lately, lower-cased, by a hash of their lower-cased code units: a hit costs
 // the hash and a compare, where a slice and toLowerCase made two strings. Only ASCII words are
