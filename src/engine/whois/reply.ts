@@ -801,8 +801,9 @@ function readScannedReply(scan: Scan, n: number): Said {
 
 /**
  * The line reading of readReply: text[0, n) (`codes` loaded for it), its lines ending where
- * `ends` says (the scan's line ends) or at the next newline. The ASCII text is scanned for words WINDOW_CHARS at a time across its lines
- * (asciiCandidates), and only a line where a word starts is cut and read (readAsciiLine): in a
+ * `ends` says (the scan's line ends) or at the next newline. The ASCII text is scanned for
+ * words WINDOW_CHARS at a time across its lines (asciiCandidates), and only a line where a
+ * word starts is cut and read (readAsciiLine): in a
  * legal notice most lines hold none, and scanning each line apart cost a call, a table of
  * candidates and a stamp per line (a fifth of classifying AFNIC's 18 lines of comments). A
  * place is tried as markAscii tries it in its line: among the line's first LINE_CHARS
