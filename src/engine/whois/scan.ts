@@ -50,7 +50,10 @@ export function claimShared(): void {
   generation++;
 }
 
-/** The reply the shared buffer holds whole (holdShared, scanReply) while `heldGeneration` is current. */
+/**
+ * The reply the shared buffer holds whole (holdShared, scanReply), while `heldGeneration` is
+ * the current generation.
+ */
 let held: string | undefined;
 let heldGeneration = -1;
 
