@@ -19,6 +19,7 @@ export const CASES = [
   'expired',
   'not_yet_valid',
   'other_name',
+  'inner_wildcard',
   'self_signed',
   'missing_intermediate',
   'weak_key',
@@ -215,6 +216,9 @@ export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOpti
     end: utc(Date.now() + 800 * day),
   });
   leaf('other', 'other.test');
+  // a star inside the leftmost label, which OpenSSL's name check refuses (valid_star in
+  // crypto/x509/v3_utl.c: "No 'foo*bar' wildcards") and node's tls.checkServerIdentity took
+  leaf('inner_star', 'w*w.inner.test');
   leaf('weak', 'weak.test', { keyArgs: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:1024'] });
   leaf('sha1', 'sha1.test', { md: 'sha1' });
   leaf('soon', 'soon.test', { end: utc(Date.now() + 10 * day) });
@@ -239,6 +243,7 @@ export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOpti
     not_yet_valid: withInter('notyet', 'notyet.test'),
     // asked as good.test: the leaf names other.test
     other_name: withInter('other', 'good.test'),
+    inner_wildcard: withInter('inner_star', 'wxw.inner.test'),
     self_signed: { chain: read('self.pem'), key: read('self.key'), host: 'self.test' },
     missing_intermediate: { chain: read('good.pem'), key: read('good.key'), host: 'good.test' },
     weak_key: withInter('weak', 'weak.test'),

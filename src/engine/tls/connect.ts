@@ -6,7 +6,6 @@ import { promises as dns } from 'node:dns';
 import { setMaxListeners } from 'node:events';
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import {
-  checkServerIdentity,
   connect as connectTls,
   type DetailedPeerCertificate,
   type SecureContext,
@@ -84,8 +83,6 @@ export interface Handshake {
   chain: Buffer[];
   /** OpenSSL's verification error code (chain only, the name is checked apart), or null */
   verifyError: string | null;
-  /** the name check's error message, or undefined when the leaf is for the host */
-  nameError: string | undefined;
 }
 
 /** The handshake, or `no_starttls` when an SMTP server does not offer it. */
@@ -173,7 +170,8 @@ async function onAddress(
       minVersion: 'TLSv1',
       // HTTP's offer; SMTP has no ALPN identifier (RFC 7301 registry).
       ...(endpoint.starttls === undefined ? { ALPNProtocols: ['h2', 'http/1.1'] } : {}),
-      // The verification below names the host; node's check would only repeat it.
+      // The host is checked against the leaf after the handshake (verify.ts certificateNames):
+      // a wrong name is a problem to describe, not a reason to stop.
       checkServerIdentity: () => undefined,
     });
     sockets.push(tls);
@@ -189,7 +187,7 @@ async function onAddress(
         ),
       );
     });
-    return { kind: 'tls', handshake: describe(tls, endpoint, address) };
+    return { kind: 'tls', handshake: describe(tls, address) };
   } catch (err) {
     throw connectionError(err, endpoint, address, options.signal);
   } finally {
@@ -212,7 +210,7 @@ function openTcp(address: string, port: number, sockets: Socket[]): Promise<Sock
   });
 }
 
-function describe(tls: TLSSocket, endpoint: Endpoint, address: string): Handshake {
+function describe(tls: TLSSocket, address: string): Handshake {
   const peer = tls.getPeerCertificate(true);
   const chain: Buffer[] = [];
   const seen = new Set<DetailedPeerCertificate>();
@@ -230,7 +228,6 @@ function describe(tls: TLSSocket, endpoint: Endpoint, address: string): Handshak
     cert = cert.issuerCertificate === cert ? undefined : cert.issuerCertificate;
   }
   if (chain.length === 0) throw new LookupError('upstream_error', 'The server sent no certificate');
-  const identity = checkServerIdentity(endpoint.host, peer);
   // node sets the OpenSSL code as a string (the type says Error); null when the chain verified
   const verifyError = tls.authorized ? null : (tls.authorizationError as unknown);
   return {
@@ -241,7 +238,6 @@ function describe(tls: TLSSocket, endpoint: Endpoint, address: string): Handshak
     chain,
     verifyError:
       verifyError === null ? null : typeof verifyError === 'string' ? verifyError : 'UNSPECIFIED',
-    nameError: identity?.message,
   };
 }
 

@@ -148,7 +148,6 @@ async function judge(
   const verdict = verifyChain({
     chain: linked,
     verifyError: hs.verifyError,
-    nameError: hs.nameError,
     host: ctx.host,
     anchors: ctx.store.anchors,
     now: ctx.now,
@@ -170,7 +169,7 @@ async function judge(
         sent,
         linked,
         trusted: verdict.trusted,
-        nameMatches: hs.nameError === undefined,
+        nameMatches: verdict.nameMatches,
         answer: ctx.tlsa,
       }),
     ]);

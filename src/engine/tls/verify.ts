@@ -1,9 +1,12 @@
 // The verdict on a chain: OpenSSL's own verification (done in the handshake against the trust
 // store, at security level 0 so that every server can be described) raised to OpenSSL's
 // default level 2 (keys of at least 112 bits of security, no SHA-1 or MD5 signature below the
-// trust anchor, as x509_vfy.c checks them), the name checked as `-verify_hostname` does, and
+// trust anchor, as x509_vfy.c checks them), the name checked by OpenSSL's own X509_check_host as
+// `-verify_hostname` checks it (X509_check_ip for an address, as `-verify_ip`), and
 // the problems a person reads: each certificate's dates, its key and signature, the chain's
 // end. `trusted` is what `openssl s_client -verify_return_error -verify_hostname` decides.
+import type { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { TlsProblem } from '../../contract/shapes';
 import { securityBits, WEAK_DIGEST_SIGNATURES, type ReadCertificate } from './certificate';
 
@@ -15,6 +18,8 @@ const DAY_MS = 86_400_000;
 
 export interface ChainVerdict {
   trusted: boolean;
+  /** whether the leaf is for the host (certificateNames) */
+  nameMatches: boolean;
   problems: TlsProblem[];
   /** how many certificates of the linked chain the server sent (the rest came from the store) */
   sentCount: number;
@@ -24,7 +29,7 @@ export interface VerifyInput {
   /** leaf first, linked by issuer, a store-supplied anchor at the end when node found one */
   chain: ReadCertificate[];
   verifyError: string | null;
-  nameError: string | undefined;
+  /** as normalizeHost gives it (lower case, A-labels, no final dot), or an IP address */
   host: string;
   anchors: ReadonlySet<string>;
   now: number;
@@ -131,7 +136,8 @@ export function verifyChain(input: VerifyInput): ChainVerdict {
     add('untrusted', 'error', `Not trusted: ${VERIFY_TEXT[error] ?? error}`);
   }
 
-  if (input.nameError !== undefined) {
+  const nameMatches = certificateNames(leaf.x509, input.host);
+  if (!nameMatches) {
     const names = [...leaf.json.dns_names, ...leaf.json.ip_addresses];
     add(
       'name_mismatch',
@@ -155,11 +161,21 @@ export function verifyChain(input: VerifyInput): ChainVerdict {
     }
   });
 
-  const trusted =
-    error === null &&
-    input.nameError === undefined &&
-    !problems.some((p) => p.severity === 'error');
-  return { trusted, problems, sentCount };
+  const trusted = error === null && nameMatches && !problems.some((p) => p.severity === 'error');
+  return { trusted, nameMatches, problems, sentCount };
+}
+
+/**
+ * Whether the certificate is for `host`, decided by OpenSSL's X509_check_host (X509_check_ip for
+ * an address) with the default flags that `openssl s_client -verify_hostname` uses: the
+ * subject's CN counts only when no DNS name is listed; a wildcard is the leftmost label's first
+ * or last character (or all of it), never in an IDNA label, and stands for part of one label;
+ * an address matches only the IP names. node's tls.checkServerIdentity, used before, also took a
+ * star inside a label ("w*w.example.com") and names that end in a dot, so it called trusted what
+ * OpenSSL refuses (test/unit/engine/tls/names-differential.test.ts).
+ */
+export function certificateNames(cert: X509Certificate, host: string): boolean {
+  return isIP(host) === 0 ? cert.checkHost(host) !== undefined : cert.checkIP(host) !== undefined;
 }
 
 function capital(text: string): string {

@@ -33,6 +33,7 @@ const EXPECTED: Record<CaseName, { trusted: boolean; codes: string[] }> = {
   expired: { trusted: false, codes: ['expired'] },
   not_yet_valid: { trusted: false, codes: ['not_yet_valid'] },
   other_name: { trusted: false, codes: ['name_mismatch'] },
+  inner_wildcard: { trusted: false, codes: ['name_mismatch'] },
   self_signed: { trusted: false, codes: ['self_signed'] },
   missing_intermediate: { trusted: false, codes: ['incomplete_chain'] },
   weak_key: { trusted: false, codes: ['weak_key'] },
