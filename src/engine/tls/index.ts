@@ -170,6 +170,7 @@ async function judge(
         linked,
         trusted: verdict.trusted,
         nameMatches: verdict.nameMatches,
+        now: ctx.now,
         answer: ctx.tlsa,
       }),
     ]);
