@@ -3,7 +3,6 @@
 // verdict must be the same. Spelled-out expectations per zone keep the comparison honest (two
 // validators failing the same way would otherwise agree).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { queryWithDnssec } from '../../../../../src/engine/dns/dnssec/index';
 import type { QueryResult } from '../../../../../src/contract/shapes';
 import { main } from '../../../../../src/cli/main';
@@ -16,9 +15,8 @@ import {
   ZONES,
   type Hierarchy,
 } from '../../../../support/dnssec-hierarchy';
+import { askDelv, pool, type Verdict } from '../../../../support/delv';
 import { describeTool, needTools } from '../../../../support/reference-tools';
-
-type Verdict = 'secure' | 'insecure' | 'bogus' | 'indeterminate';
 
 /** What each zone's answers must come out as (delv must agree). */
 const EXPECTED: Record<string, Verdict> = {
@@ -91,56 +89,6 @@ const QUESTIONS: Question[] = [
     zone,
   })),
 ];
-
-/**
- * delv's verdict for the whole answer. A failure anywhere (say the CNAME validated but its target did not) fails the
- * question; "resolution failed: ncache …" is only how delv introduces a negative answer.
- */
-function delvVerdict(output: string): Verdict {
-  const failed = /resolution failed: (?!ncache)(.*)/.exec(output);
-  if (failed !== null)
-    return /timed out|SERVFAIL|^failure/.test(failed[1]) ? 'indeterminate' : 'bogus';
-  // delv judges each RRset of a CNAME chain; the answer is as strong as its weakest one.
-  if (/^; (negative response, )?unsigned answer/m.test(output)) return 'insecure';
-  if (/^; (negative response, )?fully validated/m.test(output)) return 'secure';
-  return 'bogus';
-}
-
-function askDelv(
-  delv: string,
-  h: Hierarchy,
-  q: Question,
-): Promise<{ verdict: Verdict; output: string }> {
-  const args = [
-    '-a',
-    h.delvAnchorsFile,
-    `@${h.host}`,
-    '-p',
-    String(h.port),
-    '+root',
-    q.name,
-    q.type,
-  ];
-  return new Promise((resolve) => {
-    execFile(delv, args, { timeout: 20000 }, (_err, stdout, stderr) => {
-      const output = `${stdout}${stderr}`;
-      resolve({ verdict: delvVerdict(output), output });
-    });
-  });
-}
-
-async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: size }, worker));
-  return out;
-}
 
 describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', function () {
   this.timeout(120000);
