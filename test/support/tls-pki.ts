@@ -2,7 +2,7 @@
 // leaf certificates for each case the TLS inspection must tell apart, each with the chain a
 // server would send. Nothing is kept between runs; every run makes fresh keys.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -78,8 +78,13 @@ export interface PkiOptions {
  * adds a good leaf for each (an MX host, an MTA-STS policy host); `flawed` a leaf with that
  * flaw for each name.
  */
-export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOptions = {}): TestPki {
-  const dir = mkdtempSync(join(tmpdir(), 'hostlens-pki-'));
+/**
+ * Making certificates in `dir` with openssl: keys, self-signed roots, and certificates signed by
+ * `openssl ca` (which, unlike `x509 -req` of OpenSSL 3.0, takes explicit dates), each written as
+ * NAME.key and NAME.pem. The test PKI is made with it, and so are the generated chains of the
+ * chain differential.
+ */
+export function certificateWorkbench(dir: string) {
   const file = (name: string) => join(dir, name);
   const read = (name: string) => readFileSync(file(name), 'utf8');
   writeFileSync(
@@ -101,6 +106,10 @@ export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOpti
       'basicConstraints = critical,CA:FALSE',
       'keyUsage = critical,digitalSignature,keyEncipherment',
       'extendedKeyUsage = serverAuth',
+      '[client_leaf]',
+      'basicConstraints = critical,CA:FALSE',
+      'keyUsage = critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage = clientAuth',
       '[ca_ext]',
       'basicConstraints = critical,CA:TRUE',
       'keyUsage = critical,keyCertSign,cRLSign',
@@ -156,14 +165,17 @@ export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOpti
       san?: string;
       /** more extensions for the request, copied into the certificate */
       addext?: string[];
-      ext?: 'leaf' | 'ca_ext';
+      ext?: 'leaf' | 'client_leaf' | 'ca_ext';
       start?: string;
       end?: string;
       md?: string;
       keyArgs?: string[];
+      /** a key already made in the folder, used instead of a new one */
+      keyFile?: string;
     },
   ) => {
-    if (opts.keyArgs) openssl(dir, ['genpkey', ...opts.keyArgs, '-out', `${name}.key`]);
+    if (opts.keyFile) copyFileSync(file(opts.keyFile), file(`${name}.key`));
+    else if (opts.keyArgs) openssl(dir, ['genpkey', ...opts.keyArgs, '-out', `${name}.key`]);
     else ecKey(name);
     openssl(dir, [
       'req',
@@ -201,6 +213,13 @@ export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOpti
   };
   const utc = (ms: number) => new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z';
   const day = 86_400_000;
+
+  return { file, read, ecKey, selfSigned, root, sign, utc, day };
+}
+
+export function makeTestPki({ hostile = true, names = [], flawed = {} }: PkiOptions = {}): TestPki {
+  const dir = mkdtempSync(join(tmpdir(), 'hostlens-pki-'));
+  const { file, read, ecKey, selfSigned, root, sign, utc, day } = certificateWorkbench(dir);
 
   root('ca', 'HostLens Test Root');
   sign('inter', 'ca', '/O=HostLens Test/CN=HostLens Test Intermediate', {
