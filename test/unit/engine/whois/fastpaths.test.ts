@@ -500,6 +500,26 @@ describe('whois parser shortcuts', function () {
     );
   });
 
+  it('keeps four keys that share a set of slots, and answers for a fifth as keyInfo', function () {
+    const lookUp = (raw: string): number => keyFactsAt(raw, 0, raw.length, codeUnits(raw));
+    const sharing = (): string[] => {
+      const bySet = new Map<number, string[]>();
+      for (let n = 0; ; n++) {
+        const key = `Domain Status ${n}`;
+        const set = frontSlotOf(key);
+        const keys = bySet.get(set) ?? [];
+        keys.push(key);
+        bySet.set(set, keys);
+        if (keys.length === 5) return keys;
+      }
+    };
+    const shared = sharing();
+    for (let round = 0; round < 3; round++) {
+      for (const raw of shared) assert.equal(lookUp(raw), keyInfo(raw).facts, raw);
+      for (const raw of shared.slice(1)) assert.equal(lookUp(raw), keyInfo(raw).facts, raw);
+    }
+  });
+
   it('reads a reply beyond 64K characters (its own copy of code units) as a short one', function () {
     if (!corpusAvailable()) this.skip();
     // A comment line past 64K characters leaves the data as it is: the reader copies such a
