@@ -587,11 +587,13 @@ class Reader {
     }
     let k = colon;
     while (k > b && isSpace(u[k - 1])) k--;
-    // The value starts past the spaces after the colon (and a second colon: "Key: :" is empty).
-    // Found here, not by looking for the line's next colon: that search stopped at every colon
-    // of every value (times, URLs), one native call each.
-    const v = valueStart(u, colon, e);
-    const hasValue = v < e;
+    // Whether a value follows: where the line ends in a character that is neither a space nor a
+    // colon, something does (most lines); otherwise the value's start is looked for. The start
+    // itself is found only for the lines read past the tests below: the lines they settle are
+    // often padded to a column ("Registrant Name:          ..."), thirty spaces to step over.
+    const last = u[e - 1];
+    const hasValue =
+      e > colon + 1 && last !== 58 && !isSpace(last) ? true : valueStart(u, colon, e) < e;
     let section = this.section;
     let nested =
       section !== undefined &&
@@ -629,6 +631,10 @@ class Reader {
         return;
       }
     }
+    // The value starts past the spaces after the colon (and a second colon: "Key: :" is empty).
+    // Found here, not by looking for the line's next colon: that search stopped at every colon
+    // of every value (times, URLs), one native call each.
+    const v = valueStart(u, colon, e);
     const facts = this.keyAt(str, b, k);
     const rec = this.rec;
     if (hostObject) this.block = 'contact';

@@ -520,6 +520,16 @@ describe('whois parser shortcuts', function () {
     }
   });
 
+  it('tells a value from none where the line ends in a colon', function () {
+    const read = (line: string) => readRecords(`Domain Name: example.com\n${line}\n`)[0].fields;
+    // "Key: :" and "Key:   :  " are empty (the doubled colon); a value may end in a colon
+    assert.equal(read('Registrar: :')[SLOT.registrar], undefined);
+    assert.equal(read('Registrar:   :  ')[SLOT.registrar], undefined);
+    assert.equal(read('Registrar: ACME:')[SLOT.registrar], 'ACME:');
+    assert.equal(read('Registrar: : ACME')[SLOT.registrar], 'ACME');
+    assert.equal(read('Registrar:   ACME   ')[SLOT.registrar], 'ACME');
+  });
+
   it('reads a reply beyond 64K characters (its own copy of code units) as a short one', function () {
     if (!corpusAvailable()) this.skip();
     // A comment line past 64K characters leaves the data as it is: the reader copies such a
