@@ -35,6 +35,7 @@ import {
 import {
   addNsAt as addNsAtTo,
   bareLine as bareLineOf,
+  bareNsAt as bareNsAtOf,
   emptyRecord as emptyRecordOf,
   HOSTISH as HOST_NAME,
   registrarLine as registrarLineOf,
@@ -61,6 +62,7 @@ const lowerEquals = lowerEqualsOf;
 const codeUnits = codeUnitsOf;
 const addNsAt = addNsAtTo;
 const bareLine = bareLineOf;
+const bareNsAt = bareNsAtOf;
 const registrarLine = registrarLineOf;
 const setField = setFieldOf;
 const setFieldAt = setFieldAtOf;
@@ -731,7 +733,11 @@ class Reader {
       if (this.sectionField !== NO_SLOT) setField(this.rec, this.sectionField, str.slice(b, e));
       return;
     }
-    bareLine(this.rec, this.section, str.slice(b, e));
+    const section = this.section;
+    if (section === 'ns') bareNsAt(this.rec, str, this.lineUnits, b, e);
+    // bareLine keeps nothing of a contact's or the dates' lines: no slice is made for them.
+    else if (section !== 'contact' && section !== 'dates')
+      bareLine(this.rec, section, str.slice(b, e));
   }
 
   /**

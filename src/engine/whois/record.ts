@@ -57,6 +57,51 @@ export function bareLine(rec: Rec, section: SectionKind, body: string): void {
 }
 
 /**
+ * bareLine(rec, 'ns', str.slice(from, to)) for a line of the string being read, its code units
+ * u (str's) read in place: no slice, copy or regex per line of a name-server list.
+ */
+export function bareNsAt(rec: Rec, str: string, u: Uint16Array, from: number, to: number): void {
+  let a = from;
+  // a list marker and the spaces after it (/^[-*]\s+/)
+  const c = u[a];
+  if ((c === 45 || c === 42) && a + 1 < to && isSpace(u[a + 1])) {
+    a += 2;
+    while (a < to && isSpace(u[a])) a++;
+  }
+  let w = a;
+  while (w < to && !isSpace(u[w])) w++;
+  // The word has no space, so addNsAt reads no zone line in it: it reads the host as addNs
+  // reads a copy of the word.
+  if (isHostish(u, a, w)) addNsAt(rec, str, u, a, w);
+}
+
+/** HOSTISH.test for the code units u[from, to): two or more labels of [a-z0-9_-], a final dot. */
+function isHostish(u: Uint16Array, from: number, to: number): boolean {
+  let labels = 0;
+  let label = 0;
+  for (let i = from; i < to; i++) {
+    const c = u[i];
+    if (c === 46) {
+      // a dot after a dot, or first: an empty label
+      if (label === 0) return false;
+      labels++;
+      label = 0;
+    } else if (
+      (c >= 97 && c <= 122) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 48 && c <= 57) ||
+      c === 95 ||
+      c === 45
+    ) {
+      label++;
+    } else return false;
+  }
+  // the last label, unless the word ends in the root's dot
+  if (label > 0) labels++;
+  return labels >= 2;
+}
+
+/**
  * The text before the first space (what `split(/\s+/)[0]` gives for a line that does not open
  * with a space, without the array and the other words).
  */
@@ -128,29 +173,59 @@ function addStatus(rec: Rec, value: string): void {
   addStatusAt(rec, value, unitsOf(value), 0, value.length);
 }
 
-/** The statuses of str[from, to): its parts between commas, each trimmed (split(/,\s*\/)). */
+/**
+ * The statuses of str[from, to): its parts between commas, each trimmed (split(/,\s*\/)), each
+ * one's first word lower-cased. One pass: a part's first word is hashed, lower-cased, as it is
+ * read, and the rest of the part is only searched for the next comma. A status line is mostly
+ * its word and an ICANN URL after it ("clientTransferProhibited https://icann.org/epp#..."):
+ * splitting at commas first, then trimming each part and cutting its word, read the word three
+ * times and the URL twice.
+ */
 function addStatusAt(rec: Rec, str: string, u: Uint16Array, from: number, to: number): void {
-  let a = from;
-  for (let i = from; i < to; i++) {
-    if (u[i] === 44) {
-      addStatusPart(rec, str, u, a, i);
-      a = i + 1;
+  let i = from;
+  for (;;) {
+    while (i < to && isSpace(u[i])) i++;
+    const a = i;
+    let h = 0;
+    let ascii = true;
+    for (; i < to; i++) {
+      const c = u[i];
+      if (c === 44 || isSpace(c)) break;
+      if (c >= 128) ascii = false;
+      h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x9e3779b1);
     }
+    const space = i;
+    if (i < to && u[i] !== 44) {
+      // A line of a longer string (the reply) is searched natively (see commaAfter); a string
+      // that is the line (a value, a rewritten line) with a loop, which ends with it.
+      if (to < str.length) i = Math.min(commaAfter(str, i), to);
+      else while (i < to && u[i] !== 44) i++;
+    }
+    // An empty part (nothing but spaces before its comma) is no status.
+    if (space > a) {
+      let b = i;
+      while (b > space && isSpace(u[b - 1])) b--;
+      addStatusPart(rec, str, u, a, space, b, h, ascii);
+    }
+    if (i >= to) return;
+    i++;
   }
-  addStatusPart(rec, str, u, a, to);
 }
 
-/** One status: the part str[from, to) trimmed, its first word lower-cased. */
-function addStatusPart(rec: Rec, str: string, u: Uint16Array, from: number, to: number): void {
-  let a = from;
-  let b = to;
-  while (a < b && isSpace(u[a])) a++;
-  while (b > a && isSpace(u[b - 1])) b--;
-  if (a === b) return;
-  // The status is the first word ("clientTransferProhibited https://icann.org/epp#..."),
-  // lower-cased; lower-casing neither makes nor removes spaces, so the word can be cut first.
-  let space = a;
-  while (space < b && !isSpace(u[space])) space++;
+/**
+ * One status: the part str[a, b) (trimmed), whose first word ends at `space` (b when it is the
+ * whole part), its lower-cased units' hash `h`, and whether all its units are ASCII.
+ */
+function addStatusPart(
+  rec: Rec,
+  str: string,
+  u: Uint16Array,
+  a: number,
+  space: number,
+  b: number,
+  h: number,
+  ascii: boolean,
+): void {
   let token: string | undefined;
   if (space < b) {
     if (b - a === NOT_DELEGATED.length && lowerEquals(u, a, NOT_DELEGATED)) token = NOT_DELEGATED;
@@ -162,37 +237,79 @@ function addStatusPart(rec: Rec, str: string, u: Uint16Array, from: number, to: 
   }
   // Most often the status is its first word, one of a few dozen (EPP's and the registries'):
   // its lower-case string is kept, not made again for every line that names it.
-  token ??= lowerWord(str, u, a, space);
+  token ??= lowerWord(str, u, a, space, h, ascii);
   if (!rec.status.includes(token)) rec.status.push(token);
 }
 
 const NOT_DELEGATED = 'not delegated';
 
+// The next comma of the string last searched, found natively and kept: the rest of a status
+// after its word (an ICANN URL, sixty characters) is searched for a comma, which a loop over
+// its code units did at ten instructions a character. A search may run past the line, to the
+// reply's next comma or its end; lines are read in order, so one search serves every status
+// line up to the comma it found, and the reply is searched once, not once per line. Only the
+// reply's lines are searched so (addStatusAt): a value or rewritten line read between two of
+// them does not take the place of the reply's search, which would then start again.
+let commaText = '';
+let commaSearched = 0;
+let commaFound = 0;
+
+/** Where the first comma of str at or after `from` is; str.length when there is none. */
+function commaAfter(str: string, from: number): number {
+  // Strings compare by content: a different string with the same text has its commas where
+  // this one has them.
+  if (str !== commaText || from < commaSearched || commaFound < from) {
+    const at = str.indexOf(',', from);
+    commaText = str;
+    commaSearched = from;
+    commaFound = at < 0 ? str.length : at;
+  }
+  return commaFound;
+}
+
 // Status words met lately, lower-cased, by a hash of their lower-cased code units: a hit costs
 // the hash and a compare, where a slice and toLowerCase made two strings. Only ASCII words are
 // kept (lower-casing them is adding 32 to a capital), up to WORD_MAX units; each kept string is
-// a copy of its own, never a slice that would keep its reply alive.
+// a copy of its own, never a slice that would keep its reply alive. A kept word's units are
+// also kept, one byte each, in wordUnits at WORD_MAX times its slot: the compare reads bytes
+// from a typed array, not the string's characters.
 const WORD_BITS = 9;
 const WORD_MAX = 48;
 const lowerWords: Array<string | undefined> = new Array<string | undefined>(1 << WORD_BITS).fill(
   undefined,
 );
+const wordUnits = new Uint8Array(WORD_MAX << WORD_BITS);
 
-/** str.slice(from, to).toLowerCase(), for the word str[from, to) (code units u). */
-function lowerWord(str: string, u: Uint16Array, from: number, to: number): string {
+/**
+ * str.slice(from, to).toLowerCase(), for the word str[from, to) (code units u), whose
+ * lower-cased units hash to `h` as addStatusAt hashes them; `ascii` when all its units are.
+ */
+function lowerWord(
+  str: string,
+  u: Uint16Array,
+  from: number,
+  to: number,
+  h: number,
+  ascii: boolean,
+): string {
   const n = to - from;
-  if (n > WORD_MAX) return str.slice(from, to).toLowerCase();
-  let h = n;
-  for (let i = from; i < to; i++) {
-    const c = u[i];
-    if (c >= 128) return str.slice(from, to).toLowerCase();
-    h = Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), 0x9e3779b1);
-  }
-  const slot = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> (32 - WORD_BITS);
+  if (n > WORD_MAX || !ascii) return str.slice(from, to).toLowerCase();
+  const mixed = Math.imul(h ^ n, 0x9e3779b1);
+  const slot = Math.imul(mixed ^ (mixed >>> 16), 0x85ebca6b) >>> (32 - WORD_BITS);
   const kept = lowerWords[slot];
-  if (kept !== undefined && kept.length === n && lowerEquals(u, from, kept)) return kept;
+  const base = slot * WORD_MAX;
+  if (kept !== undefined && kept.length === n) {
+    let i = 0;
+    while (i < n) {
+      const c = u[from + i];
+      if ((c >= 65 && c <= 90 ? c + 32 : c) !== wordUnits[base + i]) break;
+      i++;
+    }
+    if (i === n) return kept;
+  }
   const word = lowerCopy(u, from, to);
   lowerWords[slot] = word;
+  for (let i = 0; i < n; i++) wordUnits[base + i] = word.charCodeAt(i);
   return word;
 }
 

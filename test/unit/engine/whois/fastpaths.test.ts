@@ -500,6 +500,84 @@ describe('whois parser shortcuts', function () {
     );
   });
 
+  it('reads the statuses of several lines, the comma search shared between them', function () {
+    // A status line's rest is searched for its comma once per reply, and the place found kept
+    // for the lines after it: lines with and without commas, statuses given as bare lines
+    // under a heading between them (searched in their own strings) and a reply read before,
+    // must give what each line read alone gives.
+    const value = fc.constantFrom(
+      'ok',
+      'clientHold https://icann.org/epp#clientHold',
+      'ACTIVE, Not Delegated',
+      ' , inactive,, ',
+      'serverHold https://icann.org/epp#serverHold, ok',
+      'CLIENT DELETE PROHIBITED',
+      'é, ok',
+    );
+    const alone = (v: string): string[] => {
+      const rec = emptyRecord();
+      setField(rec, SLOT.status, v);
+      return rec.status;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(value, fc.boolean()), { minLength: 1, maxLength: 6 }),
+        (lines) => {
+          const text = lines
+            .map(([v, bare]) => (bare ? `Status:\n  ${v}\n` : `Domain Status: ${v}\n`))
+            .join('');
+          readRecords('Domain Status: x, y\n'.repeat(3));
+          const want: string[] = [];
+          for (const [v] of lines)
+            for (const s of alone(v.trim())) if (!want.includes(s)) want.push(s);
+          assert.deepEqual(readRecords(`Domain Name: example.com\n${text}`)[0].status, want, text);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('reads a list of bare name servers in place as the string rules read them', function () {
+    // The rule as plain string code: a list marker and its spaces off, the first word, when it
+    // is two or more labels of [a-z0-9_-] (maybe the root's dot after them), read as a value.
+    const listed = (line: string): string[] => {
+      const item = line.replace(/^[-*]\s+/, '');
+      const word = item.split(/\s/)[0];
+      if (!/^[a-z0-9_-]+(\.[a-z0-9_-]+)+\.?$/i.test(word)) return [];
+      const rec = emptyRecord();
+      setField(rec, SLOT.ns, word);
+      return rec.ns;
+    };
+    const piece = fc.constantFrom(
+      'ns1.example.com',
+      'NS2.EXAMPLE.NET.',
+      '192.0.2.1',
+      '-',
+      '*',
+      ' ',
+      '\u00a0',
+      '.',
+      '..',
+      'é',
+      '\u212A',
+      '_x',
+      'a',
+      '[OK]',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (parts) => {
+        const line = parts.join('').trim();
+        // a colon makes a key line, a star a comment, dashes alone a ruler: none is listed
+        if (line === '' || line.includes(':') || line.startsWith('*') || /^-{3,}$/.test(line)) {
+          return;
+        }
+        const rec = readRecords(`Domain Name: example.com\nName Servers:\n  ${line}\n`)[0];
+        assert.deepEqual(rec.ns, listed(line), line);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('keeps four keys that share a set of slots, and answers for a fifth as keyInfo', function () {
     const lookUp = (raw: string): number => keyFactsAt(raw, 0, raw.length, codeUnits(raw));
     const sharing = (): string[] => {
