@@ -201,7 +201,7 @@ export async function checkHost(
     const problems = [
       voidReadingsDiffer(state),
       expValidationCounted(state),
-      aliasesCountedByPyspf(state),
+      aliasesCountedByPyspf(state, o.result),
       ptrNamesSkippedByMailSpf(state),
       mxHostsAfterMatchSkippedByMailSpf(state),
       expValidatedAgainByMailSpf(state),
@@ -414,9 +414,12 @@ function countAliased(
  * its own and counts a void look-up at each name of it (spf.py's dns(), once in the recursion
  * and once on return; a loop stops where a name repeats), exp='s asked name aside. The
  * section's other clause, RCODE 3, makes a chain that ends at a name that does not exist void:
- * said too when that alone would pass the limit.
+ * said too when that alone would pass the limit. Not said of a permerror: pyspf's verdict is
+ * the same, and it may not even ask those questions (it refuses a policy that includes itself
+ * before evaluating any term).
  */
-function aliasesCountedByPyspf(state: State): string | undefined {
+function aliasesCountedByPyspf(state: State, result: SpfResult): string | undefined {
+  if (result === 'permerror') return undefined;
   if (state.aliasedVoids === 0 || state.voids > state.maxVoids) return undefined;
   if (state.voids + state.aliasNames <= state.maxVoids) return undefined;
   const n = state.aliasedVoids;

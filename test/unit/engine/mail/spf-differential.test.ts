@@ -336,6 +336,16 @@ describe('engine/mail/spf-check: CNAME chains against pyspf and Mail::SPF', func
       ],
     ],
     ['three voids, no CNAME', 'v=spf1 a:n.D a:gone.D a:gone2.D ?all', []],
+    // seed 11 of the generated suite: a permerror on every side, pyspf's for the self-include it
+    // refuses before asking anything, so no line says it counts the chain
+    [
+      'a self-include after two CNAMEs to no address',
+      'v=spf1 exists:c1.D exists:c2.D include:D ?all',
+      [
+        ['c1.D', 'CNAME', 'n.D'],
+        ['c2.D', 'CNAME', 'n.D'],
+      ],
+    ],
   ];
 
   it("gives Mail::SPF's count and verdict, and pyspf's verdict in a problem line", async () => {
