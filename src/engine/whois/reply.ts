@@ -25,7 +25,14 @@ import {
   SHARED_PAIRS,
   type Scan,
 } from './scan';
-import { GATES, NOT_FOUND, RATE_LIMITED, RESERVED, TRIGGERS } from './tables/reply-phrases';
+import {
+  GATES,
+  LINE_SHAPES,
+  NOT_FOUND,
+  RATE_LIMITED,
+  RESERVED,
+  TRIGGERS,
+} from './tables/reply-phrases';
 
 // Bound once, as in reader.ts: transpiled file by file to CommonJS (tsx, mocha), every use of
 // an imported name is a property read through an export getter, and lineBounds tests each
@@ -722,11 +729,76 @@ function caseless(re: RegExp): RegExp {
   return new RegExp(re.source, 'i');
 }
 
+/**
+ * The letters a line must start with for pattern p to match it (LINE_SHAPES), a bit each (a at
+ * bit 0), or 0 when any may; and the words it must end with, or undefined.
+ */
+const FIRST_LETTERS = new Int32Array(PATTERNS.length);
+const LAST_WORDS: Array<readonly string[] | undefined> = PATTERNS.map(() => undefined);
+PATTERNS.forEach(({ re }, p) => {
+  const shape = LINE_SHAPES.get(re);
+  if (shape === undefined) return;
+  // `^` and `$` hold the line's ends only where the whole pattern is anchored (no alternative
+  // beside the anchored one, no `m` flag): reply-gate.test.ts checks the shapes on lines.
+  if (shape.first !== undefined) {
+    if (!re.source.startsWith('^')) throw new Error(`a shape's first letters need ^: ${re.source}`);
+    for (const ch of shape.first) {
+      if (!/^[a-z]$/.test(ch)) throw new Error(`a first letter is a-z: ${ch}`);
+      FIRST_LETTERS[p] |= 1 << (ch.charCodeAt(0) - 97);
+    }
+  }
+  if (shape.last !== undefined) {
+    if (!re.source.endsWith('$')) throw new Error(`a shape's last words need $: ${re.source}`);
+    // compared after bit 5 is set in each character of the line (lastWordAt): a word's own
+    // characters must be their own image
+    for (const w of shape.last) {
+      for (let k = 0; k < w.length; k++) {
+        const c = w.charCodeAt(k);
+        if (c >= 128 || (c | 32) !== c) throw new Error(`a last word is lower case: ${w}`);
+      }
+    }
+    LAST_WORDS[p] = shape.last;
+  }
+});
+
+/**
+ * Whether `line` (as the server wrote it, or folded) has the shape pattern p needs (LINE_SHAPES):
+ * false only where the pattern cannot match it. A letter is read with bit 5 set, so either case
+ * passes; another character passes no letter test (nor do those that bit 5 makes a letter of:
+ * none below 65 does, and 91-96 and 123-127 stay outside a-z).
+ */
+function hasShape(p: number, line: string): boolean {
+  const first = FIRST_LETTERS[p];
+  if (first !== 0) {
+    const c = (line.charCodeAt(0) | 32) - 97;
+    if (c < 0 || c > 25 || ((first >> c) & 1) === 0) return false;
+  }
+  const last = LAST_WORDS[p];
+  if (last === undefined) return true;
+  for (const w of last) if (endsWithFolded(line, w)) return true;
+  return false;
+}
+
+/** Whether `line` ends with `word` (lower case), its characters read with bit 5 set. */
+function endsWithFolded(line: string, word: string): boolean {
+  const at = line.length - word.length;
+  if (at < 0) return false;
+  for (let k = 0; k < word.length; k++) {
+    if ((line.charCodeAt(at + k) | 32) !== word.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** hasShape, for the test of LINE_SHAPES: an index in REPLY_PATTERNS. */
+export function lineHasShape(p: number, line: string): boolean {
+  return hasShape(p, line);
+}
+
 /** Whether a caseless pattern of PATTERNS[from, to), one marked tried, matches an ASCII line. */
 function saysAscii(from: number, to: number, line: string): boolean {
   for (let k = 0; k < markedCount; k++) {
     const p = marked[k];
-    if (p >= from && p < to && CASELESS[p].test(line)) return true;
+    if (p >= from && p < to && hasShape(p, line) && CASELESS[p].test(line)) return true;
   }
   return false;
 }
@@ -752,7 +824,7 @@ function says(from: number, to: number, folded: string, all: boolean): boolean {
   }
   for (let k = 0; k < markedCount; k++) {
     const p = marked[k];
-    if (p >= from && p < to && PATTERNS[p].re.test(folded)) return true;
+    if (p >= from && p < to && hasShape(p, folded) && PATTERNS[p].re.test(folded)) return true;
   }
   return false;
 }

@@ -13,6 +13,7 @@ import {
   classifyReply,
   clean,
   hasTrigger,
+  lineHasShape,
   opensWithNotFound,
   readLine,
   readsAsAscii,
@@ -22,6 +23,7 @@ import {
 } from '../../../../src/engine/whois/reply';
 import { CORPUS_ROOT, corpusAvailable, loadReplies } from '../../../support/whois-corpus';
 import { loadWeppos, wepposAvailable } from '../../../support/whois-weppos';
+import { LINE_SHAPES } from '../../../../src/engine/whois/tables/reply-phrases';
 
 /** The rule without the shortcut: every line (capped, markers off) against every pattern. */
 function everyLine(text: string): Classified | undefined {
@@ -71,6 +73,46 @@ describe('whois reply classification: the trigger scan reads what every line wou
         { numRuns: 200, seed: 28 },
       );
     });
+  });
+
+  it('every line an anchored pattern matches has the shape of its ends the pattern is read by', () => {
+    // A pattern of LINE_SHAPES is tested only on a line that starts with one of its letters or
+    // ends with one of its words (hasShape in reply.ts). Lines from each such pattern, in
+    // either case, with noise before and after: every one it matches, as the server wrote it
+    // or folded, has the shape.
+    let shaped = 0;
+    REPLY_PATTERNS.forEach(({ re }, p) => {
+      if (!LINE_SHAPES.has(re)) return;
+      shaped++;
+      const caseless = CASELESS_PATTERNS[p];
+      let matched = 0;
+      const noise = fc.string({ maxLength: 6 });
+      fc.assert(
+        fc.property(linesOf(re), noise, noise, fc.boolean(), (text, before, after, upper) => {
+          for (const raw of [text, `${before}${text}`, `${text}${after}`]) {
+            const line = upper ? raw.toUpperCase() : raw;
+            const folded = line.toLowerCase();
+            if (re.test(folded)) {
+              matched++;
+              assert.ok(lineHasShape(p, folded), `${re.source}: ${folded}`);
+            }
+            if (/^[\x00-\x7f]*$/.test(line) && caseless.test(line)) {
+              assert.ok(lineHasShape(p, line), `${re.source}: ${line}`);
+            }
+          }
+        }),
+        { numRuns: 300, seed: 33 },
+      );
+      assert.ok(matched > 50, `${re.source}: ${matched} generated lines matched`);
+    });
+    assert.equal(shaped, LINE_SHAPES.size);
+    // and a line without the shape is not tested: prose that holds a pattern's word inside it
+    const isAvailable = REPLY_PATTERNS.findIndex(({ re }) => re.source.startsWith('\\b(is|are)'));
+    assert.equal(lineHasShape(isAvailable, 'that the results are error-free. Therefore'), false);
+    assert.equal(lineHasShape(isAvailable, 'The name IS FREE.'), true);
+    const statusLine = REPLY_PATTERNS.findIndex(({ re }) => re.source.startsWith('^(domain )?'));
+    assert.equal(lineHasShape(statusLine, 'Third level registrations may be available'), false);
+    assert.equal(lineHasShape(statusLine, 'Status: AVAILABLE'), true);
   });
 
   it('reads an ASCII line in any letter case with the i flag as the lower-cased line', () => {
