@@ -4,20 +4,31 @@
 // look-up (port43.ts) turns into the contract's LookupError.
 import { LookupError } from '../../contract/errors';
 import type { WhoisResult } from '../../contract/shapes';
-import { build, type ParseOptions } from './build';
+import { build as buildOf, type ParseOptions } from './build';
 import { keyInfo, SLOT as slots } from './keys';
-import { readRecords, readScanned } from './reader';
+import { readRecords, readScanned as readScannedOf } from './reader';
 import type { Rec } from './record';
 import {
-  classifyScanned,
-  opensWithNotFound,
-  saysNotFoundAfterBanner,
+  classifyScannedRaw as classifyScannedOf,
+  clean as cleanOf,
+  opensWithNotFound as opensWithNotFoundOf,
+  saysNotFoundAfterBanner as saysNotFoundAfterBannerOf,
   type Classified,
 } from './reply';
-import { scanReply, type Scan } from './scan';
+import { scanReply as scanReplyOf, type Scan } from './scan';
 
 // Bound once: an imported name is read through an export getter at every use (see reader.ts).
+// Every reply calls the first two, and one read past its first line four or five of them.
 const SLOT = slots;
+const build = buildOf;
+const readScanned = readScannedOf;
+// The reply's kind with its line as the server wrote it: cleaned (clean) only where a detail
+// is worded with it.
+const classifyScanned = classifyScannedOf;
+const clean = cleanOf;
+const opensWithNotFound = opensWithNotFoundOf;
+const saysNotFoundAfterBanner = saysNotFoundAfterBannerOf;
+const scanReply = scanReplyOf;
 
 export type { ParseOptions } from './build';
 export { normalizeKey } from './keys';
@@ -139,7 +150,7 @@ function decide(
   if (said?.kind === 'reserved') {
     return {
       verdict: 'not_found',
-      detail: `The domain is not registered, and the registry holds it back: ${said.line}`,
+      detail: `The domain is not registered, and the registry holds it back: ${clean(said.line)}`,
     };
   }
   return NO_DATA;
@@ -149,8 +160,9 @@ function isScan(v: Classified | undefined | Scan): v is Scan {
   return v !== undefined && 'lineEnds' in v;
 }
 
+/** The verdict of a refusal, `line` as the server wrote it. */
 function refused(line: string): WhoisVerdict {
-  return { verdict: 'rate_limited', detail: `The WHOIS server refused the query: ${line}` };
+  return { verdict: 'rate_limited', detail: `The WHOIS server refused the query: ${clean(line)}` };
 }
 
 /**

@@ -1110,14 +1110,35 @@ export function classifyReply(text: string): Classified | undefined {
  * it is text's and still holds it: the reply is not copied or cut into lines again.
  */
 export function classifyScanned(text: string, scan: Scan): Classified | undefined {
-  if (scan.text !== text || !isCurrent(scan)) return classifyReply(text);
-  return classified(readScannedReply(scan, Math.min(text.length, CLASSIFY_BYTES)));
+  return classified(saidScanned(text, scan));
+}
+
+/**
+ * classifyScanned with the line as the server wrote it (comment markers removed), not cleaned:
+ * parse.ts words a detail with the line only for a refusal or a reservation (clean it then), and
+ * a "not found" with fixed words. Cleaning it was two regex passes over a line that holds a dot
+ * or a colon ("No match for "X.NAME".", "query_status: 220 Available"), a tenth of classifying
+ * a short notice.
+ */
+export function classifyScannedRaw(text: string, scan: Scan): Classified | undefined {
+  return kindOf(saidScanned(text, scan));
+}
+
+function saidScanned(text: string, scan: Scan): Said {
+  const n = Math.min(text.length, CLASSIFY_BYTES);
+  if (scan.text !== text || !isCurrent(scan)) return readReply(text, n);
+  return readScannedReply(scan, n);
 }
 
 function classified(said: Said): Classified | undefined {
-  if (said.refused !== undefined) return { kind: 'rate_limited', line: clean(said.refused) };
-  if (said.notFound !== undefined) return { kind: 'not_found', line: clean(said.notFound) };
-  if (said.reserved !== undefined) return { kind: 'reserved', line: clean(said.reserved) };
+  const raw = kindOf(said);
+  return raw === undefined ? undefined : { kind: raw.kind, line: clean(raw.line) };
+}
+
+function kindOf(said: Said): Classified | undefined {
+  if (said.refused !== undefined) return { kind: 'rate_limited', line: said.refused };
+  if (said.notFound !== undefined) return { kind: 'not_found', line: said.notFound };
+  if (said.reserved !== undefined) return { kind: 'reserved', line: said.reserved };
   return undefined;
 }
 

@@ -7,6 +7,8 @@ import fc from 'fast-check';
 import {
   classifyReply,
   classifyScanned,
+  classifyScannedRaw,
+  clean,
   opensWithNotFound,
 } from '../../../../src/engine/whois/reply';
 import { readRecords, readScanned } from '../../../../src/engine/whois/reader';
@@ -17,6 +19,9 @@ const LINE = fc.constantFrom(
   'No match for "EXAMPLE.COM".',
   'Domain Status: Available',
   '% Too many requests, try again in 60 seconds',
+  // a refusal that names the client: its detail is cleaned (clean)
+  'Your address 192.0.2.7 has been blocked',
+  'Access denied for 2001:db8::7',
   'This name is reserved by the registry.',
   'Domain Name: example.com',
   'Name Server: ns1.example.net',
@@ -56,6 +61,23 @@ describe('whois reply scan', function () {
         assert.deepEqual(readScanned(scanReply(text)), readRecords(text));
       }),
     );
+  });
+
+  it('gives the line of a scanned reply as the server wrote it, for the verdict to clean', function () {
+    // parse.ts cleans the line only where a detail is worded with it
+    for (const [text, line] of [
+      ['Your address 192.0.2.7 has been blocked\n', 'Your address 192.0.2.7 has been blocked'],
+      ['% Note\n% Access denied for 2001:db8::7 ', 'Access denied for 2001:db8::7'],
+      [`No match for "X".${' y'.repeat(150)}`, `No match for "X".${' y'.repeat(141)}`],
+    ]) {
+      const raw = classifyScannedRaw(text, scanReply(text));
+      assert.equal(raw?.line, line);
+      assert.deepEqual(classifyScanned(text, scanReply(text)), {
+        kind: raw.kind,
+        line: clean(line),
+      });
+      assert.notEqual(clean(line), line);
+    }
   });
 
   it('does not read a scan whose shared copy holds another reply since', function () {
