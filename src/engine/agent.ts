@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import type { SecureContext } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
+import { checkServerName } from './certificate-names';
 import {
   blockedTarget,
   checkConnected,
@@ -39,6 +40,8 @@ export function guardedConnector(
       timeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       ...(lookup ? { lookup } : {}),
       ...(options.secureContext ? { secureContext: options.secureContext } : {}),
+      // OpenSSL's name check, the TLS look-up's, for every page, RDAP server and redirect
+      checkServerIdentity: checkServerName,
     });
   if (!guard) return base;
   return (connectOptions, callback) => {

@@ -170,7 +170,7 @@ async function onAddress(
       minVersion: 'TLSv1',
       // HTTP's offer; SMTP has no ALPN identifier (RFC 7301 registry).
       ...(endpoint.starttls === undefined ? { ALPNProtocols: ['h2', 'http/1.1'] } : {}),
-      // The host is checked against the leaf after the handshake (verify.ts certificateNames):
+      // The host is checked against the leaf after the handshake (certificate-names.ts):
       // a wrong name is a problem to describe, not a reason to stop.
       checkServerIdentity: () => undefined,
     });

@@ -5,9 +5,8 @@
 // `-verify_hostname` checks it (X509_check_ip for an address, as `-verify_ip`), and
 // the problems a person reads: each certificate's dates, its key and signature, the chain's
 // end. `trusted` is what `openssl s_client -verify_return_error -verify_hostname` decides.
-import type { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { TlsProblem } from '../../contract/shapes';
+import { certificateNames } from '../certificate-names';
 import { securityBits, WEAK_DIGEST_SIGNATURES, type ReadCertificate } from './certificate';
 
 /** RFC-less but universal: renewals are due a month ahead; three weeks left is a warning. */
@@ -18,7 +17,7 @@ const DAY_MS = 86_400_000;
 
 export interface ChainVerdict {
   trusted: boolean;
-  /** whether the leaf is for the host (certificateNames) */
+  /** whether the leaf is for the host (certificate-names.ts) */
   nameMatches: boolean;
   problems: TlsProblem[];
   /** how many certificates of the linked chain the server sent (the rest came from the store) */
@@ -163,19 +162,6 @@ export function verifyChain(input: VerifyInput): ChainVerdict {
 
   const trusted = error === null && nameMatches && !problems.some((p) => p.severity === 'error');
   return { trusted, nameMatches, problems, sentCount };
-}
-
-/**
- * Whether the certificate is for `host`, decided by OpenSSL's X509_check_host (X509_check_ip for
- * an address) with the default flags that `openssl s_client -verify_hostname` uses: the
- * subject's CN counts only when no DNS name is listed; a wildcard is the leftmost label's first
- * or last character (or all of it), never in an IDNA label, and stands for part of one label;
- * an address matches only the IP names. node's tls.checkServerIdentity, used before, also took a
- * star inside a label ("w*w.example.com") and names that end in a dot, so it called trusted what
- * OpenSSL refuses (test/unit/engine/tls/names-differential.test.ts).
- */
-export function certificateNames(cert: X509Certificate, host: string): boolean {
-  return isIP(host) === 0 ? cert.checkHost(host) !== undefined : cert.checkIP(host) !== undefined;
 }
 
 function capital(text: string): string {

@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizeHost } from '../../../../src/engine/names';
-import { certificateNames } from '../../../../src/engine/tls/verify';
+import { certificateNames } from '../../../../src/engine/certificate-names';
 import { seeded } from '../../../support/prng';
 import { describeTool, needTools } from '../../../support/reference-tools';
 
