@@ -1,9 +1,28 @@
 // BIND's delv as the reference validator of the DNSSEC suites: its verdict on one question asked
 // of a hierarchy served by Knot (test/support/dnssec-hierarchy.ts), in the validator's words.
 import { execFile } from 'node:child_process';
+import type { QueryResult } from '../../src/contract/shapes';
+import { queryWithDnssec } from '../../src/engine/dns/dnssec/index';
 import type { Hierarchy } from './dnssec-hierarchy';
 
 export type Verdict = 'secure' | 'insecure' | 'bogus' | 'indeterminate';
+
+/** What a suite comparing with delv needs: Knot serves the hierarchy BIND's tools sign. */
+export const DELV_SUITE_TOOLS = [
+  'knotd',
+  'dnssec-keygen',
+  'dnssec-signzone',
+  'dnssec-dsfromkey',
+  'delv',
+] as const;
+
+/** HostLens's validated answer to the same question, under the hierarchy's root anchor. */
+export function askHostLens(h: Hierarchy, q: { name: string; type: string }): Promise<QueryResult> {
+  return queryWithDnssec(
+    { host: q.name, types: [q.type], server: h.server },
+    { env: { HOSTLENS_TRUST_ANCHORS: h.anchorsFile }, timeoutMs: 2000, tries: 2 },
+  );
+}
 
 /**
  * delv's verdict for the whole answer. A failure anywhere (say the CNAME validated but its target did not) fails the

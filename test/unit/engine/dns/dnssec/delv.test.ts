@@ -15,7 +15,13 @@ import {
   ZONES,
   type Hierarchy,
 } from '../../../../support/dnssec-hierarchy';
-import { askDelv, pool, type Verdict } from '../../../../support/delv';
+import {
+  askDelv,
+  askHostLens,
+  DELV_SUITE_TOOLS,
+  pool,
+  type Verdict,
+} from '../../../../support/delv';
 import { describeTool, needTools } from '../../../../support/reference-tools';
 
 /** What each zone's answers must come out as (delv must agree). */
@@ -98,29 +104,16 @@ describe('engine/dns/dnssec against delv on a signed hierarchy served by Knot', 
   const key = (q: Question) => `${q.name} ${q.type}`;
 
   before(async function () {
-    const tools = needTools(
-      this,
-      'knotd',
-      'dnssec-keygen',
-      'dnssec-signzone',
-      'dnssec-dsfromkey',
-      'delv',
-    );
+    const tools = needTools(this, ...DELV_SUITE_TOOLS);
     console.log(
       `    ${describeTool(tools.delv, '-a <private root anchor> +root, against knotd over loopback')}; ` +
         `zones signed by dnssec-signzone ${tools['dnssec-signzone'].version}`,
     );
     h = await startHierarchy();
-    const env = { HOSTLENS_TRUST_ANCHORS: h.anchorsFile };
     const delv = tools.delv.path;
     const [fromDelv, fromUs] = await Promise.all([
       pool(QUESTIONS, 3, (q) => askDelv(delv, h, q)),
-      pool(QUESTIONS, 3, (q) =>
-        queryWithDnssec(
-          { host: q.name, types: [q.type], server: h.server },
-          { env, timeoutMs: 2000, tries: 2 },
-        ),
-      ),
+      pool(QUESTIONS, 3, (q) => askHostLens(h, q)),
     ]);
     QUESTIONS.forEach((q, i) => {
       delvSays.set(key(q), fromDelv[i]);
