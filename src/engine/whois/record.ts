@@ -226,22 +226,55 @@ function addStatusPart(
   h: number,
   ascii: boolean,
 ): void {
-  let token: string | undefined;
-  if (space < b) {
-    if (b - a === NOT_DELEGATED.length && lowerEquals(u, a, NOT_DELEGATED)) token = NOT_DELEGATED;
-    // An EPP status spelt out in capitals ("CLIENT DELETE PROHIBITED") is one status.
-    else if (isUpper(u[a + 1])) {
-      const v = str.slice(a, b);
-      if (SPELT_STATUS.test(v)) token = v.replace(/\s+/g, '').toLowerCase();
-    }
+  // A status of several words that is not "word URL" ("in quarantine", "pending delete",
+  // "CLIENT DELETE PROHIBITED", "ok - Normal state.", "pendingDelete / redemptionPeriod") is
+  // read as a phrase, from its string: rare, and the fast path below never slices.
+  if (space < b && !urlAt(u, space, b)) {
+    addStatusPhrase(rec, str.slice(a, b));
+    return;
   }
   // Most often the status is its first word, one of a few dozen (EPP's and the registries'):
   // its lower-case string is kept, not made again for every line that names it.
-  token ??= lowerWord(str, u, a, space, h, ascii);
+  const token = lowerWord(str, u, a, space, h, ascii);
   if (!rec.status.includes(token)) rec.status.push(token);
 }
 
-const NOT_DELEGATED = 'not delegated';
+/** Whether the first word after the spaces from u[from] (before `to`) is an http(s) URL. */
+function urlAt(u: Uint16Array, from: number, to: number): boolean {
+  let i = from;
+  while (i < to && isSpace(u[i])) i++;
+  return i + 7 <= to && lowerEquals(u, i, 'http') && (u[i + 4] === 58 || (u[i + 4] | 32) === 115);
+}
+
+/**
+ * The statuses of a part of several words. The contract writes a status in lower case without
+ * spaces ("clienttransferprohibited"), so an EPP status spelt out in words ("CLIENT DELETE
+ * PROHIBITED", "pending delete") is its EPP name, and a registry's own phrase ("in quarantine",
+ * SIDN) is kept whole ("inquarantine"), never cut to its first word ("in"). Statuses listed
+ * with " / " are each one; a remark after one (in brackets, after " - ", a URL) is no part of
+ * it. A sentence (it ends with a full stop, or has more than four words, or a word that is not
+ * letters: "Registered until expiry date.", Nominet; "OK-UNTIL 20140903121852") is its first
+ * word.
+ */
+function addStatusPhrase(rec: Rec, part: string): void {
+  for (const piece of part.split(STATUS_LIST)) {
+    const bare = piece.replace(STATUS_NOTE, '').replace(STATUS_REMARK, '').trim();
+    if (bare === '') continue;
+    const words = bare.split(SPACES);
+    const phrase =
+      words.length <= 4 && !bare.endsWith('.') && words.every((w) => STATUS_WORD.test(w));
+    const token = (phrase ? words.join('') : words[0]).toLowerCase();
+    if (!rec.status.includes(token)) rec.status.push(token);
+  }
+}
+
+const STATUS_LIST = /\s+\/\s+/;
+/** " - " and what follows it: a note on the status ("ok - Normal state.") */
+const STATUS_NOTE = /\s+-(?:\s.*)?$/;
+/** a remark in brackets, or a URL */
+const STATUS_REMARK = /\s*\([^)]*\)|\s+https?:\/\/\S*/gi;
+const STATUS_WORD = /^\p{L}[\p{L}_-]*$/u;
+const SPACES = /\s+/;
 
 // The next comma of the string last searched, found natively and kept: the rest of a status
 // after its word (an ICANN URL, sixty characters) is searched for a comma, which a loop over
@@ -323,13 +356,7 @@ function lowerCopy(u: Uint16Array, from: number, to: number): string {
   return word;
 }
 
-function isUpper(c: number): boolean {
-  return c >= 65 && c <= 90;
-}
-
 const ZONE_NS = /\sNS\s+(\S+)/;
-
-const SPELT_STATUS = /^[A-Z]+( [A-Z]+){1,3}$/;
 
 export function addNs(rec: Rec, value: string): void {
   addNsAt(rec, value, unitsOf(value), 0, value.length);

@@ -79,7 +79,8 @@ describe('whois parser shortcuts', function () {
       assert.equal(rec.fields[SLOT[field]], `value of ${field}`, field);
     }
     assert.deepEqual(rec.ns, ['ns1.example.net']);
-    assert.deepEqual(rec.status, ['value']);
+    // a phrase of letters is one status, written without spaces
+    assert.deepEqual(rec.status, ['valueofstatus']);
   });
 
   it('never filters out a key that fills a field', function () {
@@ -412,7 +413,7 @@ describe('whois parser shortcuts', function () {
         '',
       ].join('\n'),
     );
-    assert.deepEqual(got.domain.status, ['clienttransferprohibited', 'active', 'not delegated']);
+    assert.deepEqual(got.domain.status, ['clienttransferprohibited', 'active', 'notdelegated']);
     // The Kelvin sign lower-cases to an ASCII k, so that word is a host name; "ä" never is.
     assert.deepEqual(got.domain.name_servers, [
       'ns1.example.com',
@@ -423,22 +424,37 @@ describe('whois parser shortcuts', function () {
   });
 
   it("cuts statuses and name servers from the line's code units as the string rules read them", function () {
-    // The rules as plain string code: parts split at commas, each trimmed, its first word
-    // lower-cased ("not delegated" and statuses spelt in capitals whole); the first word of the
-    // value (or of a zone line's server after " NS ") that lower-cases to a host name.
+    // The rules as plain string code: parts split at commas, each trimmed; a part of one word,
+    // or a word and a URL, is its first word lower-cased; a part of several words is split at
+    // " / ", each piece without its remarks ("(...)", " - ...", a URL), and the piece's words
+    // joined lower-cased when they are up to four words of letters and no sentence (a final
+    // full stop), else its first word. For the name servers, the first word of the value (or
+    // of a zone line's server after " NS ") that lower-cases to a host name.
     const statuses = (value: string): string[] => {
       const out: string[] = [];
+      const add = (token: string): void => {
+        if (!out.includes(token)) out.push(token);
+      };
       for (const part of value.split(/,\s*/)) {
         const v = part.trim();
         if (v === '') continue;
-        const space = v.search(/\s/);
-        let token = space < 0 ? v : v.slice(0, space);
-        if (v.length === 13 && space >= 0 && v.toLowerCase() === 'not delegated') token = v;
-        else if (space >= 0 && /^[A-Z]{2}/.test(v) && /^[A-Z]+( [A-Z]+){1,3}$/.test(v)) {
-          token = v.replace(/\s+/g, '');
+        const words = v.split(/\s+/);
+        if (words.length === 1 || /^https?:/i.test(words[1])) {
+          add(words[0].toLowerCase());
+          continue;
         }
-        token = token.toLowerCase();
-        if (!out.includes(token)) out.push(token);
+        for (const piece of v.split(/\s+\/\s+/)) {
+          const bare = piece
+            .replace(/\s+-(\s.*)?$/, '')
+            // brackets and URLs in the order they come
+            .replace(/\s*\([^)]*\)|\s+https?:\/\/\S*/gi, '')
+            .trim();
+          if (bare === '') continue;
+          const ws = bare.split(/\s+/);
+          const phrase =
+            ws.length <= 4 && !bare.endsWith('.') && ws.every((w) => /^\p{L}[\p{L}_-]*$/u.test(w));
+          add((phrase ? ws.join('') : ws[0]).toLowerCase());
+        }
       }
       return out;
     };
@@ -479,6 +495,11 @@ describe('whois parser shortcuts', function () {
       '-',
       '_',
       '[OK]',
+      ' / ',
+      '(Expired)',
+      ' - ',
+      'in quarantine',
+      'pending Delete',
     );
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 10 }), (parts) => {
@@ -498,6 +519,26 @@ describe('whois parser shortcuts', function () {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('reads a status of several words whole, as the contract writes it, never as its first word', function () {
+    // Before, every part was cut to its first word: SIDN's "in quarantine" gave "in".
+    const cases: Array<[string, string[]]> = [
+      ['in quarantine', ['inquarantine']],
+      ['pending delete', ['pendingdelete']],
+      ['CLIENT DELETE PROHIBITED', ['clientdeleteprohibited']],
+      ['pendingDelete / redemptionPeriod', ['pendingdelete', 'redemptionperiod']],
+      ['serverHold (Expired)', ['serverhold']],
+      ['ok - Normal state.', ['ok']],
+      ['clientHold https://icann.org/epp#clientHold', ['clienthold']],
+      // a sentence is its first word (Nominet)
+      ['Registered until expiry date.', ['registered']],
+      ['OK-UNTIL 20140903121852', ['ok-until']],
+    ];
+    for (const [value, want] of cases) {
+      const rec = readRecords(`Domain Name: example.nl\nStatus: ${value}\n`)[0];
+      assert.deepEqual(rec.status, want, value);
+    }
   });
 
   it('reads the statuses of several lines, the comma search shared between them', function () {
@@ -563,6 +604,11 @@ describe('whois parser shortcuts', function () {
       '_x',
       'a',
       '[OK]',
+      ' / ',
+      '(Expired)',
+      ' - ',
+      'in quarantine',
+      'pending Delete',
     );
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (parts) => {
