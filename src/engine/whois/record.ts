@@ -254,7 +254,7 @@ function urlAt(u: Uint16Array, from: number, to: number): boolean {
  * with " / " are each one; a remark after one (in brackets, after " - ", a URL) is no part of
  * it. A sentence (it ends with a full stop, or has more than four words, or a word that is not
  * letters: "Registered until expiry date.", Nominet; "OK-UNTIL 20140903121852") is its first
- * word.
+ * word, unless that word says there is none.
  */
 function addStatusPhrase(rec: Rec, part: string): void {
   for (const piece of part.split(STATUS_LIST)) {
@@ -264,6 +264,9 @@ function addStatusPhrase(rec: Rec, part: string): void {
     const phrase =
       words.length <= 4 && !bare.endsWith('.') && words.every((w) => STATUS_WORD.test(w));
     const token = (phrase ? words.join('') : words[0]).toLowerCase();
+    // A sentence that opens with "no" says there is none (Nominet: "No registration status
+    // listed."): its first word is no status.
+    if (!phrase && (token === 'no' || token === 'none')) continue;
     if (!rec.status.includes(token)) rec.status.push(token);
   }
 }

@@ -428,8 +428,9 @@ describe('whois parser shortcuts', function () {
     // or a word and a URL, is its first word lower-cased; a part of several words is split at
     // " / ", each piece without its remarks ("(...)", " - ...", a URL), and the piece's words
     // joined lower-cased when they are up to four words of letters and no sentence (a final
-    // full stop), else its first word. For the name servers, the first word of the value (or
-    // of a zone line's server after " NS ") that lower-cases to a host name.
+    // full stop), else its first word unless it is "no" or "none". For the name servers, the
+    // first word of the value (or of a zone line's server after " NS ") that lower-cases to a
+    // host name.
     const statuses = (value: string): string[] => {
       const out: string[] = [];
       const add = (token: string): void => {
@@ -453,7 +454,8 @@ describe('whois parser shortcuts', function () {
           const ws = bare.split(/\s+/);
           const phrase =
             ws.length <= 4 && !bare.endsWith('.') && ws.every((w) => /^\p{L}[\p{L}_-]*$/u.test(w));
-          add((phrase ? ws.join('') : ws[0]).toLowerCase());
+          const token = (phrase ? ws.join('') : ws[0]).toLowerCase();
+          if (phrase || (token !== 'no' && token !== 'none')) add(token);
         }
       }
       return out;
@@ -500,6 +502,7 @@ describe('whois parser shortcuts', function () {
       ' - ',
       'in quarantine',
       'pending Delete',
+      'No status listed.',
     );
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 10 }), (parts) => {
@@ -534,6 +537,8 @@ describe('whois parser shortcuts', function () {
       // a sentence is its first word (Nominet)
       ['Registered until expiry date.', ['registered']],
       ['OK-UNTIL 20140903121852', ['ok-until']],
+      // a sentence saying there is none is none (Nominet)
+      ['No registration status listed.', []],
     ];
     for (const [value, want] of cases) {
       const rec = readRecords(`Domain Name: example.nl\nStatus: ${value}\n`)[0];
@@ -609,6 +614,7 @@ describe('whois parser shortcuts', function () {
       ' - ',
       'in quarantine',
       'pending Delete',
+      'No status listed.',
     );
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (parts) => {
