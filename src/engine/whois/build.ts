@@ -124,7 +124,7 @@ export function build(records: Rec[], options: ParseOptions, text: string): Pars
     if (dot >= 0) domain.extension = name.slice(dot + 1);
   }
   const server = f[SLOT.whois_server];
-  if (server !== undefined && usable(server)) {
+  if (server !== undefined && usable(server) && SERVER_LIKE.test(server)) {
     // ':' at index 5 is the cheap sign of a "whois://" prefix worth a regex.
     domain.whois_server = server.charCodeAt(5) === 58 ? server.replace(/^whois:\/\//i, '') : server;
   }
@@ -238,3 +238,11 @@ function isSigned(value: string): boolean {
   if (/unsigned|not signed|inactive|^no\b|false|disabled/.test(v)) return false;
   return /^(yes|true|signed|signeddelegation|active|y)\b|signed delegation/.test(v);
 }
+
+/**
+ * A WHOIS server's value names a host (or a URL: "https://dns.pl/en/whois"): one word with a
+ * dot. A sentence under a "whois:" key (SWITCH: "This information is subject to an Acceptable
+ * Use Policy."), "not defined" (Verisign) or an operator's name ("NIRA", "@ CoCCA") names none,
+ * and is left out: the look-up then gives the server it asked.
+ */
+const SERVER_LIKE = /^[^\s.]+(\.[^\s.]+)+\.?\/?$|^[a-z][a-z0-9+.-]*:\/\/\S+$/i;

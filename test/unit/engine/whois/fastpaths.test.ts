@@ -524,6 +524,21 @@ describe('whois parser shortcuts', function () {
     );
   });
 
+  it('keeps a WHOIS server only where the value names a host or a URL', function () {
+    const server = (value: string): string | undefined =>
+      parseOrThrow(
+        `Domain Name: example.ch\nCreation Date: 2001-01-01\nRegistrar WHOIS Server: ${value}\n`,
+      ).domain.whois_server;
+    assert.equal(server('whois.example.net'), 'whois.example.net');
+    assert.equal(server('whois://whois.example.net'), 'whois.example.net');
+    assert.equal(server('https://dns.pl/en/whois'), 'https://dns.pl/en/whois');
+    // a sentence (SWITCH's "whois:" line), a placeholder, an operator's name: no server
+    assert.equal(server('This information is subject to an Acceptable Use Policy.'), undefined);
+    assert.equal(server('not defined'), undefined);
+    assert.equal(server('NIRA'), undefined);
+    assert.equal(server('@ CoCCA'), undefined);
+  });
+
   it('reads a status of several words whole, as the contract writes it, never as its first word', function () {
     // Before, every part was cut to its first word: SIDN's "in quarantine" gave "in".
     const cases: Array<[string, string[]]> = [
