@@ -230,8 +230,16 @@ function firstWord(text: string): string {
 }
 
 function usable(value: string): boolean {
-  return value !== '' && !REDACTED.test(value);
+  return value !== '' && !REDACTED.test(value) && !SAYS_NONE.test(value);
 }
+
+/**
+ * A value that says there is none: "not applicable" (IEDR's registrar id), "No registrar
+ * listed.  This domain is registered directly with Nominet." (Nominet's registrar), "n/a".
+ * Such words are no name or id, and the field is left out.
+ */
+const SAYS_NONE =
+  /^(?:none|n\/a|unknown|not (?:applicable|defined|listed|set|specified|assigned|provided|known)\b|no (?:[\w-]+ ){0,2}(?:listed|assigned|specified|provided|defined|set)\b)/i;
 
 function isSigned(value: string): boolean {
   const v = value.toLowerCase();

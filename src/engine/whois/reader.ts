@@ -181,6 +181,13 @@ function valueText(str: string, v: number, e: number): string {
   return str.slice(v, e);
 }
 
+/** Whether u[from, e) is one YAML tag: "!" and a word (no space) up to the line's end. */
+function isYamlTag(u: Uint16Array, from: number, e: number): boolean {
+  if (e - from < 2) return false;
+  for (let i = from + 1; i < e; i++) if (isSpace(u[i])) return false;
+  return true;
+}
+
 /** A ruler between blocks (---, ===, ___) carries nothing. */
 function isRuler(u: Uint16Array, from: number, end: number): boolean {
   if (end - from < 3) return false;
@@ -587,6 +594,9 @@ class Reader {
         colon = second;
       }
     }
+    // A YAML tag after the key ("registrar: !Registrar", "registrant: !Contact": SMALLREGISTRY's
+    // YAML replies) types the block below it: the key is a heading, and the tag no value.
+    if (next === 32 && u[colon + 2] === 33 && isYamlTag(u, colon + 2, e)) e = colon + 1;
     let k = colon;
     while (k > b && isSpace(u[k - 1])) k--;
     // Whether a value follows: where the line ends in a character that is neither a space nor a

@@ -539,6 +539,40 @@ describe('whois parser shortcuts', function () {
     assert.equal(server('@ CoCCA'), undefined);
   });
 
+  it('leaves out a value that says there is none, and reads a YAML tag as no value', function () {
+    const nominet = parseOrThrow(
+      [
+        'Domain name: example.co.uk',
+        'Registered on: 01-Jan-2001',
+        'Registrar:',
+        '    No registrar listed.  This domain is registered directly with Nominet.',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(nominet.registrar.name, undefined);
+    const iedr = parseOrThrow(
+      'Domain Name: example.ie\nCreation Date: 2001-01-01\nRegistrar IANA ID: not applicable\n',
+    );
+    assert.equal(iedr.registrar.id, undefined);
+    // SMALLREGISTRY's replies are YAML: "registrar: !Registrar" heads the registrar's block
+    const yaml = parseOrThrow(
+      [
+        '--- !Domain ',
+        'name: example.fr',
+        'created: "2011-01-13T15:45:18+01:00"',
+        'registrar: !Registrar ',
+        '  name: EXAMPLE REGISTRAR',
+        '  web: http://registrar.example',
+        'registrant: !Contact ',
+        '  nic-handle: FBB1-SMALL',
+        '  name: A HOLDER',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(yaml.registrar.name, 'EXAMPLE REGISTRAR');
+    assert.equal(yaml.registrar.referral_url, 'http://registrar.example');
+  });
+
   it('reads a status of several words whole, as the contract writes it, never as its first word', function () {
     // Before, every part was cut to its first word: SIDN's "in quarantine" gave "in".
     const cases: Array<[string, string[]]> = [
