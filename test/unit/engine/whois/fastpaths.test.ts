@@ -658,12 +658,6 @@ describe('whois parser shortcuts', function () {
       '_x',
       'a',
       '[OK]',
-      ' / ',
-      '(Expired)',
-      ' - ',
-      'in quarantine',
-      'pending Delete',
-      'No status listed.',
     );
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (parts) => {
