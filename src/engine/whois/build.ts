@@ -239,7 +239,7 @@ function usable(value: string): boolean {
  * Such words are no name or id, and the field is left out.
  */
 const SAYS_NONE =
-  /^(?:none|n\/a|unknown|not (?:applicable|defined|listed|set|specified|assigned|provided|known)\b|no (?:[\w-]+ ){0,2}(?:listed|assigned|specified|provided|defined|set)\b)/i;
+  /^(?:(?:none|n\/a|unknown)\.?$|not (?:applicable|defined|listed|set|specified|assigned|provided|known)\b|no (?:[\w-]+ ){0,2}(?:listed|assigned|specified|provided|defined|set)\b)/i;
 
 function isSigned(value: string): boolean {
   const v = value.toLowerCase();

@@ -554,6 +554,13 @@ describe('whois parser shortcuts', function () {
       'Domain Name: example.ie\nCreation Date: 2001-01-01\nRegistrar IANA ID: not applicable\n',
     );
     assert.equal(iedr.registrar.id, undefined);
+    // words that only start like such a value are a name
+    const named = (name: string): string | undefined =>
+      parseOrThrow(`Domain Name: example.ie\nCreation Date: 2001-01-01\nRegistrar: ${name}\n`)
+        .registrar.name;
+    assert.equal(named('Nonesuch Registrar Ltd'), 'Nonesuch Registrar Ltd');
+    assert.equal(named('No-IP.com'), 'No-IP.com');
+    assert.equal(named('N/A'), undefined);
     // SMALLREGISTRY's replies are YAML: "registrar: !Registrar" heads the registrar's block
     const yaml = parseOrThrow(
       [
