@@ -273,23 +273,32 @@ export async function lookupRdap(
       cause: err,
     });
   }
-  return rdapToWhois(json, answer.text);
+  return rdapToWhois(json, answer.text, domain);
 }
 
 type Json = Record<string, unknown>;
 
 const REDACTED = /redacted|not disclosed|withheld|data protected|non-public|privacy/i;
 
-/** RFC 9083 domain object -> the seed's WHOIS shape. Throws `upstream_error` for non-domains. */
-export function rdapToWhois(json: unknown, raw: string): WhoisResult {
+/**
+ * RFC 9083 domain object -> the seed's WHOIS shape. Throws `upstream_error` for non-domains.
+ * `asked` is the name the look-up asked for: RFC 9083 (section 5.3) does not require a domain
+ * object to carry its ldhName, and one without it (the ICANN profile's test replies have none)
+ * is the asked name's.
+ */
+export function rdapToWhois(json: unknown, raw: string, asked?: string): WhoisResult {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new LookupError('upstream_error', 'The RDAP reply is not an object');
   }
   const obj = json as Json;
-  if (obj.objectClassName !== 'domain' || typeof obj.ldhName !== 'string') {
+  if (obj.objectClassName !== 'domain') {
     throw new LookupError('upstream_error', 'The RDAP reply is not a domain object');
   }
-  const ldh = obj.ldhName.toLowerCase().replace(/\.$/, '');
+  const named = typeof obj.ldhName === 'string' && obj.ldhName !== '' ? obj.ldhName : asked;
+  if (named === undefined) {
+    throw new LookupError('upstream_error', 'The RDAP domain object names no domain');
+  }
+  const ldh = named.toLowerCase().replace(/\.$/, '');
   const domain: WhoisDomain = {};
   if (typeof obj.handle === 'string' && obj.handle !== '') domain.id = obj.handle;
   domain.domain =

@@ -105,6 +105,28 @@ describe('rdap: corpus', function () {
     assert.match(got.domain.created_date ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
 
+  it('reads a domain object without its ldhName as the asked name (RFC 9083 section 5.3)', function () {
+    // One of the ICANN profile's test replies: a domain object with a handle and entities only.
+    const raw = readFileSync(
+      join(
+        RDAP,
+        'icann-rct/validator/src/test/resources/validators/profile/response_validations/general/valid_cc.json',
+      ),
+      'utf8',
+    );
+    const got = rdapToWhois(JSON.parse(raw), raw, 'example.test');
+    assert.equal(got.domain.domain, 'example.test');
+    assert.equal(got.domain.extension, 'test');
+    // not asked for a name, the object names none: an upstream_error that says so
+    assert.throws(
+      () => rdapToWhois(JSON.parse(raw), raw),
+      (err) =>
+        err instanceof LookupError &&
+        err.code === 'upstream_error' &&
+        /names no domain/.test(err.message),
+    );
+  });
+
   it('never crashes on any corpus JSON (valid or invalid fixtures)', function () {
     let domains = 0;
     let refused = 0;
