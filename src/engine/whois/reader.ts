@@ -162,6 +162,25 @@ function indentOf(u: Uint16Array, from: number, b: number): number {
   return n;
 }
 
+/**
+ * The least indent (indentOf) of the non-blank lines whose ends are given; 0 as soon as a line
+ * starts at the margin, which in most replies the first one does.
+ */
+function leastIndent(u: Uint16Array, lineEnds: Int32Array, lineCount: number): number {
+  let least = Infinity;
+  let start = 0;
+  for (let k = 0; k < lineCount; k++) {
+    const end = lineEnds[k];
+    const c = u[start];
+    if (c !== 32 && c !== 9 && c !== 13 && start < end) return 0;
+    let b = start;
+    while (b < end && isSpace(u[b])) b++;
+    if (b < end) least = Math.min(least, indentOf(u, start, b));
+    start = end + 1;
+  }
+  return least === Infinity ? 0 : least;
+}
+
 /** Where the value after a key's colon starts: past spaces, and past a doubled colon. */
 function valueStart(u: Uint16Array, colon: number, e: number): number {
   let v = colon + 1;
@@ -382,6 +401,12 @@ class Reader {
   /** the field (its SLOT) a key line without a value names; the lines below it are its value */
   private sectionField = NO_SLOT;
   private lastIndent = 0;
+  /**
+   * The least indent of the reply's lines: indents are read from it, so a reply whose every
+   * line is indented (as Nominet's are, and as a client may print one) opens its blocks and
+   * headings at depth 0 as one written at the margin does.
+   */
+  private baseIndent = 0;
   // Next ':' and tab at or after the last place asked about. Lines are read in order, so each
   // search starts where the previous one may stop: the whole reply is scanned once, not once
   // per line (indexOf alone would rescan a long colon-free stretch from every line in it).
@@ -410,6 +435,7 @@ class Reader {
     const { lineEnds, lineCount } = this.scan;
     const text = this.text;
     const u = this.units;
+    this.baseIndent = leastIndent(u, lineEnds, lineCount);
     let start = 0;
     // Each line is settled here as far as its first characters allow, and only a line that may
     // hold data goes on to line(): a call per line (two, through a method of its own for this
@@ -579,7 +605,7 @@ class Reader {
     let b = bodyStart;
     const blockStart = this.atBlockStart;
     this.atBlockStart = false;
-    const indent = b === start ? 0 : indentOf(u, start, b);
+    const indent = b === start ? 0 : indentOf(u, start, b) - this.baseIndent;
     let colon = this.keyColon(str, b, e);
     if (colon < 0) {
       this.bareText(str, b, e, indent);
@@ -596,7 +622,9 @@ class Reader {
     }
     // A YAML tag after the key ("registrar: !Registrar", "registrant: !Contact": SMALLREGISTRY's
     // YAML replies) types the block below it: the key is a heading, and the tag no value.
-    if (next === 32 && u[colon + 2] === 33 && isYamlTag(u, colon + 2, e)) e = colon + 1;
+    if ((next === 32 || next === 9) && u[colon + 2] === 33 && isYamlTag(u, colon + 2, e)) {
+      e = colon + 1;
+    }
     let k = colon;
     while (k > b && isSpace(u[k - 1])) k--;
     // Whether a value follows: where the line ends in a character that is neither a space nor a
