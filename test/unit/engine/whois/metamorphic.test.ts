@@ -1,7 +1,7 @@
 // Metamorphic checks of the WHOIS parser: every reply of the three corpora, rewritten in ways
 // that change nothing a registry means (line endings, blank lines, a byte-order mark, trailing
 // spaces, the case of keys and of values, spaces before a colon or a tab after it, every line
-// indented), must read as the reply itself does. A parser tuned to its corpora's exact layout
+// indented, a banner of comments before it or a notice after it), must read as the reply itself does. A parser tuned to its corpora's exact layout
 // breaks on such a rewrite; a registry the corpora lack will differ from them in just these
 // ways. Before these checks, a reply indented whole lost the blocks that open at the margin
 // (AFNIC's registrar object, the Estonian registrar), and a YAML tag after a tab was a value.
@@ -32,6 +32,12 @@ const REWRITES: Record<string, (text: string) => string> = {
     t.replace(KEY, (_m, s: string, k: string) => `${s}${k.toLowerCase()}:`),
   'spaces before the colon': (t) => t.replace(KEY, '$1$2  :'),
   'a tab after the colon': (t) => t.replace(/^(\s*[A-Za-z][A-Za-z -]{1,40}):[ ]+/gm, '$1:\t'),
+  'a banner of % comments before': (t) =>
+    `% This query is served by a test registry.\n% Use of this data is limited.\n\n${t}`,
+  'a banner of # comments before': (t) => `# Whois server of a test registry\n# (c) 2026\n\n${t}`,
+  'a notice after': (t) =>
+    `${t}\n\nNOTICE: The expiration date displayed in this record is the date the registrar's ` +
+    'sponsorship of the domain name registration in the registry is currently set to expire.\n',
   'every line indented': (t) => t.replace(/^(?=.)/gm, '    '),
   'names and statuses in capitals': (t) =>
     t.replace(
