@@ -8,9 +8,16 @@ import { Parser } from 'htmlparser2';
 
 /** An attribute's value as htmlparser2 decodes it, or undefined when the tag lacks it. */
 export function attribute(attribs: Record<string, string>, name: string): string | undefined {
-  const raw = attribs[name];
-  return raw === undefined || !raw.includes('&') ? raw : decodeAttribute(raw);
+  let raw = attribs[name];
+  if (raw === undefined) return undefined;
+  // A browser reads CR LF and a lone CR as LF before it tokenizes (HTML, "preprocessing the
+  // input stream"): a value written on several lines reads the same from a page served with
+  // either line end. A CR written as "&#13;" is a character of the value, and stays.
+  if (raw.includes('\r')) raw = raw.replace(CR_LINE_ENDS, '\n');
+  return raw.includes('&') ? decodeAttribute(raw) : raw;
 }
+
+const CR_LINE_ENDS = /\r\n?/g;
 
 function decodeAttribute(raw: string): string {
   // Re-read inside a tag of its own, in a quote it does not hold. A value holding both

@@ -83,4 +83,17 @@ describe('web entities: decoded where read, as htmlparser2 decodes them', () => 
       }
     }
   });
+
+  it('reads CR LF and a lone CR in a value as LF, and keeps a CR written as a reference', () => {
+    const description = (html: string): string | undefined =>
+      extractHead(html).names.get('description');
+    assert.equal(
+      description('<meta name="description" content="one\r\ntwo\rthree">'),
+      'one\ntwo\nthree',
+    );
+    assert.equal(
+      description('<meta name="description" content="one&#13;two &amp;\r\n">'),
+      'one\rtwo &\n',
+    );
+  });
 });
