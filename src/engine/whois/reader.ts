@@ -207,6 +207,11 @@ function isYamlTag(u: Uint16Array, from: number, e: number): boolean {
   return true;
 }
 
+/** Whether u[b, e) starts a YAML document: "---" alone, or before a space ("--- !Domain"). */
+function isYamlStart(u: Uint16Array, b: number, e: number): boolean {
+  return e - b >= 3 && u[b + 1] === 45 && u[b + 2] === 45 && (e === b + 3 || isSpace(u[b + 3]));
+}
+
 /** A ruler between blocks (---, ===, ___) carries nothing. */
 function isRuler(u: Uint16Array, from: number, end: number): boolean {
   if (end - from < 3) return false;
@@ -407,6 +412,8 @@ class Reader {
    * headings at depth 0 as one written at the margin does.
    */
   private baseIndent = 0;
+  /** a YAML document started ("--- #YAML:1.0", SMALLREGISTRY): its keys may carry tags */
+  private yaml = false;
   // Next ':' and tab at or after the last place asked about. Lines are read in order, so each
   // search starts where the previous one may stop: the whole reply is scanned once, not once
   // per line (indexOf alone would rescan a long colon-free stretch from every line in it).
@@ -464,6 +471,11 @@ class Reader {
       if (first === 37 || first === 35) continue;
       if (first === 62 && text.startsWith('>>>', b)) continue;
       // Rulers between blocks carry nothing; dropping them keeps headings next to their values.
+      // "---" or "--- #YAML:1.0" starts a YAML document (SMALLREGISTRY): its keys may carry tags
+      if (first === 45 && isYamlStart(u, b, e)) {
+        this.yaml = true;
+        continue;
+      }
       if ((first === 45 || first === 61 || first === 95) && isRuler(u, b, e)) continue;
       if ((first === 91 || (u[b + 1] === 46 && u[b + 3] === 91)) && bracketed(u, b, e, spans)) {
         this.keyValueLine(text, spans[0], spans[0], spans[1], spans[2], e);
@@ -622,11 +634,14 @@ class Reader {
     }
     // A YAML tag after the key ("registrar: !Registrar", "registrant: !Contact": SMALLREGISTRY's
     // YAML replies) types the block below it: the key is a heading, and the tag no value.
-    if ((next === 32 || next === 9) && u[colon + 2] === 33 && isYamlTag(u, colon + 2, e)) {
-      e = colon + 1;
+    if (this.yaml && isSpace(next)) {
+      let v = colon + 1;
+      while (v < e && isSpace(u[v])) v++;
+      if (u[v] === 33 && isYamlTag(u, v, e)) e = colon + 1;
     }
+    // The key ends before the spaces and any dot leader before its colon ("Server Name.....:").
     let k = colon;
-    while (k > b && isSpace(u[k - 1])) k--;
+    while (k > b && (isSpace(u[k - 1]) || u[k - 1] === 46)) k--;
     // Whether a value follows: where the line ends in a character that is neither a space nor a
     // colon, something does (most lines); otherwise the value's start is looked for. The start
     // itself is found only for the lines read past the tests below: the lines they settle are

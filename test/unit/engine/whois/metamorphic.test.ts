@@ -1,10 +1,13 @@
 // Metamorphic checks of the WHOIS parser: every reply of the three corpora, rewritten in ways
 // that change nothing a registry means (line endings, blank lines, a byte-order mark, trailing
-// spaces, the case of keys and of values, spaces before a colon or a tab after it, every line
-// indented, a banner of comments before it or a notice after it), must read as the reply itself does. A parser tuned to its corpora's exact layout
-// breaks on such a rewrite; a registry the corpora lack will differ from them in just these
-// ways. Before these checks, a reply indented whole lost the blocks that open at the margin
-// (AFNIC's registrar object, the Estonian registrar), and a YAML tag after a tab was a value.
+// spaces, the case of keys and of values, spaces or a dot leader before a colon, a tab or a
+// column's padding after it, every line indented, a banner of comments before the reply or a
+// notice after it), must read as the reply itself does. A parser tuned to its corpora's exact
+// layout breaks on such a rewrite; a registry the corpora lack will differ from them in just
+// these ways. Before these checks, a reply indented whole lost the blocks that open at the
+// margin (AFNIC's registrar object, the Estonian registrar), a YAML tag after a tab or padding
+// was a value, and a dot leader hid Verisign's "Server Name" host objects (their registrar's
+// URL was read as the domain's).
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +34,16 @@ const REWRITES: Record<string, (text: string) => string> = {
   'keys in lower case': (t) =>
     t.replace(KEY, (_m, s: string, k: string) => `${s}${k.toLowerCase()}:`),
   'spaces before the colon': (t) => t.replace(KEY, '$1$2  :'),
+  'a dot leader before the colon': (t) =>
+    t.replace(
+      /^(\s*)([A-Za-z][A-Za-z -]{1,40}?)\s*:(?=[ \t])/gm,
+      (_m, s: string, k: string) => `${s}${k}${'.'.repeat(Math.max(2, 30 - k.length))}:`,
+    ),
+  'values padded to a column': (t) =>
+    t.replace(
+      /^(\s*)([A-Za-z][A-Za-z -]{1,40}?):[ \t]+(?=\S)/gm,
+      (_m, s: string, k: string) => `${s}${k}:${' '.repeat(Math.max(1, 40 - k.length))}`,
+    ),
   'a tab after the colon': (t) => t.replace(/^(\s*[A-Za-z][A-Za-z -]{1,40}):[ ]+/gm, '$1:\t'),
   'a banner of % comments before': (t) =>
     `% This query is served by a test registry.\n% Use of this data is limited.\n\n${t}`,
