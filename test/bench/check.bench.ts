@@ -11,6 +11,7 @@
 // Memory: the live heap's peak (sampled after a full collection, every 250 ms) over a
 // 20,000-link run against that of a 2,000-link run.
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,6 +103,38 @@ async function runMarkdownLinkCheck(
   return { ms, verdicts };
 }
 
+/**
+ * What opening the run's connections costs this machine, with no checker around it: a socket
+ * for each lane (PER_HOST a host, hosts in turn, as the lanes open), each sending one HEAD and
+ * reading its answer, with bare node:net. The time to the last answer less the web's latency
+ * is the ramp no client on this Node and kernel avoids; the critical path counts requests only,
+ * as the web adds its latency to answers, not to connections. The critical path has no slack
+ * (the busiest host's requests fill its lanes for whole rounds), so a host whose last lane opens
+ * d ms late ends about d ms late, or a round late on another lane: critical path + ramp is a
+ * floor. (Traced: 56 of 100 hosts had one lane serve 7 requests and another 5.)
+ */
+async function bareConnectRamp(port: number): Promise<number> {
+  const sockets = PER_HOST * HOSTS;
+  const start = performance.now();
+  await Promise.all(
+    Array.from(
+      { length: sockets },
+      (_, i) =>
+        new Promise<void>((resolve, reject) => {
+          const socket = connect({ host: hostOf(i), port }, () => {
+            socket.write(`HEAD /p/${i + 2 * HOSTS} HTTP/1.1\r\nhost: ${hostOf(i)}\r\n\r\n`);
+          });
+          socket.once('data', () => {
+            socket.destroy();
+            resolve();
+          });
+          socket.once('error', reject);
+        }),
+    ),
+  );
+  return performance.now() - start - LATENCY_MS;
+}
+
 /** The main thread's share of the CPU time, where it is known. */
 function mainThread(ms: number | undefined): string {
   return ms === undefined
@@ -171,6 +204,7 @@ export default async function bench(): Promise<BenchRow[]> {
     const maxOpen = Math.max(...counts.maxOpen.values());
     const critical = Math.ceil(busiest / PER_HOST) * LATENCY_MS;
     const oneRequestFloor = Math.ceil(LINKS / HOSTS / PER_HOST) * LATENCY_MS;
+    const ramp = await bareConnectRamp(web.port);
     await web.reset();
     const linkinator = await runLinkinator(dir);
     await web.reset();
@@ -187,6 +221,8 @@ export default async function bench(): Promise<BenchRow[]> {
         `critical path ${critical} ms (busiest host ${busiest} requests; ${oneRequestFloor} ms at one request a link); ` +
         `HostLens CPU ${Math.round(ours.cpuMs)} ms (${Math.round((ours.cpuMs * 1000) / requests)} µs a request of ${requests}${mainThread(ours.mainMs)}), load ${load.toFixed(1)}; ` +
         `a third run ${Math.round(warm.ms)} ms (CPU ${Math.round(warm.cpuMs)} ms); ` +
+        `bare node:net opens its ${PER_HOST * HOSTS} sockets and has one answer on each in ${Math.round(ramp)} ms beyond the latency, ` +
+        `so no client here ends much before ${Math.round(critical + ramp)} ms (ratio ${((critical + ramp) / critical).toFixed(2)}): a host's last lane opens that late; ` +
         `most open on one host ${maxOpen}; linkinator ${Math.round(linkinator.ms)} ms, ` +
         `markdown-link-check ${Math.round(mlc.ms)} ms; verdicts off: HostLens ${fmt(disagreements(urls, ours.verdicts))}, ` +
         `linkinator ${fmt(disagreements(urls, linkinator.verdicts))}, markdown-link-check ${fmt(disagreements(urls, mlc.verdicts))}`,
