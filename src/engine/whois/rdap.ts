@@ -2,6 +2,7 @@
 // The bootstrap is validated as a whole: a file with any malformed entry is not trusted, and the
 // caller falls back to the bundled snapshot (then to port 43).
 import { readFile } from 'node:fs/promises';
+import { domainToASCII } from 'node:url';
 import { request, type Dispatcher } from 'undici';
 import { LookupError, throwIfAborted } from '../../contract/errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
@@ -314,20 +315,21 @@ export function rdapToWhois(json: unknown, raw: string, asked?: string): WhoisRe
   const status = strings(obj.status).map((s) => s.toLowerCase().replace(/\s+/g, ''));
   if (status.length > 0) domain.status = [...new Set(status)];
   const ns = array(obj.nameservers)
-    .map((n) =>
-      isObj(n) && typeof n.ldhName === 'string' ? n.ldhName.toLowerCase().replace(/\.$/, '') : '',
-    )
+    .map(nameserverName)
     .filter((n) => n !== '');
   if (ns.length > 0) domain.name_servers = [...new Set(ns)];
-  if (isObj(obj.secureDNS) && obj.secureDNS.delegationSigned === true) domain.dnssec = true;
+  if (isSigned(obj.secureDNS)) domain.dnssec = true;
   for (const ev of array(obj.events)) {
     if (!isObj(ev) || typeof ev.eventDate !== 'string') continue;
+    // RFC 9083 section 10.2.3 registers the actions in lower case; one written otherwise
+    // still says the same thing.
+    const action = typeof ev.eventAction === 'string' ? ev.eventAction.toLowerCase() : '';
     const key =
-      ev.eventAction === 'registration'
+      action === 'registration'
         ? 'created_date'
-        : ev.eventAction === 'last changed'
+        : action === 'last changed'
           ? 'updated_date'
-          : ev.eventAction === 'expiration'
+          : action === 'expiration'
             ? 'expiration_date'
             : undefined;
     const iso = normalizeDate(ev.eventDate);
@@ -338,18 +340,52 @@ export function rdapToWhois(json: unknown, raw: string, asked?: string): WhoisRe
   return { domain, registrar: registrarOf(obj), source: 'rdap', raw };
 }
 
+/**
+ * A name server object's name in A-labels, without the root's dot; '' when it has none. The
+ * ldhName is the one RFC 9083 (section 5.2) has every server give; an IDN server named only by
+ * its unicodeName is converted.
+ */
+function nameserverName(n: unknown): string {
+  if (!isObj(n)) return '';
+  const named =
+    typeof n.ldhName === 'string' && n.ldhName !== ''
+      ? n.ldhName
+      : typeof n.unicodeName === 'string'
+        ? domainToASCII(n.unicodeName)
+        : '';
+  return named.toLowerCase().replace(/\.$/, '');
+}
+
+/**
+ * Whether the secureDNS member says the delegation is signed: delegationSigned, or DS records
+ * (or keys) listed without it (RFC 9083 section 5.3: the flag says whether the parent holds DS
+ * records, which dsData lists).
+ */
+function isSigned(secure: unknown): boolean {
+  if (!isObj(secure)) return false;
+  if (typeof secure.delegationSigned === 'boolean') return secure.delegationSigned;
+  return array(secure.dsData).length > 0 || array(secure.keyData).length > 0;
+}
+
 function registrarOf(obj: Json): WhoisRegistrar {
   const registrar: WhoisRegistrar = {};
+  // Roles are registered in lower case (RFC 9083 section 10.2.4); read whatever the case.
   const entity = array(obj.entities).find(
-    (e) => isObj(e) && strings(e.roles).includes('registrar'),
+    (e) => isObj(e) && strings(e.roles).some((role) => role.toLowerCase() === 'registrar'),
   );
   if (!isObj(entity)) return registrar;
   for (const pid of array(entity.publicIds)) {
-    if (isObj(pid) && pid.type === 'IANA Registrar ID' && typeof pid.identifier === 'string') {
+    if (
+      isObj(pid) &&
+      typeof pid.type === 'string' &&
+      pid.type.toLowerCase() === 'iana registrar id' &&
+      typeof pid.identifier === 'string'
+    ) {
       registrar.id = pid.identifier;
     }
   }
-  const name = vcardValue(entity.vcardArray, 'fn') ?? vcardValue(entity.vcardArray, 'org');
+  // A redacted card may keep "fn" empty (RFC 6350 requires one) and name the registrar in "org".
+  const name = vcardValue(entity.vcardArray, 'fn') || vcardValue(entity.vcardArray, 'org');
   if (name !== undefined && name !== '' && !REDACTED.test(name)) registrar.name = name;
   const url =
     vcardValue(entity.vcardArray, 'url') ??
@@ -360,11 +396,15 @@ function registrarOf(obj: Json): WhoisRegistrar {
   return registrar;
 }
 
-/** The first text value of a jCard property (RFC 7095); tolerant of malformed cards. */
+/**
+ * The first text value of a jCard property (RFC 7095); tolerant of malformed cards. jCard
+ * writes property names in lower case, vCard's own are of any case (RFC 6350 section 3.3): a
+ * card written with "FN" names the same property.
+ */
 function vcardValue(card: unknown, prop: string): string | undefined {
   if (!Array.isArray(card) || card[0] !== 'vcard' || !Array.isArray(card[1])) return undefined;
   for (const p of card[1] as unknown[]) {
-    if (!Array.isArray(p) || p[0] !== prop) continue;
+    if (!Array.isArray(p) || typeof p[0] !== 'string' || p[0].toLowerCase() !== prop) continue;
     const v: unknown = p[3];
     if (typeof v === 'string') return v.trim();
     if (Array.isArray(v) && typeof v[0] === 'string') return v[0].trim();
