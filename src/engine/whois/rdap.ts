@@ -2,10 +2,10 @@
 // The bootstrap is validated as a whole: a file with any malformed entry is not trusted, and the
 // caller falls back to the bundled snapshot (then to port 43).
 import { readFile } from 'node:fs/promises';
-import { domainToASCII } from 'node:url';
 import { request, type Dispatcher } from 'undici';
 import { LookupError, throwIfAborted } from '../../contract/errors';
 import type { WhoisDomain, WhoisRegistrar, WhoisResult } from '../../contract/shapes';
+import { normalizeHost } from '../names';
 import { normalizeDate } from './dates';
 import snapshot from './data/rdap-bootstrap.json';
 
@@ -343,17 +343,19 @@ export function rdapToWhois(json: unknown, raw: string, asked?: string): WhoisRe
 /**
  * A name server object's name in A-labels, without the root's dot; '' when it has none. The
  * ldhName is the one RFC 9083 (section 5.2) has every server give; an IDN server named only by
- * its unicodeName is converted.
+ * its unicodeName is converted as a name the user types is (normalizeHost).
  */
 function nameserverName(n: unknown): string {
   if (!isObj(n)) return '';
-  const named =
-    typeof n.ldhName === 'string' && n.ldhName !== ''
-      ? n.ldhName
-      : typeof n.unicodeName === 'string'
-        ? domainToASCII(n.unicodeName)
-        : '';
-  return named.toLowerCase().replace(/\.$/, '');
+  if (typeof n.ldhName === 'string' && n.ldhName !== '') {
+    return n.ldhName.toLowerCase().replace(/\.$/, '');
+  }
+  if (typeof n.unicodeName !== 'string') return '';
+  try {
+    return normalizeHost(n.unicodeName);
+  } catch {
+    return ''; // no valid name: the server is left out, as one without a name is
+  }
 }
 
 /**
